@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "config/configerror.h"
+#include "result.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <chrono>
+
+namespace pepsi {
+
+struct OverlayRow
+{
+    QString section; // without brackets, any case: "stage-enrich"
+    QString option;  // any case
+    QString value;
+};
+
+// A GNUnet-style INI file plus the database overlay (config_overlay rows
+// override file values). Section and option names are case-insensitive and are
+// kept lower-case. Values are stored raw and expanded ($VAR, ${VAR},
+// ${VAR:-default}, from [PATHS] first, then the environment) by the accessors.
+class Configuration
+{
+public:
+    struct Entry
+    {
+        QString rawValue;
+        ConfigOrigin origin;
+    };
+
+    Configuration() = default;
+
+    static Result<Configuration, ConfigError> parse(const QByteArray &text, const QString &fileName);
+    static Result<Configuration, ConfigError> load(const QString &path);
+
+    // Overlay rows win over the file. Returns the previous overlay-free copy unchanged.
+    Configuration withOverlay(const QList<OverlayRow> &rows) const;
+
+    QString fileName() const { return m_fileName; }
+    QStringList sections() const;                         // lower-case, sorted
+    QStringList options(const QString &section) const;    // lower-case, sorted
+    bool contains(const QString &section, const QString &option) const;
+    const Entry *entry(const QString &section, const QString &option) const;
+    // Where a section was opened: its first header line in the file, or (for a
+    // section that only the overlay has) "config_overlay (section)". Errors about
+    // something missing from a section point here.
+    ConfigOrigin sectionOrigin(const QString &section) const;
+
+    // Typed accessors: the default when the option is absent, an error naming
+    // the origin when it is present but bad.
+    Result<QString, ConfigError> string(const QString &section, const QString &option,
+                                        const QString &defaultValue = {}) const;
+    Result<std::chrono::milliseconds, ConfigError> duration(const QString &section, const QString &option,
+                                                            std::chrono::milliseconds defaultValue) const;
+    Result<qint64, ConfigError> integer(const QString &section, const QString &option, qint64 defaultValue,
+                                        qint64 min, qint64 max) const;
+    Result<bool, ConfigError> boolean(const QString &section, const QString &option, bool defaultValue) const;
+
+    // $-expansion of an arbitrary value against this configuration's [PATHS] and the environment.
+    Result<QString, ConfigError> expand(const QString &raw, const ConfigOrigin &origin) const;
+
+private:
+    QString m_fileName;
+    QHash<QString, QHash<QString, Entry>> m_sections; // lower-case keys
+    QHash<QString, ConfigOrigin> m_sectionOrigins;    // lower-case keys
+};
+
+} // namespace pepsi

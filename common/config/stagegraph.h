@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "config/configuration.h"
+#include "result.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace pepsi {
+
+struct StageConfig
+{
+    QString name;          // "enrich" for [stage-enrich]
+    QString program;       // as configured (expanded); resolved on PATH by whoever starts it
+    int parallelism = 4;   // 1..1024
+    int queueLimit = 4;    // 1..1024
+    int maxMessages = 1000; // 1..1e9
+    QStringList next;      // successors, in configured order
+    bool fuse = false;
+
+    int capacity() const { return parallelism * queueLimit; }
+    bool operator==(const StageConfig &) const = default;
+};
+
+// The pipeline: every [stage-NAME] section, validated. Errors name the stage
+// and the option (and the file line or overlay row it came from).
+class StageGraph
+{
+public:
+    StageGraph() = default;
+    static Result<StageGraph, ConfigError> fromConfiguration(const Configuration &config);
+
+    const QList<StageConfig> &stages() const { return m_stages; } // sorted by name
+    const StageConfig *stage(const QString &name) const;
+    QStringList names() const;
+    QStringList predecessors(const QString &name) const;
+
+private:
+    QList<StageConfig> m_stages;
+};
+
+} // namespace pepsi

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "protocol/statusline.h"
+
+#include <optional>
+#include <limits>
+
+namespace pepsi {
+
+namespace {
+
+bool isStageName(QByteArrayView name)
+{
+    if (name.isEmpty() || name.size() > 63)
+        return false;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (!alnum && (i == 0 || (c != '_' && c != '-')))
+            return false;
+    }
+    return true;
+}
+
+std::optional<qint64> parseDecimal(QByteArrayView digits, qint64 max)
+{
+    if (digits.isEmpty() || digits.size() > 18)
+        return std::nullopt;
+    qint64 value = 0;
+    for (char c : digits) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        value = value * 10 + (c - '0');
+    }
+    if (value > max)
+        return std::nullopt;
+    return value;
+}
+
+QByteArrayView cutUtf8(QByteArrayView text, qsizetype maxBytes)
+{
+    if (text.size() <= maxBytes)
+        return text;
+    qsizetype end = maxBytes;
+    // Do not split a multi-byte UTF-8 sequence.
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+        --end;
+    return text.first(end);
+}
+
+} // namespace
+
+QString quoteForLog(QByteArrayView line, qsizetype maxBytes)
+{
+    const QByteArrayView cut = cutUtf8(line, maxBytes);
+    QString text = QString::fromUtf8(cut);
+    for (QChar &c : text) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            c = u'?';
+    }
+    return cut.size() < line.size() ? text + QStringLiteral("…") : text;
+}
+
+Result<StatusLine, QString> parseStatusLine(QByteArrayView line)
+{
+    if (line.endsWith('\r'))
+        line.chop(1);
+    const auto bad = [&line]() -> QString { return u'"' + quoteForLog(line) + u'"'; };
+
+    const qsizetype space = line.indexOf(' ');
+    const QByteArrayView codeText = space < 0 ? line : line.first(space);
+    QByteArrayView rest = space < 0 ? QByteArrayView() : line.sliced(space + 1);
+
+    bool negative = codeText.startsWith('-');
+    const auto magnitude = parseDecimal(negative ? codeText.sliced(1) : codeText,
+                                        std::numeric_limits<int>::max());
+    if (!magnitude)
+        return bad();
+
+    StatusLine status;
+    status.code = int(negative ? -*magnitude : *magnitude);
+    if (status.code != 0) {
+        status.reason = QString::fromUtf8(cutUtf8(rest.trimmed(), StatusLine::MaxReasonBytes));
+        return status;
+    }
+
+    // Success: only fused-stage reports may follow.
+    while (!rest.isEmpty()) {
+        const qsizetype next = rest.indexOf(' ');
+        const QByteArrayView word = next < 0 ? rest : rest.first(next);
+        rest = next < 0 ? QByteArrayView() : rest.sliced(next + 1);
+        if (word.isEmpty())
+            continue;
+        const qsizetype colon = word.indexOf(':');
+        if (!word.startsWith('+') || colon < 0)
+            return bad();
+        const QByteArrayView stage = word.sliced(1, colon - 1);
+        const auto usec = parseDecimal(word.sliced(colon + 1), std::numeric_limits<qint64>::max() / 10);
+        if (!isStageName(stage) || !usec)
+            return bad();
+        status.fused.append({QString::fromLatin1(stage), *usec});
+    }
+    return status;
+}
+
+} // namespace pepsi

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QLoggingCategory>
+#include <QString>
+#include <optional>
+
+Q_DECLARE_LOGGING_CATEGORY(lcMain)
+Q_DECLARE_LOGGING_CATEGORY(lcWorker)
+Q_DECLARE_LOGGING_CATEGORY(lcPool)
+Q_DECLARE_LOGGING_CATEGORY(lcClaim)
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
+Q_DECLARE_LOGGING_CATEGORY(lcNotify)
+
+namespace pepsi {
+
+enum class LogLevel { Error, Warning, Info, Debug };
+
+// "ERROR", "WARNING", "INFO", "DEBUG" (any case).
+std::optional<LogLevel> parseLogLevel(const QString &text);
+
+// One line per event on stderr: "<LEVEL> <category>: <message>". The daemon's
+// log is not translated.
+void installLogging(LogLevel level);
+
+} // namespace pepsi

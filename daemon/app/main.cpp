@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// pepsi-dispatch: see doc/pepsi-dispatch.rst.
+
+#include "app/commandline.h"
+#include "app/logging.h"
+#include "app/privileges.h"
+#include "app/unixsignals.h"
+#include "config/configuration.h"
+#include "config/dispatchsettings.h"
+#include "config/stagegraph.h"
+#include "core/dispatcher.h"
+
+#include <QCoreApplication>
+#include <QTimer>
+#include <csignal>
+#include <cstdio>
+
+namespace {
+
+constexpr int ExitUsage = 64;  // EX_USAGE
+constexpr int ExitConfig = 78; // EX_CONFIG
+
+void printErr(const QString &text)
+{
+    std::fputs(text.toLocal8Bit().constData(), stderr);
+    std::fputc('\n', stderr);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("pepsi-dispatch"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PEPSI_VERSION));
+
+    const auto parsed = pepsi::CommandLine::parse(app.arguments().mid(1));
+    if (!parsed) {
+        printErr(QStringLiteral("pepsi-dispatch: ") + parsed.error());
+        printErr(QStringLiteral("Try 'pepsi-dispatch --help'."));
+        return ExitUsage;
+    }
+    const pepsi::CommandLine &line = parsed.value();
+    if (line.action == pepsi::CommandLine::Action::Help) {
+        std::fputs(pepsi::CommandLine::usage().toLocal8Bit().constData(), stdout);
+        return 0;
+    }
+    if (line.action == pepsi::CommandLine::Action::Version) {
+        std::printf("pepsi-dispatch %s\n", PEPSI_VERSION);
+        return 0;
+    }
+    pepsi::installLogging(line.logLevel);
+
+    // Everything that can be wrong with the configuration is found before any
+    // database connection: exit 78 leaves the database untouched.
+    const QString configPath = line.resolvedConfigFile();
+    const auto config = pepsi::Configuration::load(configPath);
+    if (!config) {
+        qCCritical(lcMain).noquote() << "bad configuration:" << config.error().toString();
+        return ExitConfig;
+    }
+    const auto settings = pepsi::DispatchSettings::fromConfiguration(config.value());
+    if (!settings) {
+        qCCritical(lcMain).noquote() << "bad configuration:" << settings.error().toString();
+        return ExitConfig;
+    }
+    // The overlay is applied once connected; the file alone must already parse.
+    const auto graph = pepsi::StageGraph::fromConfiguration(config.value());
+    if (!graph) {
+        qCCritical(lcMain).noquote() << "bad configuration:" << graph.error().toString();
+        return ExitConfig;
+    }
+    if (const QString error = pepsi::dropPrivileges(settings->user); !error.isEmpty()) {
+        qCCritical(lcMain).noquote() << error;
+        return ExitConfig;
+    }
+
+    // Writing to a worker that just died must not kill the dispatcher.
+    std::signal(SIGPIPE, SIG_IGN);
+    pepsi::UnixSignals signals;
+    if (!signals.install()) {
+        qCCritical(lcMain) << "cannot install signal handlers";
+        return 1;
+    }
+
+    pepsi::Dispatcher dispatcher(settings.value(), graph.value());
+    QObject::connect(&signals, &pepsi::UnixSignals::terminateRequested, &dispatcher, [&dispatcher](int sig) {
+        qCInfo(lcMain) << "signal" << sig << "received";
+        dispatcher.shutdown();
+    });
+    QObject::connect(&dispatcher, &pepsi::Dispatcher::finished, &app, [](int code) { QCoreApplication::exit(code); });
+    QTimer::singleShot(0, &dispatcher, &pepsi::Dispatcher::start);
+    return app.exec();
+}

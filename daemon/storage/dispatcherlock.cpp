@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "storage/dispatcherlock.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSysInfo>
+#include <QVariant>
+
+namespace pepsi {
+
+namespace {
+
+const QString TryLockSql = QStringLiteral("SELECT pg_try_advisory_lock(:key)");
+
+// A bigint advisory key shows in pg_locks as classid (high half) and objid (low half).
+const QString HolderSql = QStringLiteral(R"sql(
+SELECT a.application_name, a.pid, coalesce(host(a.client_addr), 'local socket'), a.backend_start
+  FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+ WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+   AND l.classid = (:key >> 32)::oid AND l.objid = (:key & 4294967295)::oid
+   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+)sql");
+
+} // namespace
+
+DispatcherLock::DispatcherLock(QString connectionName)
+    : m_connectionName(std::move(connectionName))
+{
+}
+
+QString DispatcherLock::applicationName()
+{
+    static const QString name = QStringLiteral("pepsi-dispatch %1 pid %2 since %3")
+                                    .arg(QSysInfo::machineHostName())
+                                    .arg(QCoreApplication::applicationPid())
+                                    .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    return name;
+}
+
+std::optional<bool> DispatcherLock::tryAcquire()
+{
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(TryLockSql);
+    query.bindValue(QStringLiteral(":key"), Key);
+    if (!query.exec() || !query.next()) {
+        m_lastError = QStringLiteral("taking the dispatcher lock failed: ") + query.lastError().text();
+        return std::nullopt;
+    }
+    return query.value(0).toBool();
+}
+
+QString DispatcherLock::describeHolder()
+{
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(HolderSql);
+    query.bindValue(QStringLiteral(":key"), Key);
+    if (!query.exec() || !query.next())
+        return {};
+    return QStringLiteral("\"%1\" (backend pid %2, client %3, connected %4)")
+        .arg(query.value(0).toString())
+        .arg(query.value(1).toLongLong())
+        .arg(query.value(2).toString(), query.value(3).toDateTime().toUTC().toString(Qt::ISODate));
+}
+
+} // namespace pepsi

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "storage/queuestore.h"
+
+#include "app/logging.h"
+#include "db/database.h"
+#include "storage/pgarray.h"
+
+#include <QSqlError>
+#include <QVariant>
+
+namespace pepsi {
+
+namespace {
+
+// Resume due paused rows, claim for every stage with spare capacity, and find
+// the next paused deadline, in one round trip. The claim needs no SKIP LOCKED:
+// this dispatcher is the only pending -> running writer (advisory lock).
+const QString ClaimRoundSql = QStringLiteral(R"sql(
+WITH resumed AS (
+    UPDATE workqueue SET status = 'pending', updated = now()
+     WHERE status = 'paused' AND (timeout IS NULL OR timeout <= now())
+    RETURNING 1
+), claimed AS (
+    UPDATE workqueue w
+       SET status = 'running', claims = w.claims + 1, updated = now()
+      FROM unnest(:stages::text[], :caps::integer[]) AS d(stage, cap)
+     CROSS JOIN LATERAL (
+            SELECT q.workqueue_id FROM workqueue q
+             WHERE q.status = 'pending' AND q.stage = d.stage
+             ORDER BY q.workqueue_id
+             LIMIT d.cap) AS p
+     WHERE w.workqueue_id = p.workqueue_id AND w.status = 'pending'
+    RETURNING w.workqueue_id, w.stage, w.claims
+)
+SELECT workqueue_id, stage, claims::bigint FROM claimed
+UNION ALL
+SELECT (SELECT count(*) FROM resumed), NULL,
+       (SELECT ceil(extract(epoch FROM min(timeout) - now()) * 1000)::bigint
+          FROM workqueue WHERE status = 'paused' AND timeout > now())
+)sql");
+
+// The guard: the row is still running at this stage under this claim. A row
+// the stage already advanced (or another claim took) is left alone.
+const QString SettleSql = QStringLiteral(R"sql(
+UPDATE workqueue w
+   SET status = u.status::workqueue_status,
+       timeout = CASE WHEN u.status = 'paused'
+                      THEN now() + u.pause_ms * interval '1 millisecond' ELSE w.timeout END,
+       state = CASE WHEN u.reason IS NULL THEN w.state
+                    ELSE jsonb_set(w.state, '{dispatch_error}', to_jsonb(u.reason)) END,
+       updated = now()
+  FROM unnest(:ids::bigint[], :claims::integer[], :stages::text[], :statuses::text[],
+              :reasons::text[], :pauses::bigint[]) AS u(id, claims, stage, status, reason, pause_ms)
+ WHERE w.workqueue_id = u.id AND w.claims = u.claims AND w.stage = u.stage AND w.status = 'running'
+)sql");
+
+const QString ResetOrphansSql = QStringLiteral(
+    "UPDATE workqueue SET status = 'pending', updated = now() WHERE status = 'running'");
+
+QString statusName(Settlement::Outcome outcome)
+{
+    switch (outcome) {
+    case Settlement::Outcome::Requeue: return QStringLiteral("pending");
+    case Settlement::Outcome::Fail: return QStringLiteral("failed");
+    case Settlement::Outcome::Timeout: return QStringLiteral("timeout");
+    case Settlement::Outcome::Pause: return QStringLiteral("paused");
+    }
+    return {};
+}
+
+void bindDemands(QSqlQuery &query, const QList<StageDemand> &demands)
+{
+    QStringList stages;
+    QList<qint64> caps;
+    for (const StageDemand &demand : demands) {
+        stages << demand.stage;
+        caps << demand.capacity;
+    }
+    query.bindValue(QStringLiteral(":stages"), pgTextArray(stages));
+    query.bindValue(QStringLiteral(":caps"), pgIntArray(caps));
+}
+
+} // namespace
+
+QueueStore::QueueStore(QString connectionName)
+    : m_connectionName(std::move(connectionName))
+{
+}
+
+QueueStore::~QueueStore()
+{
+    close();
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+bool QueueStore::open(const QString &database, const QString &applicationName)
+{
+    close();
+    auto db = openDatabase(m_connectionName, database, applicationName);
+    if (!db) {
+        m_lastError = db.error();
+        return false;
+    }
+    return true;
+}
+
+void QueueStore::close()
+{
+    m_claim.reset();
+    m_settle.reset();
+    if (QSqlDatabase::contains(m_connectionName))
+        QSqlDatabase::database(m_connectionName, false).close();
+}
+
+bool QueueStore::isOpen() const
+{
+    return QSqlDatabase::contains(m_connectionName) && QSqlDatabase::database(m_connectionName, false).isOpen();
+}
+
+bool QueueStore::run(QSqlQuery &query, const char *what)
+{
+    if (query.exec())
+        return true;
+    const QSqlError error = query.lastError();
+    m_lastError = QStringLiteral("%1 failed: %2").arg(QLatin1String(what),
+                                                      error.type() == QSqlError::NoError
+                                                          ? QStringLiteral("the database connection is closed")
+                                                          : error.text().trimmed());
+    return false;
+}
+
+std::optional<ClaimRound> QueueStore::claimRound(const QList<StageDemand> &demands)
+{
+    if (!m_claim) {
+        m_claim = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connectionName, false));
+        m_claim->setForwardOnly(true);
+        if (!m_claim->prepare(ClaimRoundSql)) {
+            m_lastError = QStringLiteral("preparing the claim failed: ") + m_claim->lastError().text();
+            m_claim.reset();
+            return std::nullopt;
+        }
+    }
+    bindDemands(*m_claim, demands);
+    if (!run(*m_claim, "the claim round"))
+        return std::nullopt;
+    ClaimRound round;
+    round.claimed.reserve(m_claim->size() > 0 ? m_claim->size() : 0);
+    while (m_claim->next()) {
+        if (m_claim->isNull(1)) { // the summary row
+            round.resumed = m_claim->value(0).toLongLong();
+            if (!m_claim->isNull(2))
+                round.nextPausedInMs = m_claim->value(2).toLongLong();
+            continue;
+        }
+        round.claimed.append({Ticket{m_claim->value(0).toLongLong(), m_claim->value(2).toInt()},
+                              m_claim->value(1).toString()});
+    }
+    m_claim->finish();
+    return round;
+}
+
+std::optional<qint64> QueueStore::settle(const Settlements &settlements)
+{
+    if (settlements.isEmpty())
+        return 0;
+    if (!m_settle) {
+        m_settle = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connectionName, false));
+        if (!m_settle->prepare(SettleSql)) {
+            m_lastError = QStringLiteral("preparing the settlement failed: ") + m_settle->lastError().text();
+            m_settle.reset();
+            return std::nullopt;
+        }
+    }
+    QList<qint64> ids, claims, pauses;
+    QStringList stages, statuses, reasons;
+    for (const Settlement &s : settlements) {
+        ids << s.ticket.id;
+        claims << s.ticket.claim;
+        stages << s.stage;
+        statuses << statusName(s.outcome);
+        reasons << (s.reason.isEmpty() ? QString() : s.reason);
+        pauses << s.pauseMs;
+    }
+    m_settle->bindValue(QStringLiteral(":ids"), pgIntArray(ids));
+    m_settle->bindValue(QStringLiteral(":claims"), pgIntArray(claims));
+    m_settle->bindValue(QStringLiteral(":stages"), pgTextArray(stages));
+    m_settle->bindValue(QStringLiteral(":statuses"), pgTextArray(statuses));
+    m_settle->bindValue(QStringLiteral(":reasons"), pgTextArray(reasons));
+    m_settle->bindValue(QStringLiteral(":pauses"), pgIntArray(pauses));
+    if (!run(*m_settle, "writing message outcomes"))
+        return std::nullopt;
+    const qint64 changed = m_settle->numRowsAffected();
+    m_settle->finish();
+    return changed;
+}
+
+std::optional<qint64> QueueStore::resetOrphans()
+{
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(ResetOrphansSql);
+    if (!run(query, "resetting orphaned running rows"))
+        return std::nullopt;
+    return query.numRowsAffected();
+}
+
+QString QueueStore::explainClaim(const QList<StageDemand> &demands)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+    // EXPLAIN of a data-modifying statement must not run it.
+    db.transaction();
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("EXPLAIN ") + ClaimRoundSql);
+    bindDemands(query, demands);
+    QString plan;
+    if (query.exec()) {
+        while (query.next())
+            plan += query.value(0).toString() + u'\n';
+    } else {
+        plan = query.lastError().text();
+    }
+    db.rollback();
+    return plan;
+}
+
+} // namespace pepsi

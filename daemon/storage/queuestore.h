@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/ticket.h"
+
+#include <QList>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QString>
+#include <memory>
+#include <optional>
+
+namespace pepsi {
+
+struct StageDemand
+{
+    QString stage;
+    int capacity = 0;
+};
+
+struct ClaimedMessage
+{
+    Ticket ticket;
+    QString stage;
+};
+
+struct ClaimRound
+{
+    QList<ClaimedMessage> claimed;
+    qint64 resumed = 0;                   // paused rows that were due and are pending again
+    std::optional<qint64> nextPausedInMs; // the earliest paused row still waiting
+};
+
+// Every statement the dispatcher runs against workqueue, in one place, on one
+// connection of its own. All writes to handed-out rows carry the claim guard.
+class QueueStore
+{
+public:
+    explicit QueueStore(QString connectionName);
+    ~QueueStore();
+
+    bool open(const QString &database, const QString &applicationName);
+    void close();
+    bool isOpen() const;
+    QString lastError() const { return m_lastError; }
+
+    // One statement: due paused rows -> pending, claim up to each stage's
+    // capacity (oldest first, via the partial pending index), and the time of
+    // the next paused row. Rows resumed here are claimable from the next round.
+    std::optional<ClaimRound> claimRound(const QList<StageDemand> &demands);
+
+    // Guarded writes for messages that did not succeed; one statement per batch.
+    // Returns the number of rows changed, or nothing when the statement failed.
+    std::optional<qint64> settle(const Settlements &settlements);
+
+    // Start-up: rows a previous dispatcher left running go back to pending.
+    std::optional<qint64> resetOrphans();
+
+    // The claim's plan, for tests and docs.
+    QString explainClaim(const QList<StageDemand> &demands);
+
+private:
+    bool run(QSqlQuery &query, const char *what);
+
+    QString m_connectionName;
+    QString m_lastError;
+    std::unique_ptr<QSqlQuery> m_claim;
+    std::unique_ptr<QSqlQuery> m_settle;
+};
+
+} // namespace pepsi

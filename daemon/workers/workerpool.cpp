@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "workers/workerpool.h"
+
+#include "app/logging.h"
+#include "config/relativetime.h"
+#include "workers/cooldown.h"
+
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <algorithm>
+
+namespace pepsi {
+
+using namespace std::chrono;
+
+WorkerPool::WorkerPool(const StageConfig &stage, const PoolOptions &options, QObject *parent)
+    : QObject(parent)
+    , m_stage(stage)
+    , m_options(options)
+    , m_environment(QProcessEnvironment::systemEnvironment())
+{
+    m_environment.insert(QStringLiteral("PEPSI_STAGE"), stage.name);
+    // One timer per pool, armed for the earliest idle deadline of its workers.
+    m_idleTimer.setSingleShot(true);
+    m_cooldown.setSingleShot(true);
+    connect(&m_idleTimer, &QTimer::timeout, this, &WorkerPool::reapIdle);
+    connect(&m_cooldown, &QTimer::timeout, this, [this] {
+        qCDebug(lcPool).noquote() << "stage" << m_stage.name << "cooldown over";
+        Q_EMIT capacityFreed();
+    });
+}
+
+int WorkerPool::spareCapacity() const
+{
+    if (m_retired || inCooldown())
+        return 0;
+    int spare = (m_stage.parallelism - int(m_workers.size())) * m_stage.queueLimit;
+    for (const WorkerProcess *worker : m_workers) {
+        if (worker->accepting())
+            spare += m_stage.queueLimit - worker->outstanding();
+    }
+    return std::max(spare, 0);
+}
+
+int WorkerPool::inFlight() const
+{
+    int total = 0;
+    for (const WorkerProcess *worker : m_workers)
+        total += worker->outstanding();
+    return total;
+}
+
+QList<const WorkerProcess *> WorkerPool::workers() const
+{
+    return {m_workers.cbegin(), m_workers.cend()};
+}
+
+Tickets WorkerPool::assign(const Tickets &tickets)
+{
+    if (m_retired)
+        return tickets;
+    qsizetype next = 0;
+    const auto handOut = [&](WorkerProcess *worker) {
+        const qsizetype room = m_stage.queueLimit - worker->outstanding();
+        const qsizetype count = std::min(room, tickets.size() - next);
+        if (count <= 0)
+            return;
+        worker->send(tickets.mid(next, count));
+        m_idleSince.remove(worker);
+        next += count;
+    };
+
+    // Pack: fill the busiest accepting workers first, so surplus ones idle out.
+    QList<WorkerProcess *> candidates;
+    for (WorkerProcess *worker : std::as_const(m_workers)) {
+        if (worker->accepting() && worker->outstanding() < m_stage.queueLimit)
+            candidates.append(worker);
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [](const WorkerProcess *a, const WorkerProcess *b) {
+        return a->outstanding() > b->outstanding();
+    });
+    for (WorkerProcess *worker : std::as_const(candidates)) {
+        if (next == tickets.size())
+            break;
+        handOut(worker);
+    }
+    while (next < tickets.size() && m_workers.size() < m_stage.parallelism && !inCooldown()) {
+        WorkerProcess *worker = spawn();
+        if (!worker)
+            break;
+        handOut(worker);
+    }
+    if (!m_idleSince.isEmpty())
+        armIdleTimer();
+    return tickets.mid(next);
+}
+
+QString WorkerPool::resolveProgram(QString *why) const
+{
+    const QString &program = m_stage.program;
+    if (QFileInfo(program).isAbsolute()) {
+        const QFileInfo info(program);
+        if (info.isFile() && info.isExecutable())
+            return program;
+        *why = QStringLiteral("PROGRAM \"%1\" %2").arg(program, info.exists() ? QStringLiteral("is not executable")
+                                                                                 : QStringLiteral("does not exist"));
+        return {};
+    }
+    const QString found = QStandardPaths::findExecutable(program);
+    if (found.isEmpty())
+        *why = QStringLiteral("PROGRAM \"%1\" is not found on PATH").arg(program);
+    return found;
+}
+
+WorkerProcess *WorkerPool::spawn()
+{
+    QString why;
+    const QString program = resolveProgram(&why);
+    if (program.isEmpty()) {
+        enterCooldown(why);
+        return nullptr;
+    }
+    WorkerLaunch launch;
+    launch.stage = m_stage.name;
+    launch.program = program;
+    if (!m_options.configFile.isEmpty())
+        launch.arguments << QStringLiteral("-c") << m_options.configFile;
+    launch.arguments << QStringLiteral("worker");
+    launch.environment = m_environment;
+    launch.maxRuntime = m_options.maxRuntime;
+    launch.terminateGrace = m_options.killGrace;
+
+    auto *worker = new WorkerProcess(launch, this);
+    connect(worker, &WorkerProcess::answered, this, &WorkerPool::onAnswered);
+    connect(worker, &WorkerProcess::exited, this, &WorkerPool::onExited);
+    connect(worker, &WorkerProcess::timedOut, this, [this](WorkerProcess *w, Ticket ticket) {
+        qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << w->pid() << "message" << ticket.id
+                                    << "timed out after" << formatRelativeTime(m_options.maxRuntime)
+                                    << "; terminating the worker";
+        settleOne(ticket, Settlement::Outcome::Timeout,
+                  QStringLiteral("timeout after %1").arg(formatRelativeTime(m_options.maxRuntime)));
+    });
+    connect(worker, &WorkerProcess::protocolViolation, this, [this](WorkerProcess *w, Ticket ticket, const QString &reason) {
+        qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << w->pid() << "message" << ticket.id << reason
+                                    << "; replacing the worker";
+        if (ticket.id != 0)
+            settleOne(ticket, Settlement::Outcome::Fail, reason);
+    });
+    m_workers.append(worker);
+    worker->start();
+    return worker;
+}
+
+void WorkerPool::onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLine &status, qint64 busyUsec)
+{
+    if (status.code == 0) {
+        if (m_startFailures > 0) {
+            qCInfo(lcPool).noquote() << "stage" << m_stage.name << "workers run again";
+            m_startFailures = 0;
+        }
+        Q_EMIT succeeded(m_stage.name, ticket, status, busyUsec);
+    } else if (status.code == StatusLine::TryLater) {
+        settleOne(ticket, Settlement::Outcome::Pause, QStringLiteral("status 75: ") + status.reason,
+                  m_options.tempfailDelay.count());
+    } else {
+        settleOne(ticket, Settlement::Outcome::Fail, QStringLiteral("status %1: %2").arg(status.code).arg(status.reason));
+    }
+    if (!worker->isRetiring() && worker->answeredCount() >= m_stage.maxMessages) {
+        qCDebug(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << "recycles after"
+                                  << worker->answeredCount() << "messages";
+        worker->retire();
+    }
+    becameIdleMaybe(worker);
+    Q_EMIT capacityFreed();
+}
+
+void WorkerPool::becameIdleMaybe(WorkerProcess *worker)
+{
+    if (worker->outstanding() > 0 || worker->state() != WorkerProcess::State::Running)
+        return;
+    if (worker->isRetiring()) {
+        worker->closeInput(m_options.stopGrace);
+        return;
+    }
+    if (!m_idleSince.contains(worker)) {
+        m_idleSince[worker].start();
+        armIdleTimer();
+    }
+}
+
+void WorkerPool::armIdleTimer()
+{
+    qint64 soonest = -1;
+    for (auto it = m_idleSince.cbegin(); it != m_idleSince.cend(); ++it) {
+        const qint64 left = std::max<qint64>(0, m_options.idleTimeout.count() - it.value().elapsed());
+        soonest = soonest < 0 ? left : std::min(soonest, left);
+    }
+    if (soonest < 0)
+        m_idleTimer.stop();
+    else if (!m_idleTimer.isActive() || m_idleTimer.remainingTime() > soonest)
+        m_idleTimer.start(int(soonest));
+}
+
+void WorkerPool::reapIdle()
+{
+    for (auto it = m_idleSince.begin(); it != m_idleSince.end();) {
+        WorkerProcess *worker = it.key();
+        if (it.value().elapsed() >= m_options.idleTimeout.count() && worker->outstanding() == 0) {
+            qCDebug(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << "idle; stopping it";
+            worker->retire();
+            worker->closeInput(m_options.stopGrace);
+            it = m_idleSince.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    armIdleTimer();
+}
+
+void WorkerPool::onExited(WorkerProcess *worker, const Tickets &unanswered, const WorkerExit &exit)
+{
+    m_workers.removeOne(worker);
+    m_idleSince.remove(worker);
+    worker->deleteLater();
+    switch (exit.kind) {
+    case WorkerExit::Kind::Clean:
+        break;
+    case WorkerExit::Kind::Stopped:
+        requeue(unanswered);
+        break;
+    case WorkerExit::Kind::FailedToStart:
+        requeue(unanswered);
+        enterCooldown(exit.cause);
+        break;
+    case WorkerExit::Kind::Died:
+        Q_EMIT workerCrashed(m_stage.name);
+        if (!unanswered.isEmpty()) {
+            qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << exit.cause
+                                        << "holding message" << unanswered.first().id;
+            settleOne(unanswered.first(), Settlement::Outcome::Fail, exit.cause);
+            requeue(unanswered.mid(1));
+        } else {
+            qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << exit.cause;
+        }
+        // Dying before the first answer means trouble with the program or its
+        // environment rather than with one message: do not respawn at full speed.
+        if (!worker->hasAnswered())
+            enterCooldown(exit.cause);
+        break;
+    }
+    if (m_shuttingDown && m_workers.isEmpty())
+        Q_EMIT drained();
+    else
+        Q_EMIT capacityFreed();
+}
+
+void WorkerPool::enterCooldown(const QString &why)
+{
+    ++m_startFailures;
+    const milliseconds delay = cooldownDelay(m_startFailures);
+    if (m_startFailures == 1)
+        qCWarning(lcPool).noquote() << "stage" << m_stage.name << "cannot run workers:" << why
+                                    << "; holding the stage off for" << formatRelativeTime(delay);
+    else
+        qCDebug(lcPool).noquote() << "stage" << m_stage.name << "still cannot run workers:" << why
+                                  << "; holding off for" << formatRelativeTime(delay);
+    m_cooldown.start(delay);
+}
+
+void WorkerPool::requeue(const Tickets &tickets)
+{
+    for (const Ticket &ticket : tickets)
+        settleOne(ticket, Settlement::Outcome::Requeue, {});
+}
+
+void WorkerPool::settleOne(Ticket ticket, Settlement::Outcome outcome, const QString &reason, qint64 pauseMs)
+{
+    Q_EMIT settle(Settlement{ticket, m_stage.name, outcome, reason, pauseMs});
+}
+
+void WorkerPool::retire()
+{
+    m_retired = true;
+    m_idleTimer.stop();
+    m_idleSince.clear();
+    for (WorkerProcess *worker : std::as_const(m_workers)) {
+        worker->retire();
+        if (worker->outstanding() == 0)
+            worker->closeInput(m_options.stopGrace);
+    }
+}
+
+void WorkerPool::shutdown()
+{
+    m_shuttingDown = true;
+    retire();
+    // Workers finish what they hold within the grace; after it they are
+    // terminated and what they still hold goes back to pending.
+    for (WorkerProcess *worker : std::as_const(m_workers))
+        worker->closeInput(m_options.stopGrace);
+    if (m_workers.isEmpty())
+        Q_EMIT drained();
+}
+
+} // namespace pepsi

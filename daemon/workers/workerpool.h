@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "config/stagegraph.h"
+#include "core/ticket.h"
+#include "workers/workerprocess.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+#include <QProcessEnvironment>
+#include <QTimer>
+#include <chrono>
+
+namespace pepsi {
+
+struct PoolOptions
+{
+    QString configFile;                        // passed to workers as -c
+    std::chrono::milliseconds maxRuntime{0};
+    std::chrono::milliseconds idleTimeout{0};
+    std::chrono::milliseconds tempfailDelay{0};
+    std::chrono::milliseconds stopGrace{std::chrono::seconds(3)}; // stdin closed -> SIGTERM
+    std::chrono::milliseconds killGrace{std::chrono::seconds(2)}; // SIGTERM -> SIGKILL
+};
+
+// The policy for one stage's workers: how many, which one gets the next ids
+// (pack onto the fewest), when to start, reap idle, recycle, and hold the
+// stage off after start failures. It turns worker reports into settlements
+// for the dispatcher to write; it never touches the database itself.
+class WorkerPool : public QObject
+{
+    Q_OBJECT
+
+public:
+    WorkerPool(const StageConfig &stage, const PoolOptions &options, QObject *parent);
+
+    const StageConfig &stage() const { return m_stage; }
+    // Ids this pool can take now: QUEUE_LIMIT x PARALLELISM minus what it holds,
+    // minus the slots of retiring workers; 0 in cooldown or once retired.
+    int spareCapacity() const;
+    int inFlight() const;
+    int workerCount() const { return int(m_workers.size()); }
+    bool inCooldown() const { return m_cooldown.isActive(); }
+    QList<const WorkerProcess *> workers() const;
+
+    // Hands tickets to workers, busiest accepting worker first; starts workers
+    // only when all are full. Returns what it could not place.
+    Tickets assign(const Tickets &tickets);
+
+    // No new ids from now on; idle workers stop at once, busy ones once drained.
+    void retire();
+    // retire(), and report drained() when the last worker is gone.
+    void shutdown();
+    bool isRetired() const { return m_retired; }
+
+Q_SIGNALS:
+    void capacityFreed();
+    void settle(const pepsi::Settlement &settlement);
+    void succeeded(const QString &stage, pepsi::Ticket ticket, const pepsi::StatusLine &status, qint64 busyUsec);
+    void workerCrashed(const QString &stage);
+    void drained();
+
+private:
+    WorkerProcess *spawn();
+    QString resolveProgram(QString *why) const;
+    void onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLine &status, qint64 busyUsec);
+    void onExited(WorkerProcess *worker, const Tickets &unanswered, const WorkerExit &exit);
+    void becameIdleMaybe(WorkerProcess *worker);
+    void reapIdle();
+    void armIdleTimer();
+    void enterCooldown(const QString &why);
+    void requeue(const Tickets &tickets);
+    void settleOne(Ticket ticket, Settlement::Outcome outcome, const QString &reason, qint64 pauseMs = 0);
+
+    StageConfig m_stage;
+    PoolOptions m_options;
+    QProcessEnvironment m_environment;
+    QList<WorkerProcess *> m_workers;              // children; alive or exiting
+    QHash<WorkerProcess *, QElapsedTimer> m_idleSince;
+    QTimer m_idleTimer;
+    QTimer m_cooldown;
+    int m_startFailures = 0;
+    bool m_retired = false;
+    bool m_shuttingDown = false;
+};
+
+} // namespace pepsi

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "workerloop.h"
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+namespace pepsi::stagekit {
+
+namespace {
+
+constexpr int ProtocolError = 65; // EX_DATAERR
+
+bool writeAll(int fd, const QByteArray &data)
+{
+    const char *p = data.constData();
+    qsizetype left = data.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, p, size_t(left));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        left -= n;
+    }
+    return true;
+}
+
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+} // namespace
+
+WorkerLoop::WorkerLoop(WorkerSession &session, Handler handler)
+    : m_session(session)
+    , m_handler(std::move(handler))
+{
+}
+
+std::optional<qint64> WorkerLoop::parseId(QByteArrayView line)
+{
+    while (!line.isEmpty() && isBlank(line.front()))
+        line = line.sliced(1);
+    while (!line.isEmpty() && isBlank(line.back()))
+        line.chop(1);
+    if (line.isEmpty() || line.size() > 18)
+        return std::nullopt;
+    qint64 id = 0;
+    for (char c : line) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        id = id * 10 + (c - '0');
+    }
+    return id;
+}
+
+int WorkerLoop::run()
+{
+    QByteArray buffer;
+    bool discarding = false; // inside an over-long line, until its newline
+    char chunk[65536];
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            logLine("cannot read stdin: " + QByteArray(strerror(errno)));
+            return 1;
+        }
+        if (n == 0)
+            break;
+        buffer.append(chunk, n);
+
+        qsizetype start = 0;
+        for (qsizetype nl; (nl = buffer.indexOf('\n', start)) >= 0; start = nl + 1) {
+            if (discarding) {
+                discarding = false;
+                continue;
+            }
+            if (!handleLine(QByteArrayView(buffer).sliced(start, nl - start)))
+                return m_exitCode;
+        }
+        buffer.remove(0, start);
+        if (!discarding && buffer.size() > MaxLineBytes) {
+            if (!answer(Outcome::fail(ProtocolError, "protocol error: line longer than "
+                                                         + QByteArray::number(MaxLineBytes) + " bytes")))
+                return 1;
+            discarding = true;
+        }
+        if (discarding)
+            buffer.clear();
+    }
+    // End of stdin: what was handed over is finished, an unterminated last
+    // line included, then the worker is done.
+    if (!buffer.isEmpty() && !discarding && !handleLine(buffer))
+        return m_exitCode;
+    return 0;
+}
+
+bool WorkerLoop::handleLine(QByteArrayView line)
+{
+    const std::optional<qint64> id = parseId(line);
+    if (!id)
+        return answer(Outcome::fail(ProtocolError, "protocol error: bad id \"" + line.toByteArray() + '"'));
+
+    QByteArray reason;
+    switch (m_session.prepare(&reason)) {
+    case WorkerSession::State::Fatal:
+        logLine(reason);
+        m_exitCode = 78;
+        return false;
+    case WorkerSession::State::Unavailable:
+        return answer(Outcome::tryLater(reason));
+    case WorkerSession::State::Ready:
+        break;
+    }
+    return answer(handleId(*id));
+}
+
+Outcome WorkerLoop::handleId(qint64 id)
+{
+    Outcome outcome = m_handler(m_session.context(), id);
+    PgConnection &connection = m_session.connection();
+    // A failure on a connection that is now gone was most likely caused by
+    // losing it: that is a passing fault, not the message's.
+    if (!outcome.isOk() && outcome.code != Outcome::TryLater && !connection.isUsable())
+        outcome = Outcome::tryLater("database connection lost: " + connection.lastError());
+    m_session.checkConnection();
+    return outcome;
+}
+
+bool WorkerLoop::answer(const Outcome &outcome)
+{
+    if (writeAll(STDOUT_FILENO, outcome.statusLine()))
+        return true;
+    // the dispatcher is gone (with SIGPIPE ignored): nobody is left to answer
+    m_exitCode = 1;
+    return false;
+}
+
+} // namespace pepsi::stagekit

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// pepsi-fakeworker: a stage program for tests. Per message it reads
+// state.fake.<stage> of the row (default "ok") and behaves accordingly:
+//
+//   ok              advance
+//   slow:MS         sleep MS milliseconds, then advance
+//   fail:CODE       answer "CODE fake failure" (the row is not written)
+//   tempfail        answer "75 fake try later" (not written)
+//   pause:MS        pause the row for MS milliseconds ("fake pause"), answer 0
+//   crash           abort() without answering (no core file)
+//   exit:N          _exit(N) without answering
+//   hang            sleep until killed (SIGTERM ends it)
+//   ignore-sigterm  ignore SIGTERM, then hang (only SIGKILL ends it)
+//   garbage         write "this is not a status line", then read and drop
+//                   stdin until EOF (exit 0) or SIGTERM: later ids never run
+//   commit-crash    advance (committed), then _exit(3) without answering
+//   stderr          write "fake stderr line for <id>" to stderr, then advance
+//   fds             store this process's open fds in state.fds.<stage>, then advance
+//
+// Every write it makes (advance, pause) also sets state.runs.<stage> += 1 and
+// state.pids.<stage> = its pid, in the same UPDATE. An unknown mode answers
+// "2 fake: unknown mode ...".
+#include "stagekit.h"
+
+#include <QJsonArray>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <dirent.h>
+#include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace pepsi::stagekit;
+
+namespace {
+
+[[noreturn]] void hangForever()
+{
+    for (;;)
+        ::pause();
+}
+
+[[noreturn]] void swallowStdin()
+{
+    char buffer[4096];
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n == 0 || (n < 0 && errno != EINTR))
+            ::_exit(0);
+    }
+}
+
+void writeOut(int fd, const QByteArray &text)
+{
+    (void)!::write(fd, text.constData(), size_t(text.size()));
+}
+
+QJsonArray openFds()
+{
+    QJsonArray fds;
+    DIR *dir = ::opendir("/proc/self/fd");
+    if (!dir)
+        return fds;
+    const int own = ::dirfd(dir);
+    while (const dirent *entry = ::readdir(dir)) {
+        bool ok = false;
+        const int fd = QByteArray(entry->d_name).toInt(&ok);
+        if (ok && fd != own)
+            fds.append(fd);
+    }
+    ::closedir(dir);
+    return fds;
+}
+
+// "slow:20" -> 20; -1 when the argument is missing or not a number
+long long argumentOf(const QByteArray &mode)
+{
+    const qsizetype colon = mode.indexOf(':');
+    bool ok = false;
+    const long long value = colon < 0 ? -1 : mode.mid(colon + 1).toLongLong(&ok);
+    return ok ? value : -1;
+}
+
+Outcome handle(StageContext &ctx, qint64 id)
+{
+    const QByteArray stage = ctx.stage().toUtf8();
+    const QueryResult row = ctx.exec("SELECT state->'fake'->>$2 FROM workqueue WHERE workqueue_id = $1",
+                                     {QByteArray::number(id), stage});
+    if (!row.ok())
+        return row.error;
+    QByteArray mode = row.rows() > 0 ? row.value(0, 0) : QByteArray();
+    if (mode.isEmpty())
+        mode = "ok";
+    const QByteArray kind = mode.left(mode.indexOf(':') < 0 ? mode.size() : mode.indexOf(':'));
+    const long long argument = argumentOf(mode);
+
+    const StateUpdate record = StateUpdate()
+                                   .increment({QStringLiteral("runs"), ctx.stage()})
+                                   .set({QStringLiteral("pids"), ctx.stage()}, qint64(::getpid()));
+
+    if (kind == "ok")
+        return ctx.advance(id, record);
+    if (kind == "slow" && argument >= 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(argument));
+        return ctx.advance(id, record);
+    }
+    if (kind == "fail" && argument != -1)
+        return Outcome::fail(int(argument), "fake failure");
+    if (kind == "tempfail")
+        return Outcome::tryLater("fake try later");
+    if (kind == "pause" && argument >= 0)
+        return ctx.pause(id, std::chrono::milliseconds(argument), "fake pause", record);
+    if (kind == "crash") {
+        const rlimit noCore{0, 0};
+        ::setrlimit(RLIMIT_CORE, &noCore);
+        std::abort();
+    }
+    if (kind == "exit" && argument >= 0)
+        ::_exit(int(argument));
+    if (kind == "hang")
+        hangForever();
+    if (kind == "ignore-sigterm") {
+        std::signal(SIGTERM, SIG_IGN);
+        hangForever();
+    }
+    if (kind == "garbage") {
+        writeOut(STDOUT_FILENO, "this is not a status line\n");
+        swallowStdin();
+    }
+    if (kind == "commit-crash") {
+        ctx.advance(id, record);
+        ::_exit(3);
+    }
+    if (kind == "stderr") {
+        writeOut(STDERR_FILENO, "fake stderr line for " + QByteArray::number(id) + '\n');
+        return ctx.advance(id, record);
+    }
+    if (kind == "fds") {
+        StateUpdate withFds = record;
+        withFds.set({QStringLiteral("fds"), ctx.stage()}, openFds());
+        return ctx.advance(id, withFds);
+    }
+    return Outcome::fail(2, "fake: unknown mode \"" + mode + '"');
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    return runWorker(argc, argv, handle);
+}
