@@ -13,12 +13,6 @@ namespace {
 const QString kStagePrefix = QStringLiteral("stage-");
 const QString kNamePattern = QStringLiteral("[a-z0-9][a-z0-9_-]{0,62}");
 
-// Anything else in a [stage-*] section is most likely a typo that would
-// otherwise silently fall back to a default.
-const QStringList kStageOptions = {
-    QStringLiteral("program"), QStringLiteral("parallelism"), QStringLiteral("queue_limit"),
-    QStringLiteral("max_messages"), QStringLiteral("next"), QStringLiteral("fuse"),
-};
 
 // "stage-x: " in front of the accessor's "OPTION: reason".
 ConfigError inSection(const QString &section, ConfigError error)
@@ -45,12 +39,8 @@ Result<StageConfig, ConfigError> readStage(const Configuration &config, const QS
                                                               + QStringLiteral("] (expected ") + kNamePattern
                                                               + u')'};
 
-    for (const QString &option : config.options(section)) {
-        if (!kStageOptions.contains(option))
-            return ConfigError{config.entry(section, option)->origin,
-                               QStringLiteral("unknown option ") + option.toUpper() + QStringLiteral(" in [")
-                                   + section + u']'};
-    }
+    // Other options in a stage section belong to the stage program (say,
+    // WORK_TIME of the reference stage); the dispatcher leaves them alone.
 
     const Configuration::Entry *programEntry = config.entry(section, QStringLiteral("program"));
     if (!programEntry)

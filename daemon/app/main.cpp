@@ -83,7 +83,7 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    pepsi::Dispatcher dispatcher(settings.value(), graph.value());
+    pepsi::Dispatcher dispatcher(settings.value(), graph.value(), line.standby);
     QObject::connect(&signals, &pepsi::UnixSignals::terminateRequested, &dispatcher, [&dispatcher](int sig) {
         qCInfo(lcMain) << "signal" << sig << "received";
         dispatcher.shutdown();

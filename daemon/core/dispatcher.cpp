@@ -3,9 +3,7 @@
 
 #include "app/logging.h"
 #include "app/sdnotify.h"
-#include "storage/dispatcherlock.h"
-#include "storage/notifylistener.h"
-#include "storage/queuestore.h"
+#include "storage/databasesession.h"
 #include "workers/workerpool.h"
 
 #include <algorithm>
@@ -14,10 +12,11 @@ namespace pepsi {
 
 using namespace std::chrono;
 
-Dispatcher::Dispatcher(const DispatchSettings &settings, const StageGraph &graph, QObject *parent)
+Dispatcher::Dispatcher(const DispatchSettings &settings, const StageGraph &graph, bool standby, QObject *parent)
     : QObject(parent)
     , m_settings(settings)
     , m_graph(graph)
+    , m_standby(standby)
 {
     m_roundTimer.setSingleShot(true);
     m_roundTimer.setInterval(0);
@@ -25,7 +24,11 @@ Dispatcher::Dispatcher(const DispatchSettings &settings, const StageGraph &graph
     m_heartbeat.setInterval(m_settings.pollInterval);
     connect(&m_roundTimer, &QTimer::timeout, this, &Dispatcher::runRound);
     connect(&m_retryTimer, &QTimer::timeout, this, &Dispatcher::requestRound);
-    connect(&m_heartbeat, &QTimer::timeout, this, &Dispatcher::requestRound);
+    connect(&m_heartbeat, &QTimer::timeout, this, [this] {
+        if (m_session)
+            m_session->checkAlive();
+        requestRound();
+    });
 }
 
 Dispatcher::~Dispatcher()
@@ -34,48 +37,53 @@ Dispatcher::~Dispatcher()
     // connections whose rows they hold.
     qDeleteAll(m_pools);
     m_pools.clear();
-    m_lock.reset();
-    m_listener.reset();
-    m_store.reset();
+    m_session.reset();
 }
 
 void Dispatcher::start()
 {
-    const QString appName = DispatcherLock::applicationName();
-    m_store = std::make_unique<QueueStore>(QStringLiteral("pepsi-queue"));
-    if (!m_store->open(m_settings.database, appName))
-        return fail(m_store->lastError());
-
-    m_listener = std::make_unique<NotifyListener>(QStringLiteral("pepsi-listen"), nullptr);
-    if (!m_listener->open(m_settings.database, appName))
-        return fail(m_listener->lastError());
-    m_lock = std::make_unique<DispatcherLock>(m_listener->connectionName());
-    const auto locked = m_lock->tryAcquire();
-    if (!locked)
-        return fail(m_lock->lastError());
-    if (!*locked) {
-        const QString holder = m_lock->describeHolder();
-        return fail(QStringLiteral("another dispatcher is already running on this database: %1")
-                        .arg(holder.isEmpty() ? QStringLiteral("(holder not visible)") : holder));
-    }
-    if (!m_listener->subscribe())
-        return fail(m_listener->lastError());
-    connect(m_listener.get(), &NotifyListener::notified, this, &Dispatcher::onNotified);
-
-    // Only the lock holder may do this: the rows can only be ours or orphans.
-    const auto orphans = m_store->resetOrphans();
-    if (!orphans)
-        return fail(m_store->lastError());
-    if (*orphans > 0)
-        qCInfo(lcMain) << "reset" << *orphans << "running rows left by a previous dispatcher to pending";
-
-    buildPools();
-    m_running = true;
+    m_session = std::make_unique<DatabaseSession>(m_settings.database, m_standby, nullptr);
+    connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
+    connect(m_session.get(), &DatabaseSession::lockedOut, this, &Dispatcher::onLockedOut);
+    connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
     m_heartbeat.start();
-    qCInfo(lcMain).noquote() << "listening; stages:"
-                             << (m_graph.names().isEmpty() ? QStringLiteral("(none)") : m_graph.names().join(u' '));
-    sdNotify("READY=1");
+    m_session->open();
+}
+
+void Dispatcher::onDatabaseUp()
+{
+    if (m_stopping)
+        return;
+    if (!m_running) {
+        // Only the lock holder may do this: every running row is an orphan.
+        const auto orphans = m_session->store().resetOrphans();
+        if (!orphans)
+            return m_session->statementFailed(m_session->store().lastError());
+        if (*orphans > 0)
+            qCInfo(lcMain) << "reset" << *orphans << "running rows left by a previous dispatcher to pending";
+        buildPools();
+        m_running = true;
+        qCInfo(lcMain).noquote() << "listening; stages:"
+                                 << (m_graph.names().isEmpty() ? QStringLiteral("(none)") : m_graph.names().join(u' '));
+        sdNotify("READY=1");
+    }
+    // Catch up: notifications sent while away are lost, and outcomes wait to be written.
     requestRound();
+}
+
+void Dispatcher::onLockedOut(const QString &holder)
+{
+    if (m_running) {
+        // The other dispatcher has reset our rows; our workers must not run them twice.
+        fail(QStringLiteral("another dispatcher took over while the database was unreachable: %1; "
+                            "stopping this one and its workers").arg(holder));
+        qDeleteAll(m_pools);
+        m_pools.clear();
+        m_pending.clear();
+        return;
+    }
+    fail(QStringLiteral("another dispatcher is already running on this database: %1 "
+                        "(use serve --standby to wait for it)").arg(holder));
 }
 
 void Dispatcher::buildPools()
@@ -115,12 +123,12 @@ void Dispatcher::onSettle(const Settlement &settlement)
 
 void Dispatcher::flushSettlements()
 {
-    if (m_pending.isEmpty())
+    if (m_pending.isEmpty() || !m_session->isUp())
         return;
-    const auto changed = m_store->settle(m_pending);
+    const auto changed = m_session->store().settle(m_pending);
     if (!changed) {
-        qCWarning(lcStore).noquote() << m_store->lastError() << "; keeping" << m_pending.size()
-                                     << "outcomes to write later";
+        qCDebug(lcStore) << "keeping" << m_pending.size() << "outcomes to write later";
+        m_session->statementFailed(m_session->store().lastError());
         return;
     }
     qCDebug(lcStore) << "settled" << *changed << "of" << m_pending.size() << "messages";
@@ -129,7 +137,7 @@ void Dispatcher::flushSettlements()
 
 void Dispatcher::runRound()
 {
-    if (!m_running)
+    if (!m_running || !m_session->isUp())
         return;
     flushSettlements();
     if (m_stopping)
@@ -140,11 +148,9 @@ void Dispatcher::runRound()
         if (const int spare = pool->spareCapacity(); spare > 0)
             demands.append({pool->stage().name, spare});
     }
-    const auto round = m_store->claimRound(demands);
-    if (!round) {
-        qCWarning(lcClaim).noquote() << m_store->lastError();
-        return;
-    }
+    const auto round = m_session->store().claimRound(demands);
+    if (!round)
+        return m_session->statementFailed(m_session->store().lastError());
     ++m_rounds;
     m_claimedTotal += round->claimed.size();
 
@@ -210,12 +216,14 @@ void Dispatcher::finishShutdown()
     if (m_finished)
         return;
     m_finished = true;
-    if (m_store && m_store->isOpen())
+    if (m_session)
         flushSettlements();
     if (!m_pending.isEmpty())
         qCWarning(lcMain) << m_pending.size()
                           << "messages stay running; the next dispatcher resets them to pending at start";
     m_running = false;
+    if (m_session)
+        m_session->close();
     qCInfo(lcMain) << "stopped";
     Q_EMIT finished(0);
 }

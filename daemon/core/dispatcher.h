@@ -12,9 +12,7 @@
 
 namespace pepsi {
 
-class DispatcherLock;
-class NotifyListener;
-class QueueStore;
+class DatabaseSession;
 class WorkerPool;
 struct StatusLine;
 
@@ -27,10 +25,10 @@ class Dispatcher : public QObject
     Q_OBJECT
 
 public:
-    Dispatcher(const DispatchSettings &settings, const StageGraph &graph, QObject *parent = nullptr);
+    Dispatcher(const DispatchSettings &settings, const StageGraph &graph, bool standby, QObject *parent = nullptr);
     ~Dispatcher() override;
 
-    // Connect, take the lock, reset orphans, LISTEN, start claiming.
+    // Connect (or, as a standby, wait for the lock), reset orphans, LISTEN, claim.
     void start();
     // Stop claiming, drain and stop workers, put back what they held, then finished(0).
     void shutdown();
@@ -47,6 +45,8 @@ private:
     void runRound();
     void flushSettlements();
     void onNotified(const QString &channel);
+    void onDatabaseUp();
+    void onLockedOut(const QString &holder);
     void onSettle(const Settlement &settlement);
     void onPoolDrained();
     void armRetryTimer(std::optional<qint64> nextPausedInMs);
@@ -57,9 +57,8 @@ private:
     DispatchSettings m_settings;
     StageGraph m_graph;
 
-    std::unique_ptr<QueueStore> m_store;
-    std::unique_ptr<NotifyListener> m_listener;
-    std::unique_ptr<DispatcherLock> m_lock;
+    bool m_standby = false;
+    std::unique_ptr<DatabaseSession> m_session;
     QHash<QString, WorkerPool *> m_pools; // children
 
     QTimer m_roundTimer;   // zero-delay: coalesces every wake of one loop pass
@@ -69,7 +68,7 @@ private:
 
     qint64 m_rounds = 0;
     qint64 m_claimedTotal = 0;
-    bool m_running = false;
+    bool m_running = false; // pools built, claiming (the session may still be down)
     bool m_stopping = false;
     bool m_finished = false;
 };

@@ -20,7 +20,7 @@ const QString HolderSql = QStringLiteral(R"sql(
 SELECT a.application_name, a.pid, coalesce(host(a.client_addr), 'local socket'), a.backend_start
   FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
  WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-   AND l.classid = (:key >> 32)::oid AND l.objid = (:key & 4294967295)::oid
+   AND l.classid = (:key::bigint >> 32)::oid AND l.objid = (:key::bigint & 4294967295)::oid
    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 )sql");
 

@@ -119,14 +119,25 @@ bool QueueStore::isOpen() const
 
 bool QueueStore::run(QSqlQuery &query, const char *what)
 {
-    if (query.exec())
-        return true;
-    const QSqlError error = query.lastError();
-    m_lastError = QStringLiteral("%1 failed: %2").arg(QLatin1String(what),
-                                                      error.type() == QSqlError::NoError
-                                                          ? QStringLiteral("the database connection is closed")
-                                                          : error.text().trimmed());
-    return false;
+    // Every statement here is a single autocommit statement, so re-running one
+    // that lost a serialization or deadlock race is safe. Under READ COMMITTED
+    // with one writer per row these should not happen; this is cheap insurance.
+    constexpr int MaxAttempts = 3;
+    for (int attempt = 1;; ++attempt) {
+        if (query.exec())
+            return true;
+        const QSqlError error = query.lastError();
+        const QString code = error.nativeErrorCode();
+        if ((code == u"40001" || code == u"40P01") && attempt < MaxAttempts) {
+            qCDebug(lcStore) << what << "hit" << code << "; running it again";
+            continue;
+        }
+        m_lastError = QStringLiteral("%1 failed: %2")
+                          .arg(QLatin1String(what), error.type() == QSqlError::NoError
+                                                        ? QStringLiteral("the database connection is closed")
+                                                        : error.text().trimmed());
+        return false;
+    }
 }
 
 std::optional<ClaimRound> QueueStore::claimRound(const QList<StageDemand> &demands)

@@ -59,6 +59,7 @@ private Q_SLOTS:
     void initTestCase() { qunsetenv("PEPSI_TST_UNDEFINED"); }
     void validGraph();
     void emptyGraph();
+    void stageProgramOptionsAreKept();
     void overlayAddsAndOverrides();
     void errors_data();
     void errors();
@@ -108,6 +109,14 @@ void TestStageGraph::emptyGraph()
     QVERIFY(others->names().isEmpty());
 }
 
+void TestStageGraph::stageProgramOptionsAreKept()
+{
+    // Options the dispatcher does not know belong to the stage program.
+    const auto graph = graphFrom("[stage-a]\nPROGRAM = a\nWORK_TIME = 20 ms\n");
+    QVERIFY2(graph.ok(), qPrintable(graph.ok() ? QString() : graph.error().toString()));
+    QCOMPARE(graph->stages(), (QList<StageConfig>{stage("a", "a", 4, 4, 1000, {}, false)}));
+}
+
 void TestStageGraph::overlayAddsAndOverrides()
 {
     const auto graph = graphFrom("[stage-a]\nPROGRAM = a\nPARALLELISM = 2\n",
@@ -142,12 +151,6 @@ void TestStageGraph::errors_data()
     QTest::newRow("bad name from the overlay") << QByteArray() << QStringList{QStringLiteral("stage-x y|PROGRAM|p")}
                                                << QString(u"config_overlay (stage-x y): bad stage name \"x y\" in [stage-x y]"
                                                               + expectedName);
-
-    QTest::newRow("unknown option") << QByteArray("[stage-a]\nPROGRAM = x\nPARALELLISM = 3\n") << none
-                                    << QStringLiteral("test.conf:3: unknown option PARALELLISM in [stage-a]");
-    QTest::newRow("unknown option from the overlay")
-        << QByteArray("[stage-a]\nPROGRAM = x\n") << QStringList{QStringLiteral("stage-a|max_runtime|5 s")}
-        << QStringLiteral("config_overlay (stage-a, MAX_RUNTIME): unknown option MAX_RUNTIME in [stage-a]");
 
     QTest::newRow("missing PROGRAM") << QByteArray("[pepsi]\n\n[stage-a]\nNEXT =\n") << none
                                      << QStringLiteral("test.conf:3: stage-a: PROGRAM is required");

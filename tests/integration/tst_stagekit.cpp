@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The stage-program kit end to end: pepsi-stage-example (and the fake worker
+// in its default mode) as real processes against a real database, with the
+// test playing the dispatcher.
+#include "testdatabase.h"
+#include "workerharness.h"
+
+#include <QElapsedTimer>
+#include <QSqlQuery>
+#include <QTest>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+class tst_StageKit : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void advance_data();
+    void advance();
+    void answersABatchInOrder();
+    void notRunningIsAFailureNamingTheId_data();
+    void notRunningIsAFailureNamingTheId();
+    void badLineIsAProtocolError_data();
+    void badLineIsAProtocolError();
+    void unterminatedLastLineIsAnsweredAtEof();
+    void setsApplicationName();
+    void readsTheOverlay();
+    void workTime();
+    void lostConnectionIsTryLaterThenRecovers();
+    void databaseDownAtStartIsTryLater();
+    void startupErrors_data();
+    void startupErrors();
+
+private:
+    std::unique_ptr<TestDatabase> m_db;
+    std::unique_ptr<WorkerHarness> m_harness;
+};
+
+void tst_StageKit::initTestCase()
+{
+    PEPSI_REQUIRE_DATABASE();
+    m_db = std::make_unique<TestDatabase>();
+    QVERIFY2(m_db->isValid(), qPrintable(m_db->errorString()));
+    for (const QString &relative : {WorkerHarness::Example, WorkerHarness::Fake}) {
+        const QString path = WorkerHarness::binary(relative);
+        QVERIFY2(QFile::exists(path), qPrintable(path + u" is missing: is PEPSI_BUILD_DIR set?"_s));
+    }
+}
+
+void tst_StageKit::init()
+{
+    m_harness = std::make_unique<WorkerHarness>(*m_db);
+    const QString error = m_harness->reset();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+void tst_StageKit::cleanup()
+{
+    m_harness.reset(); // kills what a failed test left running
+}
+
+void tst_StageKit::advance_data()
+{
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<QString>("nextStage");
+    QTest::addColumn<QString>("nextStatus");
+
+    QTest::newRow("first -> middle") << WorkerHarness::Example << u"first"_s << u"middle"_s << u"pending"_s;
+    QTest::newRow("middle -> first of NEXT") << WorkerHarness::Example << u"middle"_s << u"last"_s << u"pending"_s;
+    QTest::newRow("terminal: done") << WorkerHarness::Example << u"last"_s << u"last"_s << u"done"_s;
+    QTest::newRow("fake, ok") << WorkerHarness::Fake << u"fake"_s << u"last"_s << u"pending"_s;
+    QTest::newRow("fake at terminal") << WorkerHarness::Fake << u"last"_s << u"last"_s << u"done"_s;
+}
+
+void tst_StageKit::advance()
+{
+    QFETCH(QString, program);
+    QFETCH(QString, stage);
+    QFETCH(QString, nextStage);
+    QFETCH(QString, nextStatus);
+
+    const qint64 id = m_harness->insertRow(stage);
+    QProcess &worker = m_harness->start(program, stage);
+    QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1), QByteArrayList{"0"});
+
+    const QVariantMap after = m_harness->row(id);
+    QCOMPARE(after.value(u"stage"_s).toString(), nextStage);
+    QCOMPARE(after.value(u"status"_s).toString(), nextStatus);
+    if (program == WorkerHarness::Fake) {
+        const QJsonObject state = after.value(u"state"_s).toJsonObject();
+        QCOMPARE(state[u"runs"_s][stage].toInt(), 1);
+        QCOMPARE(state[u"pids"_s][stage].toInteger(), worker.processId());
+    }
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKit::answersABatchInOrder()
+{
+    const qint64 a = m_harness->insertRow(u"first"_s);
+    const qint64 notRunning = m_harness->insertRow(u"first"_s, u"pending"_s);
+    const qint64 b = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+
+    const QByteArray batch = QByteArray::number(a) + '\n' + QByteArray::number(notRunning) + '\n'
+        + QByteArray::number(b) + '\n';
+    const QByteArrayList expected{"0", "1 message " + QByteArray::number(notRunning) + " is not running at stage first",
+                                  "0"};
+    QCOMPARE(WorkerHarness::exchange(worker, batch, 3), expected);
+    QCOMPARE(m_harness->row(a).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(m_harness->row(b).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(m_harness->row(notRunning).value(u"status"_s).toString(), u"pending"_s);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKit::notRunningIsAFailureNamingTheId_data()
+{
+    QTest::addColumn<QString>("rowStage");
+    QTest::addColumn<QString>("rowStatus");
+
+    QTest::newRow("pending") << u"first"_s << u"pending"_s;
+    QTest::newRow("paused") << u"first"_s << u"paused"_s;
+    QTest::newRow("done") << u"first"_s << u"done"_s;
+    QTest::newRow("running at another stage") << u"middle"_s << u"running"_s;
+    QTest::newRow("no such row") << QString() << QString();
+}
+
+void tst_StageKit::notRunningIsAFailureNamingTheId()
+{
+    QFETCH(QString, rowStage);
+    QFETCH(QString, rowStatus);
+
+    const qint64 id = rowStage.isNull() ? 999999 : m_harness->insertRow(rowStage, rowStatus);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1),
+             QByteArrayList{"1 message " + QByteArray::number(id) + " is not running at stage first"});
+    if (!rowStage.isNull()) {
+        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), rowStage);
+        QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), rowStatus);
+    }
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKit::badLineIsAProtocolError_data()
+{
+    QTest::addColumn<QByteArray>("line");
+
+    QTest::newRow("word") << QByteArray("abc");
+    QTest::newRow("trailing junk") << QByteArray("12x");
+    QTest::newRow("empty") << QByteArray("");
+    QTest::newRow("negative") << QByteArray("-5");
+    QTest::newRow("two ids") << QByteArray("1 2");
+    QTest::newRow("too many digits") << QByteArray("1234567890123456789");
+}
+
+void tst_StageKit::badLineIsAProtocolError()
+{
+    QFETCH(QByteArray, line);
+
+    const qint64 id = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    // the worker answers the bad line and goes on with the next id
+    const QByteArrayList expected{"65 protocol error: bad id \"" + line + '"', "0"};
+    QCOMPARE(WorkerHarness::exchange(worker, line + '\n' + QByteArray::number(id) + '\n', 2), expected);
+    QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKit::unterminatedLastLineIsAnsweredAtEof()
+{
+    const qint64 id = m_harness->insertRow(u"last"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"last"_s);
+    worker.write(QByteArray::number(id));
+    worker.closeWriteChannel();
+    QCOMPARE(WorkerHarness::exchange(worker, {}, 1), QByteArrayList{"0"});
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+    QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), u"done"_s);
+}
+
+void tst_StageKit::setsApplicationName()
+{
+    const qint64 id = m_harness->insertRow(u"middle"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"middle"_s);
+    QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1), QByteArrayList{"0"});
+    QSqlQuery q(m_db->db());
+    QVERIFY(q.exec(u"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pepsi-stage-middle' "
+                   u"AND datname = current_database()"_s));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 1);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKit::readsTheOverlay()
+{
+    // NEXT of [stage-first] changed in the database: the worker routes by it
+    QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay VALUES ('stage-first', 'next', 'other')"_s), QString());
+    const qint64 id = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1), QByteArrayList{"0"});
+    QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"other"_s);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKit::workTime()
+{
+    QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay VALUES ('stage-first', 'WORK_TIME', '300 ms')"_s), QString());
+    const qint64 id = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QElapsedTimer timer;
+    timer.start();
+    const QByteArrayList answers = WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1);
+    if (answers.isEmpty() && worker.readAllStandardError().contains("unknown option WORK_TIME"))
+        QSKIP("the stage-graph validator still rejects WORK_TIME in [stage-*] sections");
+    QCOMPARE(answers, QByteArrayList{"0"});
+    QVERIFY2(timer.elapsed() >= 300, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+
+    QCOMPARE(m_harness->exec(u"UPDATE config_overlay SET value = 'soon'"_s), QString());
+    QProcess &bad = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QCOMPARE(WorkerHarness::finish(bad), u"exit 78"_s);
+    QVERIFY(bad.readAllStandardError().contains("WORK_TIME"));
+}
+
+void tst_StageKit::lostConnectionIsTryLaterThenRecovers()
+{
+    const qint64 a = m_harness->insertRow(u"first"_s);
+    const qint64 b = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(a) + '\n', 1), QByteArrayList{"0"});
+
+    QCOMPARE(m_harness->exec(u"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             u"WHERE application_name = 'pepsi-stage-first'"_s),
+             QString());
+    const QByteArrayList lost = WorkerHarness::exchange(worker, QByteArray::number(b) + '\n', 1);
+    QCOMPARE(lost.size(), 1);
+    QVERIFY2(lost.first().startsWith("75 database connection lost: "), lost.first().constData());
+    QCOMPARE(m_harness->row(b).value(u"status"_s).toString(), u"running"_s);
+
+    // the next message finds the connection reset
+    QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(b) + '\n', 1), QByteArrayList{"0"});
+    QCOMPARE(m_harness->row(b).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+    QVERIFY(worker.readAllStandardError().contains("database connection re-established"));
+}
+
+void tst_StageKit::databaseDownAtStartIsTryLater()
+{
+    const QString config = m_harness->writeConfig({}, u"postgresql:///nosuch?host=/nonexistent&port=1"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s, {u"-c"_s, config, u"worker"_s});
+    const QByteArrayList answers = WorkerHarness::exchange(worker, "1\n2\n", 2);
+    QCOMPARE(answers.size(), 2);
+    for (const QByteArray &answer : answers)
+        QVERIFY2(answer.startsWith("75 database unavailable: "), answer.constData());
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+    // logged once per outage, not once per message
+    QCOMPARE(worker.readAllStandardError().count("database unavailable"), 1);
+}
+
+void tst_StageKit::startupErrors_data()
+{
+    QTest::addColumn<QString>("stage");        // null: PEPSI_STAGE unset
+    QTest::addColumn<QString>("configExtra");  // appended to the pipeline
+    QTest::addColumn<QString>("database");     // empty: the test database
+    QTest::addColumn<QStringList>("args");     // %CONFIG% is the file; empty: -c %CONFIG% worker
+    QTest::addColumn<QString>("exit");
+    QTest::addColumn<QStringList>("stderrHas"); // %CONFIG% is the file
+
+    const QStringList defaults;
+    QTest::newRow("unknown stage") << u"nosuch"_s << QString() << QString() << defaults << u"exit 78"_s
+                                   << QStringList{u"PEPSI_STAGE=nosuch names no stage of %CONFIG%"_s};
+    QTest::newRow("PEPSI_STAGE unset") << QString() << QString() << QString() << defaults << u"exit 78"_s
+                                       << QStringList{u"PEPSI_STAGE is not set"_s};
+    // the pipeline ends at line 20; the appended text starts at line 21
+    QTest::newRow("syntax error") << u"first"_s << u"\n[stage-broken\n"_s << QString() << defaults << u"exit 78"_s
+                                  << QStringList{u"%CONFIG%:22: bad section header"_s};
+    QTest::newRow("bad graph") << u"first"_s << u"\n[stage-x]\nPROGRAM = p\nNEXT = nowhere\n"_s << QString()
+                               << defaults << u"exit 78"_s << QStringList{u"%CONFIG%:24"_s, u"NEXT"_s, u"nowhere"_s};
+    QTest::newRow("bad DATABASE") << u"first"_s << QString() << u"dbname=x junk"_s << defaults << u"exit 78"_s
+                                  << QStringList{u"%CONFIG%:2: [pepsi] DATABASE: "_s};
+    QTest::newRow("missing file") << u"first"_s << QString() << QString() << QStringList{u"-c"_s, u"/nonexistent.conf"_s, u"worker"_s}
+                                  << u"exit 78"_s << QStringList{u"/nonexistent.conf"_s};
+    QTest::newRow("no command") << u"first"_s << QString() << QString() << QStringList{u"-c"_s, u"%CONFIG%"_s} << u"exit 64"_s
+                                << QStringList{u"missing command: worker"_s, u"usage:"_s};
+    QTest::newRow("unknown argument") << u"first"_s << QString() << QString() << QStringList{u"worker"_s, u"--bogus"_s}
+                                      << u"exit 64"_s << QStringList{u"\"--bogus\""_s, u"usage:"_s};
+    QTest::newRow("-c without file") << u"first"_s << QString() << QString() << QStringList{u"worker"_s, u"-c"_s} << u"exit 64"_s
+                                     << QStringList{u"-c needs a file name"_s};
+    QTest::newRow("help") << u"first"_s << QString() << QString() << QStringList{u"-h"_s} << u"exit 0"_s << QStringList{};
+}
+
+void tst_StageKit::startupErrors()
+{
+    QFETCH(QString, stage);
+    QFETCH(QString, configExtra);
+    QFETCH(QString, database);
+    QFETCH(QStringList, args);
+    QFETCH(QString, exit);
+    QFETCH(QStringList, stderrHas);
+
+    const QString config = m_harness->writeConfig(configExtra, database);
+    for (QString &arg : args)
+        arg.replace(u"%CONFIG%"_s, config);
+    if (args.isEmpty())
+        args = QStringList{u"-c"_s, config, u"worker"_s};
+    QProcess &worker = m_harness->start(WorkerHarness::Example, stage, args);
+    QCOMPARE(WorkerHarness::finish(worker), exit);
+    const QString err = QString::fromUtf8(worker.readAllStandardError());
+    for (QString expected : stderrHas) {
+        expected.replace(u"%CONFIG%"_s, config);
+        QVERIFY2(err.contains(expected), qPrintable(u"missing \""_s + expected + u"\" in: "_s + err));
+    }
+    if (exit == u"exit 0"_s)
+        QVERIFY(worker.readAllStandardOutput().startsWith("usage:"));
+}
+
+QTEST_GUILESS_MAIN(tst_StageKit)
+#include "tst_stagekit.moc"
