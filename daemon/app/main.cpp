@@ -83,10 +83,10 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    pepsi::Dispatcher dispatcher(settings.value(), graph.value(), line.standby);
+    pepsi::Dispatcher dispatcher(config.value(), settings.value(), line.standby);
     QObject::connect(&signals, &pepsi::UnixSignals::terminateRequested, &dispatcher, [&dispatcher](int sig) {
         qCInfo(lcMain) << "signal" << sig << "received";
-        dispatcher.shutdown();
+        dispatcher.shutdown(0);
     });
     QObject::connect(&dispatcher, &pepsi::Dispatcher::finished, &app, [](int code) { QCoreApplication::exit(code); });
     QTimer::singleShot(0, &dispatcher, &pepsi::Dispatcher::start);

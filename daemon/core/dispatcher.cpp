@@ -3,7 +3,9 @@
 
 #include "app/logging.h"
 #include "app/sdnotify.h"
+#include "core/pipelineconfig.h"
 #include "storage/databasesession.h"
+#include "storage/notifylistener.h"
 #include "workers/workerpool.h"
 
 #include <algorithm>
@@ -12,16 +14,21 @@ namespace pepsi {
 
 using namespace std::chrono;
 
-Dispatcher::Dispatcher(const DispatchSettings &settings, const StageGraph &graph, bool standby, QObject *parent)
+namespace {
+constexpr milliseconds IdleStatsFlushSpacing = 1s;
+}
+
+Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settings, bool standby, QObject *parent)
     : QObject(parent)
+    , m_file(file)
+    , m_fileSettings(settings)
     , m_settings(settings)
-    , m_graph(graph)
     , m_standby(standby)
 {
     m_roundTimer.setSingleShot(true);
     m_roundTimer.setInterval(0);
     m_retryTimer.setSingleShot(true);
-    m_heartbeat.setInterval(m_settings.pollInterval);
+    m_idleStatsTimer.setSingleShot(true);
     connect(&m_roundTimer, &QTimer::timeout, this, &Dispatcher::runRound);
     connect(&m_retryTimer, &QTimer::timeout, this, &Dispatcher::requestRound);
     connect(&m_heartbeat, &QTimer::timeout, this, [this] {
@@ -29,14 +36,19 @@ Dispatcher::Dispatcher(const DispatchSettings &settings, const StageGraph &graph
             m_session->checkAlive();
         requestRound();
     });
+    connect(&m_statsTimer, &QTimer::timeout, this, &Dispatcher::flushStatistics);
+    connect(&m_idleStatsTimer, &QTimer::timeout, this, &Dispatcher::flushStatisticsWhenIdle);
+    m_lastStatsFlush.start();
 }
 
 Dispatcher::~Dispatcher()
 {
     // Reverse order of construction: pools (and their workers) before the
-    // connections whose rows they hold.
+    // session whose rows they hold.
     qDeleteAll(m_pools);
     m_pools.clear();
+    qDeleteAll(m_retiredPools);
+    m_retiredPools.clear();
     m_session.reset();
 }
 
@@ -46,6 +58,7 @@ void Dispatcher::start()
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
     connect(m_session.get(), &DatabaseSession::lockedOut, this, &Dispatcher::onLockedOut);
     connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
+    m_heartbeat.setInterval(m_settings.pollInterval);
     m_heartbeat.start();
     m_session->open();
 }
@@ -55,17 +68,33 @@ void Dispatcher::onDatabaseUp()
     if (m_stopping)
         return;
     if (!m_running) {
+        const auto overlay = m_session->overlay().read();
+        if (!overlay)
+            return m_session->statementFailed(m_session->overlay().lastError());
+        const auto pipeline = PipelineConfig::atStart(m_file, *overlay, m_fileSettings);
+        if (!pipeline)
+            return fail(78, QStringLiteral("bad configuration: ") + pipeline.error().toString());
+        for (const QString &option : pipeline->ignored)
+            qCWarning(lcMain).noquote() << "config_overlay: [pepsi-dispatch]" << option
+                                        << "cannot change once the dispatcher runs; ignored";
+        m_settings = pipeline->settings;
+
         // Only the lock holder may do this: every running row is an orphan.
         const auto orphans = m_session->store().resetOrphans();
         if (!orphans)
             return m_session->statementFailed(m_session->store().lastError());
         if (*orphans > 0)
             qCInfo(lcMain) << "reset" << *orphans << "running rows left by a previous dispatcher to pending";
-        buildPools();
+
+        m_heartbeat.setInterval(m_settings.pollInterval);
+        m_statsTimer.start(m_settings.statsInterval);
+        applyGraph(pipeline->graph);
         m_running = true;
         qCInfo(lcMain).noquote() << "listening; stages:"
                                  << (m_graph.names().isEmpty() ? QStringLiteral("(none)") : m_graph.names().join(u' '));
         sdNotify("READY=1");
+    } else if (m_reloadPending) {
+        reload();
     }
     // Catch up: notifications sent while away are lost, and outcomes wait to be written.
     requestRound();
@@ -75,31 +104,81 @@ void Dispatcher::onLockedOut(const QString &holder)
 {
     if (m_running) {
         // The other dispatcher has reset our rows; our workers must not run them twice.
-        fail(QStringLiteral("another dispatcher took over while the database was unreachable: %1; "
-                            "stopping this one and its workers").arg(holder));
+        fail(1, QStringLiteral("another dispatcher took over while the database was unreachable: %1; "
+                               "stopping this one and its workers").arg(holder));
         qDeleteAll(m_pools);
         m_pools.clear();
         m_pending.clear();
         return;
     }
-    fail(QStringLiteral("another dispatcher is already running on this database: %1 "
-                        "(use serve --standby to wait for it)").arg(holder));
+    fail(1, QStringLiteral("another dispatcher is already running on this database: %1 "
+                           "(use serve --standby to wait for it)").arg(holder));
 }
 
-void Dispatcher::buildPools()
+WorkerPool *Dispatcher::createPool(const StageConfig &stage)
 {
     PoolOptions options;
     options.configFile = m_settings.configFile;
     options.maxRuntime = m_settings.maxRuntime;
     options.idleTimeout = m_settings.workerIdleTimeout;
     options.tempfailDelay = m_settings.tempfailDelay;
-    for (const StageConfig &stage : m_graph.stages()) {
-        auto *pool = new WorkerPool(stage, options, this);
-        connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);
-        connect(pool, &WorkerPool::settle, this, &Dispatcher::onSettle);
-        connect(pool, &WorkerPool::drained, this, &Dispatcher::onPoolDrained);
-        m_pools.insert(stage.name, pool);
+    auto *pool = new WorkerPool(stage, options, this);
+    connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);
+    connect(pool, &WorkerPool::settle, this, &Dispatcher::onSettle);
+    connect(pool, &WorkerPool::runEnded, this, [this](const RunReport &report) { m_stats.record(report); });
+    connect(pool, &WorkerPool::drained, this, [this, pool] { onPoolDrained(pool); });
+    return pool;
+}
+
+void Dispatcher::applyGraph(const StageGraph &graph)
+{
+    for (auto it = m_pools.begin(); it != m_pools.end();) {
+        if (const StageConfig *stage = graph.stage(it.key())) {
+            (*it)->reconfigure(*stage);
+            ++it;
+            continue;
+        }
+        qCInfo(lcMain).noquote() << "stage" << it.key()
+                                 << "is gone from the pipeline; its pending messages stay where they are";
+        WorkerPool *pool = *it;
+        it = m_pools.erase(it);
+        m_retiredPools.append(pool);
+        pool->retire();
     }
+    for (const StageConfig &stage : graph.stages()) {
+        if (!m_pools.contains(stage.name))
+            m_pools.insert(stage.name, createPool(stage));
+    }
+    m_graph = graph;
+    m_stats.setGraph(graph);
+}
+
+void Dispatcher::reload()
+{
+    if (!m_session->isUp()) {
+        m_reloadPending = true;
+        return;
+    }
+    const auto overlay = m_session->overlay().read();
+    if (!overlay) {
+        m_reloadPending = true;
+        return m_session->statementFailed(m_session->overlay().lastError());
+    }
+    m_reloadPending = false;
+    const auto pipeline = PipelineConfig::onReload(m_file, *overlay, m_settings);
+    if (!pipeline) {
+        // Routing by a graph the workers no longer share would be worse than stopping.
+        qCCritical(lcMain).noquote() << "reloaded configuration does not parse:" << pipeline.error().toString()
+                                     << "; stopping";
+        return shutdown(1);
+    }
+    for (const QString &option : pipeline->ignored)
+        qCWarning(lcMain).noquote() << "config_overlay: [pepsi-dispatch]" << option
+                                    << "is read only at start; ignored until a restart";
+    qCInfo(lcMain).noquote() << "pipeline reloaded; stages:" << pipeline->graph.names().join(u' ')
+                             << "; retiring every worker";
+    applyGraph(pipeline->graph);
+    requestRound();
 }
 
 void Dispatcher::requestRound()
@@ -112,7 +191,8 @@ void Dispatcher::onNotified(const QString &channel)
 {
     if (channel == NotifyListener::WorkqueueChannel)
         requestRound();
-    // config_changed: hot reload (a later change) rebuilds the pools.
+    else if (channel == NotifyListener::ConfigChannel && m_running && !m_stopping)
+        reload();
 }
 
 void Dispatcher::onSettle(const Settlement &settlement)
@@ -123,7 +203,7 @@ void Dispatcher::onSettle(const Settlement &settlement)
 
 void Dispatcher::flushSettlements()
 {
-    if (m_pending.isEmpty() || !m_session->isUp())
+    if (m_pending.isEmpty() || !m_session || !m_session->isUp())
         return;
     const auto changed = m_session->store().settle(m_pending);
     if (!changed) {
@@ -133,6 +213,39 @@ void Dispatcher::flushSettlements()
     }
     qCDebug(lcStore) << "settled" << *changed << "of" << m_pending.size() << "messages";
     m_pending.clear();
+}
+
+void Dispatcher::flushStatistics()
+{
+    if (!m_stats.hasDelta() || !m_session || !m_session->isUp())
+        return;
+    const StatsDelta delta = m_stats.takeDelta();
+    m_lastStatsFlush.start();
+    if (!m_session->stats().add(delta)) {
+        m_stats.giveBack(delta);
+        m_session->statementFailed(m_session->stats().lastError());
+    }
+}
+
+void Dispatcher::flushStatisticsWhenIdle()
+{
+    if (inFlight() > 0 || !m_stats.hasDelta())
+        return;
+    const milliseconds since(m_lastStatsFlush.elapsed());
+    if (since >= IdleStatsFlushSpacing)
+        flushStatistics();
+    else if (!m_idleStatsTimer.isActive())
+        m_idleStatsTimer.start(IdleStatsFlushSpacing - since);
+}
+
+int Dispatcher::inFlight() const
+{
+    int total = 0;
+    for (const WorkerPool *pool : m_pools)
+        total += pool->inFlight();
+    for (const WorkerPool *pool : m_retiredPools)
+        total += pool->inFlight();
+    return total;
 }
 
 void Dispatcher::runRound()
@@ -171,6 +284,8 @@ void Dispatcher::runRound()
         requestRound();
     }
     armRetryTimer(round->nextPausedInMs);
+    if (round->claimed.isEmpty())
+        flushStatisticsWhenIdle();
 }
 
 void Dispatcher::armRetryTimer(std::optional<qint64> nextPausedInMs)
@@ -184,11 +299,12 @@ void Dispatcher::armRetryTimer(std::optional<qint64> nextPausedInMs)
     m_retryTimer.start(int(delay));
 }
 
-void Dispatcher::shutdown()
+void Dispatcher::shutdown(int exitCode)
 {
     if (m_stopping)
         return;
     m_stopping = true;
+    m_exitCode = exitCode;
     sdNotify("STOPPING=1");
     m_heartbeat.stop();
     m_retryTimer.stop();
@@ -197,15 +313,26 @@ void Dispatcher::shutdown()
     qCInfo(lcMain) << "stopping: letting workers finish what they hold";
     for (WorkerPool *pool : std::as_const(m_pools))
         pool->shutdown();
-    onPoolDrained();
+    for (WorkerPool *pool : std::as_const(m_retiredPools))
+        pool->shutdown();
+    onPoolDrained(nullptr);
 }
 
-void Dispatcher::onPoolDrained()
+void Dispatcher::onPoolDrained(WorkerPool *pool)
 {
+    if (pool && m_retiredPools.contains(pool) && !m_stopping) {
+        m_retiredPools.removeOne(pool);
+        pool->deleteLater();
+        return;
+    }
     if (!m_stopping)
         return;
-    for (WorkerPool *pool : std::as_const(m_pools)) {
-        if (pool->workerCount() > 0)
+    for (const WorkerPool *each : std::as_const(m_pools)) {
+        if (each->workerCount() > 0)
+            return;
+    }
+    for (const WorkerPool *each : std::as_const(m_retiredPools)) {
+        if (each->workerCount() > 0)
             return;
     }
     finishShutdown();
@@ -216,23 +343,24 @@ void Dispatcher::finishShutdown()
     if (m_finished)
         return;
     m_finished = true;
-    if (m_session)
-        flushSettlements();
+    flushSettlements();
+    flushStatistics();
     if (!m_pending.isEmpty())
         qCWarning(lcMain) << m_pending.size()
                           << "messages stay running; the next dispatcher resets them to pending at start";
     m_running = false;
     if (m_session)
         m_session->close();
-    qCInfo(lcMain) << "stopped";
-    Q_EMIT finished(0);
+    qCInfo(lcMain) << "stopped after" << m_rounds << "claim rounds," << m_claimedTotal << "messages claimed";
+    Q_EMIT finished(m_exitCode);
 }
 
-void Dispatcher::fail(const QString &message)
+void Dispatcher::fail(int exitCode, const QString &message)
 {
     qCCritical(lcMain).noquote() << message;
     m_running = false;
-    Q_EMIT finished(1);
+    m_stopping = true;
+    Q_EMIT finished(exitCode);
 }
 
 } // namespace pepsi

@@ -28,6 +28,8 @@ DatabaseSession::DatabaseSession(const QString &database, bool standby, QObject 
     , m_store(std::make_unique<QueueStore>(QueueConnection))
     , m_listener(std::make_unique<NotifyListener>(ListenConnection, nullptr))
     , m_lock(std::make_unique<DispatcherLock>(ListenConnection))
+    , m_stats(QueueConnection)
+    , m_overlay(QueueConnection)
 {
     m_retry.setSingleShot(true);
     connect(&m_retry, &QTimer::timeout, this, &DatabaseSession::attempt);

@@ -3,7 +3,9 @@
 
 #include "storage/dispatcherlock.h"
 #include "storage/notifylistener.h"
+#include "storage/overlaystore.h"
 #include "storage/queuestore.h"
+#include "storage/statsstore.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -37,6 +39,8 @@ public:
     State state() const { return m_state; }
     bool isUp() const { return m_state == State::Up; }
     QueueStore &store() { return *m_store; }
+    StatsStore &stats() { return m_stats; }
+    OverlayStore &overlay() { return m_overlay; }
 
 Q_SIGNALS:
     // Connected, holding the lock, listening. `first`: the first time in this process.
@@ -58,6 +62,8 @@ private:
     std::unique_ptr<QueueStore> m_store;
     std::unique_ptr<NotifyListener> m_listener;
     std::unique_ptr<DispatcherLock> m_lock;
+    StatsStore m_stats;
+    OverlayStore m_overlay;
     QTimer m_retry;
     QElapsedTimer m_downSince;
     int m_failures = 0;

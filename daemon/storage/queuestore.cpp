@@ -21,15 +21,20 @@ WITH resumed AS (
      WHERE status = 'paused' AND (timeout IS NULL OR timeout <= now())
     RETURNING 1
 ), claimed AS (
+    -- The ids are picked first (an InitPlan run once, per stage through the
+    -- partial index) and then updated through the primary key: a join here
+    -- lets stale statistics pick a plan that walks every pending row.
     UPDATE workqueue w
        SET status = 'running', claims = w.claims + 1, updated = now()
-      FROM unnest(:stages::text[], :caps::integer[]) AS d(stage, cap)
-     CROSS JOIN LATERAL (
-            SELECT q.workqueue_id FROM workqueue q
-             WHERE q.status = 'pending' AND q.stage = d.stage
-             ORDER BY q.workqueue_id
-             LIMIT d.cap) AS p
-     WHERE w.workqueue_id = p.workqueue_id AND w.status = 'pending'
+     WHERE w.workqueue_id = ANY (ARRAY(
+            SELECT p.workqueue_id
+              FROM unnest(:stages::text[], :caps::integer[]) AS d(stage, cap)
+             CROSS JOIN LATERAL (
+                    SELECT q.workqueue_id FROM workqueue q
+                     WHERE q.status = 'pending' AND q.stage = d.stage
+                     ORDER BY q.workqueue_id
+                     LIMIT d.cap) AS p))
+       AND w.status = 'pending'
     RETURNING w.workqueue_id, w.stage, w.claims
 )
 SELECT workqueue_id, stage, claims::bigint FROM claimed

@@ -139,12 +139,15 @@ WorkerProcess *WorkerPool::spawn()
                                     << "; terminating the worker";
         settleOne(ticket, Settlement::Outcome::Timeout,
                   QStringLiteral("timeout after %1").arg(formatRelativeTime(m_options.maxRuntime)));
+        report(RunReport::Result::TimedOut, duration_cast<microseconds>(m_options.maxRuntime).count());
     });
     connect(worker, &WorkerProcess::protocolViolation, this, [this](WorkerProcess *w, Ticket ticket, const QString &reason) {
         qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << w->pid() << "message" << ticket.id << reason
                                     << "; replacing the worker";
-        if (ticket.id != 0)
+        if (ticket.id != 0) {
             settleOne(ticket, Settlement::Outcome::Fail, reason);
+            report(RunReport::Result::Failed, 0);
+        }
     });
     m_workers.append(worker);
     worker->start();
@@ -158,12 +161,14 @@ void WorkerPool::onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLi
             qCInfo(lcPool).noquote() << "stage" << m_stage.name << "workers run again";
             m_startFailures = 0;
         }
-        Q_EMIT succeeded(m_stage.name, ticket, status, busyUsec);
+        report(RunReport::Result::Succeeded, busyUsec, status.fused);
     } else if (status.code == StatusLine::TryLater) {
         settleOne(ticket, Settlement::Outcome::Pause, QStringLiteral("status 75: ") + status.reason,
                   m_options.tempfailDelay.count());
+        report(RunReport::Result::TriedLater, busyUsec);
     } else {
         settleOne(ticket, Settlement::Outcome::Fail, QStringLiteral("status %1: %2").arg(status.code).arg(status.reason));
+        report(RunReport::Result::Failed, busyUsec);
     }
     if (!worker->isRetiring() && worker->answeredCount() >= m_stage.maxMessages) {
         qCDebug(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << "recycles after"
@@ -233,7 +238,7 @@ void WorkerPool::onExited(WorkerProcess *worker, const Tickets &unanswered, cons
         enterCooldown(exit.cause);
         break;
     case WorkerExit::Kind::Died:
-        Q_EMIT workerCrashed(m_stage.name);
+        report(RunReport::Result::Crashed, 0, {}, !unanswered.isEmpty());
         if (!unanswered.isEmpty()) {
             qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << exit.cause
                                         << "holding message" << unanswered.first().id;
@@ -248,7 +253,7 @@ void WorkerPool::onExited(WorkerProcess *worker, const Tickets &unanswered, cons
             enterCooldown(exit.cause);
         break;
     }
-    if (m_shuttingDown && m_workers.isEmpty())
+    if (m_retired && m_workers.isEmpty())
         Q_EMIT drained();
     else
         Q_EMIT capacityFreed();
@@ -278,9 +283,13 @@ void WorkerPool::settleOne(Ticket ticket, Settlement::Outcome outcome, const QSt
     Q_EMIT settle(Settlement{ticket, m_stage.name, outcome, reason, pauseMs});
 }
 
-void WorkerPool::retire()
+void WorkerPool::report(RunReport::Result result, qint64 busyUsec, QList<FusedRun> fused, bool heldMessage)
 {
-    m_retired = true;
+    Q_EMIT runEnded(RunReport{m_stage.name, result, heldMessage, busyUsec, std::move(fused)});
+}
+
+void WorkerPool::retireWorkers()
+{
     m_idleTimer.stop();
     m_idleSince.clear();
     for (WorkerProcess *worker : std::as_const(m_workers)) {
@@ -290,16 +299,29 @@ void WorkerPool::retire()
     }
 }
 
+void WorkerPool::reconfigure(const StageConfig &stage)
+{
+    m_stage = stage;
+    m_startFailures = 0;
+    m_cooldown.stop();
+    retireWorkers();
+}
+
+void WorkerPool::retire()
+{
+    m_retired = true;
+    retireWorkers();
+    if (m_workers.isEmpty())
+        Q_EMIT drained();
+}
+
 void WorkerPool::shutdown()
 {
-    m_shuttingDown = true;
     retire();
     // Workers finish what they hold within the grace; after it they are
     // terminated and what they still hold goes back to pending.
     for (WorkerProcess *worker : std::as_const(m_workers))
         worker->closeInput(m_options.stopGrace);
-    if (m_workers.isEmpty())
-        Q_EMIT drained();
 }
 
 } // namespace pepsi

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/stagegraph.h"
+#include "core/runreport.h"
 #include "core/ticket.h"
 #include "workers/workerprocess.h"
 
@@ -48,7 +49,12 @@ public:
     // only when all are full. Returns what it could not place.
     Tickets assign(const Tickets &tickets);
 
-    // No new ids from now on; idle workers stop at once, busy ones once drained.
+    // Hot reload: every current worker retires (idle ones stop at once, busy
+    // ones once what they hold has reported back); new workers use `stage`.
+    // Retiring workers still count against PARALLELISM.
+    void reconfigure(const StageConfig &stage);
+    // No new ids from now on; idle workers stop at once, busy ones once
+    // drained; drained() follows the last one.
     void retire();
     // retire(), and report drained() when the last worker is gone.
     void shutdown();
@@ -57,8 +63,7 @@ public:
 Q_SIGNALS:
     void capacityFreed();
     void settle(const pepsi::Settlement &settlement);
-    void succeeded(const QString &stage, pepsi::Ticket ticket, const pepsi::StatusLine &status, qint64 busyUsec);
-    void workerCrashed(const QString &stage);
+    void runEnded(const pepsi::RunReport &report);
     void drained();
 
 private:
@@ -67,11 +72,13 @@ private:
     void onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLine &status, qint64 busyUsec);
     void onExited(WorkerProcess *worker, const Tickets &unanswered, const WorkerExit &exit);
     void becameIdleMaybe(WorkerProcess *worker);
+    void retireWorkers();
     void reapIdle();
     void armIdleTimer();
     void enterCooldown(const QString &why);
     void requeue(const Tickets &tickets);
     void settleOne(Ticket ticket, Settlement::Outcome outcome, const QString &reason, qint64 pauseMs = 0);
+    void report(RunReport::Result result, qint64 busyUsec, QList<FusedRun> fused = {}, bool heldMessage = true);
 
     StageConfig m_stage;
     PoolOptions m_options;
@@ -82,7 +89,6 @@ private:
     QTimer m_cooldown;
     int m_startFailures = 0;
     bool m_retired = false;
-    bool m_shuttingDown = false;
 };
 
 } // namespace pepsi

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "config/configuration.h"
+
+#include <QList>
+#include <optional>
+
+namespace pepsi {
+
+// Reads config_overlay, the database's layer over pepsi.conf.
+class OverlayStore
+{
+public:
+    explicit OverlayStore(QString connectionName);
+    std::optional<QList<OverlayRow>> read();
+    QString lastError() const { return m_lastError; }
+
+private:
+    QString m_connectionName;
+    QString m_lastError;
+};
+
+} // namespace pepsi

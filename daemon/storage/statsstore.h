@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/statistics.h"
+
+#include <QString>
+
+namespace pepsi {
+
+// Adds a statistics delta to stage_stats and dispatch_stats in one statement
+// (so in one transaction), on the queue connection.
+class StatsStore
+{
+public:
+    explicit StatsStore(QString connectionName);
+    bool add(const StatsDelta &delta);
+    QString lastError() const { return m_lastError; }
+
+private:
+    QString m_connectionName;
+    QString m_lastError;
+};
+
+} // namespace pepsi
