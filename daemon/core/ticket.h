@@ -8,7 +8,7 @@
 namespace pepsi {
 
 // A claimed message: its id and the claim token the claim gave it. Every write
-// the dispatcher makes to the row matches both (and the stage), so a row the
+// the dispatcher makes to the row matches both (and status running), so a row the
 // stage already moved on, or that a later claim took, is never clobbered.
 struct Ticket
 {

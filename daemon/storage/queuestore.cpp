@@ -44,8 +44,10 @@ SELECT (SELECT count(*) FROM resumed), NULL,
           FROM workqueue WHERE status = 'paused' AND timeout > now())
 )sql");
 
-// The guard: the row is still running at this stage under this claim. A row
-// the stage already advanced (or another claim took) is left alone.
+// The guard: the row is still running under this claim. Only a claim bumps
+// `claims`, so a row the stage already advanced (pending at the next stage, or
+// claimed again since) never matches. The stage is deliberately not matched: a
+// worker that fuses a successor keeps the row running at that successor.
 const QString SettleSql = QStringLiteral(R"sql(
 UPDATE workqueue w
    SET status = u.status::workqueue_status,
@@ -54,9 +56,9 @@ UPDATE workqueue w
        state = CASE WHEN u.reason IS NULL THEN w.state
                     ELSE jsonb_set(w.state, '{dispatch_error}', to_jsonb(u.reason)) END,
        updated = now()
-  FROM unnest(:ids::bigint[], :claims::integer[], :stages::text[], :statuses::text[],
-              :reasons::text[], :pauses::bigint[]) AS u(id, claims, stage, status, reason, pause_ms)
- WHERE w.workqueue_id = u.id AND w.claims = u.claims AND w.stage = u.stage AND w.status = 'running'
+  FROM unnest(:ids::bigint[], :claims::integer[], :statuses::text[], :reasons::text[], :pauses::bigint[])
+       AS u(id, claims, status, reason, pause_ms)
+ WHERE w.workqueue_id = u.id AND w.claims = u.claims AND w.status = 'running'
 )sql");
 
 const QString ResetOrphansSql = QStringLiteral(
@@ -188,18 +190,16 @@ std::optional<qint64> QueueStore::settle(const Settlements &settlements)
         }
     }
     QList<qint64> ids, claims, pauses;
-    QStringList stages, statuses, reasons;
+    QStringList statuses, reasons;
     for (const Settlement &s : settlements) {
         ids << s.ticket.id;
         claims << s.ticket.claim;
-        stages << s.stage;
         statuses << statusName(s.outcome);
         reasons << (s.reason.isEmpty() ? QString() : s.reason);
         pauses << s.pauseMs;
     }
     m_settle->bindValue(QStringLiteral(":ids"), pgIntArray(ids));
     m_settle->bindValue(QStringLiteral(":claims"), pgIntArray(claims));
-    m_settle->bindValue(QStringLiteral(":stages"), pgTextArray(stages));
     m_settle->bindValue(QStringLiteral(":statuses"), pgTextArray(statuses));
     m_settle->bindValue(QStringLiteral(":reasons"), pgTextArray(reasons));
     m_settle->bindValue(QStringLiteral(":pauses"), pgIntArray(pauses));
