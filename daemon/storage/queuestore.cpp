@@ -22,8 +22,10 @@ WITH resumed AS (
     RETURNING 1
 ), claimed AS (
     -- The ids are picked first (an InitPlan run once, per stage through the
-    -- partial index) and then updated through the primary key: a join here
-    -- lets stale statistics pick a plan that walks every pending row.
+    -- partial index, stopping at the cap) and then updated through the primary
+    -- key. The status re-check is written as text on purpose: the plain form
+    -- matches the partial index's predicate, and with stale statistics the
+    -- planner would walk that whole index (dead entries included) instead.
     UPDATE workqueue w
        SET status = 'running', claims = w.claims + 1, updated = now()
      WHERE w.workqueue_id = ANY (ARRAY(
@@ -34,7 +36,7 @@ WITH resumed AS (
                      WHERE q.status = 'pending' AND q.stage = d.stage
                      ORDER BY q.workqueue_id
                      LIMIT d.cap) AS p))
-       AND w.status = 'pending'
+       AND w.status::text = 'pending'
     RETURNING w.workqueue_id, w.stage, w.claims
 )
 SELECT workqueue_id, stage, claims::bigint FROM claimed
