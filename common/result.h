@@ -32,6 +32,13 @@ public:
     {
     }
     Result(Failure<E> failed) : m_v(std::in_place_index<1>, std::move(failed.error)) {}
+    // Something that only becomes an E (a QStringBuilder expression, say).
+    template <typename U>
+        requires(!std::is_same_v<std::decay_t<U>, T> && !std::is_same_v<std::decay_t<U>, E>
+                 && !std::is_convertible_v<U, T> && std::is_convertible_v<U, E>)
+    Result(U &&error) : m_v(std::in_place_index<1>, E(std::forward<U>(error)))
+    {
+    }
 
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
