@@ -27,6 +27,12 @@ bool writeAll(int fd, const QByteArray &data)
     return true;
 }
 
+Outcome tooLong()
+{
+    return Outcome::fail(ProtocolError,
+                         "protocol error: line longer than " + QByteArray::number(WorkerLoop::MaxLineBytes) + " bytes");
+}
+
 bool isBlank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
@@ -85,8 +91,7 @@ int WorkerLoop::run()
         }
         buffer.remove(0, start);
         if (!discarding && buffer.size() > MaxLineBytes) {
-            if (!answer(Outcome::fail(ProtocolError, "protocol error: line longer than "
-                                                         + QByteArray::number(MaxLineBytes) + " bytes")))
+            if (!answer(tooLong()))
                 return 1;
             discarding = true;
         }
@@ -102,6 +107,8 @@ int WorkerLoop::run()
 
 bool WorkerLoop::handleLine(QByteArrayView line)
 {
+    if (line.size() > MaxLineBytes)
+        return answer(tooLong());
     const std::optional<qint64> id = parseId(line);
     if (!id)
         return answer(Outcome::fail(ProtocolError, "protocol error: bad id \"" + line.toByteArray() + '"'));

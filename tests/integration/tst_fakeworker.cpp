@@ -44,9 +44,7 @@ private:
 
 void tst_FakeWorker::initTestCase()
 {
-    PEPSI_REQUIRE_DATABASE();
-    m_db = std::make_unique<TestDatabase>();
-    QVERIFY2(m_db->isValid(), qPrintable(m_db->errorString()));
+    PEPSI_REQUIRE_DATABASE_IN(m_db, "fakeworker");
     const QString path = WorkerHarness::binary(WorkerHarness::Fake);
     QVERIFY2(QFile::exists(path), qPrintable(path + u" is missing: is PEPSI_BUILD_DIR set?"_s));
 }

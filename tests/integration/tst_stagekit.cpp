@@ -45,9 +45,7 @@ private:
 
 void tst_StageKit::initTestCase()
 {
-    PEPSI_REQUIRE_DATABASE();
-    m_db = std::make_unique<TestDatabase>();
-    QVERIFY2(m_db->isValid(), qPrintable(m_db->errorString()));
+    PEPSI_REQUIRE_DATABASE_IN(m_db, "stagekit");
     for (const QString &relative : {WorkerHarness::Example, WorkerHarness::Fake}) {
         const QString path = WorkerHarness::binary(relative);
         QVERIFY2(QFile::exists(path), qPrintable(path + u" is missing: is PEPSI_BUILD_DIR set?"_s));
@@ -151,24 +149,30 @@ void tst_StageKit::notRunningIsAFailureNamingTheId()
 void tst_StageKit::badLineIsAProtocolError_data()
 {
     QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QByteArray>("answer");
 
-    QTest::newRow("word") << QByteArray("abc");
-    QTest::newRow("trailing junk") << QByteArray("12x");
-    QTest::newRow("empty") << QByteArray("");
-    QTest::newRow("negative") << QByteArray("-5");
-    QTest::newRow("two ids") << QByteArray("1 2");
-    QTest::newRow("too many digits") << QByteArray("1234567890123456789");
+    const auto bad = [](const QByteArray &shown) -> QByteArray { return "65 protocol error: bad id \"" + shown + '"'; };
+    QTest::newRow("word") << QByteArray("abc") << bad("abc");
+    QTest::newRow("trailing junk") << QByteArray("12x") << bad("12x");
+    QTest::newRow("empty") << QByteArray("") << bad("");
+    QTest::newRow("negative") << QByteArray("-5") << bad("-5");
+    QTest::newRow("two ids") << QByteArray("1 2") << bad("1 2");
+    QTest::newRow("too many digits") << QByteArray("1234567890123456789") << bad("1234567890123456789");
+    QTest::newRow("control character") << QByteArray("7\x01") << bad("7 ");
+    QTest::newRow("over-long line") << QByteArray(5000, '1')
+                                    << QByteArray("65 protocol error: line longer than 4096 bytes");
 }
 
 void tst_StageKit::badLineIsAProtocolError()
 {
     QFETCH(QByteArray, line);
+    QFETCH(QByteArray, answer);
 
     const qint64 id = m_harness->insertRow(u"first"_s);
     QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
     // the worker answers the bad line and goes on with the next id
-    const QByteArrayList expected{"65 protocol error: bad id \"" + line + '"', "0"};
-    QCOMPARE(WorkerHarness::exchange(worker, line + '\n' + QByteArray::number(id) + '\n', 2), expected);
+    QCOMPARE(WorkerHarness::exchange(worker, line + '\n' + QByteArray::number(id) + '\n', 2),
+             (QByteArrayList{answer, "0"}));
     QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
 }
