@@ -15,6 +15,8 @@ namespace {
 // Resume due paused rows, claim for every stage with spare capacity, and find
 // the next paused deadline, in one round trip. The claim needs no SKIP LOCKED:
 // this dispatcher is the only pending -> running writer (advisory lock).
+// No quote characters in comments inside the SQL: the placeholder parser of
+// QSqlQuery takes one for the start of a literal and leaves :names unbound.
 const QString ClaimRoundSql = QStringLiteral(R"sql(
 WITH resumed AS (
     UPDATE workqueue SET status = 'pending', updated = now()
@@ -24,7 +26,7 @@ WITH resumed AS (
     -- The ids are picked first (an InitPlan run once, per stage through the
     -- partial index, stopping at the cap) and then updated through the primary
     -- key. The status re-check is written as text on purpose: the plain form
-    -- matches the partial index's predicate, and with stale statistics the
+    -- matches the predicate of the partial index, and with stale statistics the
     -- planner would walk that whole index (dead entries included) instead.
     UPDATE workqueue w
        SET status = 'running', claims = w.claims + 1, updated = now()
@@ -223,20 +225,29 @@ std::optional<qint64> QueueStore::resetOrphans()
 
 QString QueueStore::explainClaim(const QList<StageDemand> &demands)
 {
-    QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-    // EXPLAIN of a data-modifying statement must not run it.
-    db.transaction();
-    QSqlQuery query(db);
-    query.prepare(QStringLiteral("EXPLAIN ") + ClaimRoundSql);
-    bindDemands(query, demands);
+    // EXPLAIN cannot be PREPAREd (which is how QPSQL binds), so prepare the
+    // claim by hand and explain its execution with the same literals Qt sends.
+    QStringList stages;
+    QList<qint64> caps;
+    for (const StageDemand &demand : demands) {
+        stages << demand.stage;
+        caps << demand.capacity;
+    }
+    const auto literal = [](QString text) -> QString { return u'\'' + text.replace(u'\'', QStringLiteral("''")) + u'\''; };
+    QString sql = ClaimRoundSql;
+    sql.replace(QStringLiteral(":stages"), QStringLiteral("$1")).replace(QStringLiteral(":caps"), QStringLiteral("$2"));
+
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     QString plan;
-    if (query.exec()) {
+    if (!query.exec(QStringLiteral("PREPARE pepsi_explain_claim (text[], integer[]) AS ") + sql)
+        || !query.exec(QStringLiteral("EXPLAIN (COSTS OFF) EXECUTE pepsi_explain_claim (%1, %2)")
+                           .arg(literal(pgTextArray(stages)), literal(pgIntArray(caps))))) {
+        plan = query.lastError().text();
+    } else {
         while (query.next())
             plan += query.value(0).toString() + u'\n';
-    } else {
-        plan = query.lastError().text();
     }
-    db.rollback();
+    query.exec(QStringLiteral("DEALLOCATE pepsi_explain_claim"));
     return plan;
 }
 

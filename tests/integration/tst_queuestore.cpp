@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// QueueStore against a real PostgreSQL: the claim round (caps, order, token,
+// paused rows, plan) and the guard on every dispatcher write.
+#include "storage/queuestore.h"
+#include "testdatabase.h"
+
+#include <QSqlQuery>
+#include <QTest>
+
+using namespace pepsi;
+
+class TestQueueStore : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void claimTakesOldestPendingUpToEachCap();
+    void claimResumesDuePausedRowsAndReportsTheNext();
+    void settleIsGuarded_data();
+    void settleIsGuarded();
+    void settleWritesEveryOutcome();
+    void resetOrphans();
+    void claimPlanUsesThePartialIndex_data();
+    void claimPlanUsesThePartialIndex();
+
+private:
+    static QList<qint64> ids(const ClaimRound &round, const QString &stage)
+    {
+        QList<qint64> result;
+        for (const ClaimedMessage &m : round.claimed) {
+            if (m.stage == stage)
+                result << m.ticket.id;
+        }
+        return result;
+    }
+};
+
+void TestQueueStore::claimTakesOldestPendingUpToEachCap()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
+                                    "VALUES (1,'a','pending'),(2,'b','pending'),(3,'a','done'),(4,'a','pending'),"
+                                    "(5,'a','pending'),(6,'b','pending'),(7,'c','pending'),(8,'a','running')")));
+    QueueStore store(QStringLiteral("tst-queue"));
+    QVERIFY2(store.open(tdb.uri(), QStringLiteral("tst")), qPrintable(store.lastError()));
+
+    // GIVEN caps a:2, b:5 and no demand for c
+    const auto round = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}});
+    QVERIFY2(round, qPrintable(store.lastError()));
+    // THEN a gets its two oldest pending rows, b both of its, c nothing
+    QCOMPARE(ids(*round, QStringLiteral("a")), (QList<qint64>{1, 4}));
+    QCOMPARE(ids(*round, QStringLiteral("b")), (QList<qint64>{2, 6}));
+    QCOMPARE(round->claimed.size(), 4);
+    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running'")), 5);
+    QCOMPARE(tdb.scalar(QStringLiteral("SELECT status = 'pending' FROM workqueue WHERE workqueue_id = 7")), 1);
+    // AND every claim carries the new token
+    for (const ClaimedMessage &m : round->claimed)
+        QCOMPARE(m.ticket.claim, 1);
+
+    // WHEN the next round asks for more of a, it gets what is left
+    const auto next = store.claimRound({{QStringLiteral("a"), 10}});
+    QVERIFY(next);
+    QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{5}));
+    QVERIFY(!next->nextPausedInMs);
+}
+
+void TestQueueStore::claimResumesDuePausedRowsAndReportsTheNext()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral(
+        "INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
+        "(1,'a','paused', now() - interval '1 s'), (2,'a','paused', NULL),"
+        "(3,'a','paused', now() + interval '5 s'), (4,'a','paused', now() + interval '1 h')")));
+    QueueStore store(QStringLiteral("tst-queue"));
+    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+
+    const auto round = store.claimRound({{QStringLiteral("a"), 10}});
+    QVERIFY(round);
+    // Resumed rows become claimable from the next round on.
+    QCOMPARE(round->resumed, 2);
+    QVERIFY(round->claimed.isEmpty());
+    QVERIFY(round->nextPausedInMs);
+    QVERIFY2(*round->nextPausedInMs > 4000 && *round->nextPausedInMs <= 5000,
+             qPrintable(QString::number(*round->nextPausedInMs)));
+
+    const auto next = store.claimRound({{QStringLiteral("a"), 10}});
+    QVERIFY(next);
+    QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{1, 2}));
+}
+
+void TestQueueStore::settleIsGuarded_data()
+{
+    QTest::addColumn<QString>("stageWrite"); // what the stage (or a later claim) did after our claim
+    QTest::addColumn<QString>("expectedStatus");
+    QTest::addColumn<QString>("expectedStage");
+
+    QTest::newRow("still running: written") << QString() << QStringLiteral("failed") << QStringLiteral("a");
+    QTest::newRow("advanced to pending at b")
+        << QStringLiteral("UPDATE workqueue SET stage = 'b', status = 'pending' WHERE workqueue_id = 1")
+        << QStringLiteral("pending") << QStringLiteral("b");
+    QTest::newRow("advanced and already claimed at b")
+        << QStringLiteral("UPDATE workqueue SET stage = 'b', status = 'running', claims = claims + 1 WHERE workqueue_id = 1")
+        << QStringLiteral("running") << QStringLiteral("b");
+    QTest::newRow("done") << QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id = 1")
+                          << QStringLiteral("done") << QStringLiteral("a");
+    QTest::newRow("fused: running at b under the same claim")
+        << QStringLiteral("UPDATE workqueue SET stage = 'b' WHERE workqueue_id = 1") << QStringLiteral("failed")
+        << QStringLiteral("b");
+}
+
+void TestQueueStore::settleIsGuarded()
+{
+    QFETCH(QString, stageWrite);
+    QFETCH(QString, expectedStatus);
+    QFETCH(QString, expectedStage);
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES (1,'a')")));
+    QueueStore store(QStringLiteral("tst-queue"));
+    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    const auto round = store.claimRound({{QStringLiteral("a"), 1}});
+    QVERIFY(round && round->claimed.size() == 1);
+    if (!stageWrite.isEmpty())
+        QVERIFY(tdb.exec(stageWrite));
+
+    const Ticket ticket = round->claimed.first().ticket;
+    const auto changed = store.settle({Settlement{ticket, QStringLiteral("a"), Settlement::Outcome::Fail,
+                                                  QStringLiteral("crashed: signal 9"), 0}});
+    QVERIFY2(changed, qPrintable(store.lastError()));
+    QCOMPARE(*changed, expectedStatus == u"failed" ? 1 : 0);
+    QSqlQuery row(tdb.db());
+    QVERIFY(row.exec(QStringLiteral("SELECT status::text, stage, state->>'dispatch_error' FROM workqueue")));
+    QVERIFY(row.next());
+    QCOMPARE(row.value(0).toString(), expectedStatus);
+    QCOMPARE(row.value(1).toString(), expectedStage);
+    QCOMPARE(row.value(2).toString(), expectedStatus == u"failed" ? QStringLiteral("crashed: signal 9") : QString());
+}
+
+void TestQueueStore::settleWritesEveryOutcome()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, state) OVERRIDING SYSTEM VALUE VALUES "
+                                    "(1,'a','{}'),(2,'a','{}'),(3,'a','{\"keep\": 1}'),(4,'a','{}')")));
+    QueueStore store(QStringLiteral("tst-queue"));
+    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    const auto round = store.claimRound({{QStringLiteral("a"), 4}});
+    QVERIFY(round && round->claimed.size() == 4);
+    const auto t = [&](int i) { return round->claimed.at(i).ticket; };
+    const QString quote = QStringLiteral("status 3: \"quoted\", back\\slash, {braces}, ünïcode");
+    const auto changed = store.settle({
+        {t(0), QStringLiteral("a"), Settlement::Outcome::Requeue, {}, 0},
+        {t(1), QStringLiteral("a"), Settlement::Outcome::Fail, quote, 0},
+        {t(2), QStringLiteral("a"), Settlement::Outcome::Timeout, QStringLiteral("timeout after 300 s"), 0},
+        {t(3), QStringLiteral("a"), Settlement::Outcome::Pause, QStringLiteral("status 75: later"), 30000},
+    });
+    QVERIFY2(changed, qPrintable(store.lastError()));
+    QCOMPARE(*changed, 4);
+    QSqlQuery rows(tdb.db());
+    QVERIFY(rows.exec(QStringLiteral("SELECT status::text, state->>'dispatch_error', state->>'keep', "
+                                     "extract(epoch FROM timeout - now())::int FROM workqueue ORDER BY 1")));
+    QVERIFY(rows.next());
+    QCOMPARE(rows.value(0).toString(), QStringLiteral("failed"));
+    QCOMPARE(rows.value(1).toString(), quote);
+    QVERIFY(rows.next());
+    QCOMPARE(rows.value(0).toString(), QStringLiteral("paused"));
+    QCOMPARE(rows.value(1).toString(), QStringLiteral("status 75: later"));
+    QVERIFY(qAbs(rows.value(3).toInt() - 30) <= 1);
+    QVERIFY(rows.next());
+    QCOMPARE(rows.value(0).toString(), QStringLiteral("pending"));
+    QVERIFY(rows.isNull(1));
+    QVERIFY(rows.next());
+    QCOMPARE(rows.value(0).toString(), QStringLiteral("timeout"));
+    QCOMPARE(rows.value(1).toString(), QStringLiteral("timeout after 300 s"));
+    QCOMPARE(rows.value(2).toString(), QStringLiteral("1")); // the stage's own state is kept
+}
+
+void TestQueueStore::resetOrphans()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) VALUES ('a','running'),('b','running'),"
+                                    "('a','done'),('a','paused')")));
+    QueueStore store(QStringLiteral("tst-queue"));
+    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    const auto reset = store.resetOrphans();
+    QVERIFY(reset);
+    QCOMPARE(*reset, 2);
+    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending'")), 2);
+}
+
+void TestQueueStore::claimPlanUsesThePartialIndex_data()
+{
+    QTest::addColumn<int>("pending");
+    QTest::addColumn<int>("done");
+    QTest::newRow("1,000 pending") << 1000 << 0;
+    QTest::newRow("200,000 pending") << 200000 << 0;
+    QTest::newRow("1,000 pending behind 200,000 done") << 1000 << 200000;
+}
+
+void TestQueueStore::claimPlanUsesThePartialIndex()
+{
+    QFETCH(int, pending);
+    QFETCH(int, done);
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) SELECT 'a', 'done' FROM generate_series(1, %1)")
+                         .arg(done)));
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i %2] "
+                                    "FROM generate_series(1, %1) i").arg(pending)));
+    QVERIFY(tdb.exec(QStringLiteral("ANALYZE workqueue")));
+    QueueStore store(QStringLiteral("tst-queue"));
+    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    const QList<StageDemand> demands{{QStringLiteral("a"), 16}, {QStringLiteral("b"), 16}};
+    const QString plan = store.explainClaim(demands);
+    // The outer update goes through the primary key, never a walk of the pending rows.
+    QVERIFY2(plan.contains(QStringLiteral("Index Scan using workqueue_pkey on workqueue w")), qPrintable(plan));
+    QVERIFY2(plan.contains(QStringLiteral("Limit")), qPrintable(plan));
+    QVERIFY2(!plan.contains(QStringLiteral("Seq Scan")), qPrintable(plan));
+    if (done > 0) // pending rows are rare: the per-stage pick must use the partial index
+        QVERIFY2(plan.contains(QStringLiteral("using workqueue_pending on workqueue q")), qPrintable(plan));
+    const auto round = store.claimRound(demands);
+    QVERIFY(round);
+    QCOMPARE(round->claimed.size(), 32);
+}
+
+QTEST_GUILESS_MAIN(TestQueueStore)
+#include "tst_queuestore.moc"
