@@ -271,12 +271,19 @@ void Dispatcher::runRound()
     QHash<QString, Tickets> byStage;
     for (const ClaimedMessage &message : round->claimed)
         byStage[message.stage].append(message.ticket);
+    bool unplacedAny = false;
     for (auto it = byStage.cbegin(); it != byStage.cend(); ++it) {
         WorkerPool *pool = m_pools.value(it.key());
         const Tickets unplaced = pool ? pool->assign(it.value()) : it.value();
         for (const Ticket &ticket : unplaced)
             m_pending.append(Settlement{ticket, it.key(), Settlement::Outcome::Requeue, {}, 0});
+        unplacedAny = unplacedAny || !unplaced.isEmpty();
     }
+    // What no worker took (its stage just went into cooldown) goes back to
+    // pending now: no round may come before the cooldown ends, and until then
+    // the rows would sit `running` with nobody working on them.
+    if (unplacedAny)
+        flushSettlements();
     if (!round->claimed.isEmpty())
         qCDebug(lcClaim) << "round" << m_rounds << "claimed" << round->claimed.size();
     if (round->resumed > 0) {

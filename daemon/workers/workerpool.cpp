@@ -34,12 +34,22 @@ int WorkerPool::spareCapacity() const
 {
     if (m_retired || inCooldown())
         return 0;
-    int spare = (m_stage.parallelism - int(m_workers.size())) * m_stage.queueLimit;
-    for (const WorkerProcess *worker : m_workers) {
-        if (worker->accepting())
-            spare += m_stage.queueLimit - worker->outstanding();
-    }
+    const int perNewWorker = std::min(m_stage.queueLimit, m_stage.maxMessages);
+    int spare = (m_stage.parallelism - int(m_workers.size())) * perNewWorker;
+    for (const WorkerProcess *worker : m_workers)
+        spare += room(worker);
     return std::max(spare, 0);
+}
+
+int WorkerPool::room(const WorkerProcess *worker) const
+{
+    if (!worker->accepting())
+        return 0;
+    // A worker near MAX_MESSAGES gets only what it may still run: ids handed
+    // over beyond that would make it run more than MAX_MESSAGES before it recycles.
+    const qint64 budget = m_stage.maxMessages - worker->answeredCount() - worker->outstanding();
+    return int(std::clamp<qint64>(std::min<qint64>(m_stage.queueLimit - worker->outstanding(), budget), 0,
+                                  m_stage.queueLimit));
 }
 
 int WorkerPool::inFlight() const
@@ -61,8 +71,7 @@ Tickets WorkerPool::assign(const Tickets &tickets)
         return tickets;
     qsizetype next = 0;
     const auto handOut = [&](WorkerProcess *worker) {
-        const qsizetype room = m_stage.queueLimit - worker->outstanding();
-        const qsizetype count = std::min(room, tickets.size() - next);
+        const qsizetype count = std::min<qsizetype>(room(worker), tickets.size() - next);
         if (count <= 0)
             return;
         worker->send(tickets.mid(next, count));
@@ -73,7 +82,7 @@ Tickets WorkerPool::assign(const Tickets &tickets)
     // Pack: fill the busiest accepting workers first, so surplus ones idle out.
     QList<WorkerProcess *> candidates;
     for (WorkerProcess *worker : std::as_const(m_workers)) {
-        if (worker->accepting() && worker->outstanding() < m_stage.queueLimit)
+        if (room(worker) > 0)
             candidates.append(worker);
     }
     std::stable_sort(candidates.begin(), candidates.end(), [](const WorkerProcess *a, const WorkerProcess *b) {

@@ -68,6 +68,8 @@ Q_SIGNALS:
 
 private:
     WorkerProcess *spawn();
+    // Ids `worker` may take now: QUEUE_LIMIT and what is left of MAX_MESSAGES.
+    int room(const WorkerProcess *worker) const;
     QString resolveProgram(QString *why) const;
     void onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLine &status, qint64 busyUsec);
     void onExited(WorkerProcess *worker, const Tickets &unanswered, const WorkerExit &exit);

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The dispatcher's core as a real process: flow through stages, the worker
+// cap, pipelining and packing, idle reaping, recycling, a stage that cannot
+// start, descriptor hygiene and failure reports. Workers are the fake worker,
+// scripted per message by state.fake.<stage>.
+#include "daemonprocess.h"
+#include "testdatabase.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTest>
+#include <QTimer>
+
+#include <fcntl.h>
+#include <memory>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+class tst_DispatchCore : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void threeStageFlow();
+    void parallelismIsACap();
+    void pipelinesAndPacks();
+    void reapsIdleWorkers();
+    void recyclesAfterMaxMessages();
+    void missingProgramIsHeldOff();
+    void workersInheritNoDescriptors();
+    void failureKeepsTheWorker_data();
+    void failureKeepsTheWorker();
+
+private:
+    // `count` rows at `stage`; `fake` is state.fake (stage -> mode), may be empty.
+    bool insertMessages(const QString &stage, int count, const QJsonObject &fake = {});
+    int count(const QString &where);
+    QVariant scalar(const QString &sql);
+
+    std::unique_ptr<TestDatabase> m_db;
+};
+
+namespace {
+
+// Samples a value every 20 ms while the test waits, keeping the largest.
+class MaxSampler
+{
+public:
+    explicit MaxSampler(std::function<qsizetype()> sample)
+        : m_sample(std::move(sample))
+    {
+        QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] { take(); });
+        m_timer.start(20);
+        take();
+    }
+    qsizetype max() const { return m_max; }
+    int samples() const { return m_samples; }
+
+private:
+    void take()
+    {
+        m_max = std::max(m_max, m_sample());
+        ++m_samples;
+    }
+    std::function<qsizetype()> m_sample;
+    QTimer m_timer;
+    qsizetype m_max = 0;
+    int m_samples = 0;
+};
+
+} // namespace
+
+void tst_DispatchCore::initTestCase()
+{
+    QVERIFY2(QFile::exists(DaemonProcess::daemonBinary()),
+             qPrintable(DaemonProcess::daemonBinary() + u" is missing: is PEPSI_BUILD_DIR set?"_s));
+    QVERIFY2(QFile::exists(DaemonProcess::fakeWorker()), qPrintable(DaemonProcess::fakeWorker() + u" is missing"_s));
+}
+
+void tst_DispatchCore::init()
+{
+    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
+}
+
+void tst_DispatchCore::cleanup()
+{
+    m_db.reset();
+}
+
+bool tst_DispatchCore::insertMessages(const QString &stage, int count, const QJsonObject &fake)
+{
+    QSqlQuery q(m_db->db());
+    q.prepare(u"INSERT INTO workqueue (stage, state) SELECT :stage, :state::jsonb FROM generate_series(1, :n)"_s);
+    q.bindValue(u":stage"_s, stage);
+    const QJsonObject state = fake.isEmpty() ? QJsonObject() : QJsonObject{{u"fake"_s, fake}};
+    q.bindValue(u":state"_s, QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)));
+    q.bindValue(u":n"_s, count);
+    if (!q.exec()) {
+        qWarning("insert failed: %s", qPrintable(q.lastError().text()));
+        return false;
+    }
+    return true;
+}
+
+QVariant tst_DispatchCore::scalar(const QString &sql)
+{
+    QSqlQuery q(m_db->db());
+    if (!q.exec(sql) || !q.next()) {
+        qWarning("%s failed: %s", qPrintable(sql), qPrintable(q.lastError().text()));
+        return {};
+    }
+    return q.value(0);
+}
+
+int tst_DispatchCore::count(const QString &where)
+{
+    return int(m_db->scalar(u"SELECT count(*) FROM workqueue WHERE "_s + where));
+}
+
+// 1. Every message passes a -> b -> c once and ends done.
+void tst_DispatchCore::threeStageFlow()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
+    daemon.addStage(u"b"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"c"_s}});
+    daemon.addStage(u"c"_s, DaemonProcess::fakeWorker());
+    QVERIFY(daemon.start());
+    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+
+    QVERIFY(insertMessages(u"a"_s, 500));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 500, 20000);
+    QCOMPARE(count(u"stage = 'c'"_s), 500);
+    QCOMPARE(count(u"(state->'runs'->>'a')::int = 1 AND (state->'runs'->>'b')::int = 1 "
+                   "AND (state->'runs'->>'c')::int = 1"_s),
+             500);
+    QCOMPARE(count(u"state ? 'dispatch_error'"_s), 0);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// 2. PARALLELISM bounds the stage's live worker processes.
+void tst_DispatchCore::parallelismIsACap()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"2"_s}});
+    QVERIFY(daemon.start());
+    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+
+    MaxSampler ofStage([&daemon] { return daemon.workerPids(u"s"_s).size(); });
+    // The only stage: every child counts, even one between fork and exec.
+    MaxSampler children([&daemon] { return daemon.workerPids().size(); });
+    QVERIFY(insertMessages(u"s"_s, 200, {{u"s"_s, u"slow:20"_s}}));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 200, 20000);
+    qInfo("%d samples; at most %lld workers of the stage, %lld children", ofStage.samples(),
+          qint64(ofStage.max()), qint64(children.max()));
+    QVERIFY(ofStage.samples() > 20);
+    QVERIFY(ofStage.max() > 0);
+    QVERIFY2(ofStage.max() <= 2, qPrintable(u"%1 workers at once"_s.arg(ofStage.max())));
+    QVERIFY2(children.max() <= 2, qPrintable(u"%1 children at once"_s.arg(children.max())));
+    QCOMPARE(count(u"(state->'runs'->>'s')::int = 1"_s), 200);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// 3. Four slow messages all go to one worker at once (QUEUE_LIMIT 4): one
+// worker holds four unanswered ids rather than four workers one each.
+void tst_DispatchCore::pipelinesAndPacks()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"4"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}});
+    QVERIFY(daemon.start());
+    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+
+    QVERIFY(insertMessages(u"s"_s, 4, {{u"s"_s, u"slow:300"_s}}));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'running'"_s), 4, 5000);
+    MaxSampler workers([&daemon] { return daemon.workerPids().size(); });
+    QCOMPARE(daemon.workerPids().size(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 4, 10000);
+    QCOMPARE(workers.max(), 1);
+    QCOMPARE(scalar(u"SELECT count(DISTINCT state->'pids'->>'s') FROM workqueue"_s).toInt(), 1);
+    QCOMPARE(count(u"(state->'runs'->>'s')::int = 1"_s), 4);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// 4. A quiet stage goes back to zero workers after WORKER_IDLE_TIMEOUT.
+void tst_DispatchCore::reapsIdleWorkers()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.setOption(u"WORKER_IDLE_TIMEOUT"_s, u"300 ms"_s);
+    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"3"_s}, {u"QUEUE_LIMIT"_s, u"1"_s}});
+    QVERIFY(daemon.start());
+    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+
+    MaxSampler workers([&daemon] { return daemon.workerPids().size(); });
+    QVERIFY(insertMessages(u"s"_s, 30, {{u"s"_s, u"slow:20"_s}}));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 30, 15000);
+    QVERIFY(workers.max() > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(daemon.workerPids().size(), 0, 5000);
+    QVERIFY2(daemon.countLog(QRegularExpression(u"idle; stopping it"_s)) > 0, qPrintable(daemon.log()));
+    // The stage still works after going to zero.
+    QVERIFY(insertMessages(u"s"_s, 1));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 31, 10000);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// 5. A worker recycles after MAX_MESSAGES: a new process takes over.
+void tst_DispatchCore::recyclesAfterMaxMessages()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}, {u"MAX_MESSAGES"_s, u"5"_s}});
+    QVERIFY(daemon.start());
+    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+
+    QVERIFY(insertMessages(u"s"_s, 20));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 20, 15000);
+    QCOMPARE(count(u"(state->'runs'->>'s')::int = 1"_s), 20);
+    const int pids = scalar(u"SELECT count(DISTINCT state->'pids'->>'s') FROM workqueue"_s).toInt();
+    QVERIFY2(pids >= 4, qPrintable(u"%1 distinct workers ran 20 messages"_s.arg(pids)));
+    const int most = scalar(u"SELECT max(n) FROM (SELECT count(*) AS n FROM workqueue "
+                            "GROUP BY state->'pids'->>'s') AS per_worker"_s)
+                         .toInt();
+    QVERIFY2(most <= 5, qPrintable(u"one worker ran %1 messages with MAX_MESSAGES = 5"_s.arg(most)));
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// 6. A stage whose PROGRAM is missing is held off (one warning, no spinning,
+// its rows stay pending) while the healthy stage runs.
+void tst_DispatchCore::missingProgramIsHeldOff()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.addStage(u"broken"_s, u"/nonexistent/x"_s);
+    daemon.addStage(u"good"_s, DaemonProcess::fakeWorker());
+    QVERIFY(daemon.start());
+    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+
+    QVERIFY(insertMessages(u"broken"_s, 5));
+    QVERIFY(insertMessages(u"good"_s, 50));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"stage = 'good' AND status = 'done'"_s), 50, 15000);
+    QVERIFY2(daemon.waitForLog(QRegularExpression(u"cannot run workers"_s)), qPrintable(daemon.log()));
+
+    // The one fixed wait: the daemon's CPU time over a quiet window.
+    const qint64 before = daemon.cpuTimeMs();
+    QTest::qWait(3000);
+    const qint64 spent = daemon.cpuTimeMs() - before;
+    qInfo("daemon CPU over 3 s with a broken stage: %lld ms (%lld ms in all)", spent, before + spent);
+    QVERIFY2(spent < 150, qPrintable(u"%1 ms of CPU in 3 s"_s.arg(spent)));
+
+    // None lost, none left running (a claim round may hold them for an instant).
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"stage = 'broken' AND status = 'running'"_s), 0, 1000);
+    QCOMPARE(count(u"stage = 'broken' AND status = 'pending'"_s), 5);
+    QCOMPARE(count(u"stage = 'broken' AND state ? 'runs'"_s), 0);
+    const QRegularExpression warning(u"^WARNING [a-z.]*: ?stage broken cannot run workers: "
+                                     "PROGRAM \"/nonexistent/x\" does not exist"_s);
+    QCOMPARE(daemon.countLog(warning), 1);
+    QCOMPARE(daemon.countLog(QRegularExpression(u"^WARNING .*cannot run workers"_s)), 1);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// 7. A worker gets stdin, stdout and stderr as pipes and none of the
+// daemon's other descriptors, not even ones the daemon itself inherited.
+void tst_DispatchCore::workersInheritNoDescriptors()
+{
+    // A descriptor without FD_CLOEXEC: the daemon inherits it from us.
+    int leak[2];
+    QCOMPARE(::pipe(leak), 0);
+    const auto closeLeak = qScopeGuard([&leak] {
+        ::close(leak[0]);
+        ::close(leak[1]);
+    });
+
+    DaemonProcess daemon(m_db->uri());
+    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
+    QVERIFY(daemon.start());
+    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(insertMessages(u"s"_s, 1, {{u"s"_s, u"slow:2000"_s}}));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'running'"_s), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(daemon.workerPids(u"s"_s).size(), 1, 5000);
+    const qint64 worker = daemon.workerPids(u"s"_s).constFirst();
+
+    QSet<QString> daemonObjects;
+    for (const auto &[fd, target] : DaemonProcess::openFiles(daemon.pid())) {
+        if (target.startsWith(u"socket:"_s) || target.startsWith(u"pipe:"_s))
+            daemonObjects.insert(target);
+    }
+    QVERIFY2(daemonObjects.size() >= 3, "the daemon should hold sockets and pipes");
+    char leakTarget[64];
+    const ssize_t n = ::readlink(qPrintable(u"/proc/self/fd/%1"_s.arg(leak[0])), leakTarget, sizeof leakTarget);
+    QVERIFY(n > 0);
+    QVERIFY2(daemonObjects.contains(QString::fromLatin1(leakTarget, n)), "the daemon did not inherit the test's pipe");
+
+    const auto files = DaemonProcess::openFiles(worker);
+    QVERIFY(files.size() >= 3);
+    for (const auto &[fd, target] : files) {
+        if (fd <= 2) {
+            QVERIFY2(target.startsWith(u"pipe:"_s), qPrintable(u"fd %1 -> %2"_s.arg(fd).arg(target)));
+            continue;
+        }
+        QVERIFY2(!daemonObjects.contains(target),
+                 qPrintable(u"worker fd %1 -> %2 is the daemon's"_s.arg(fd).arg(target)));
+    }
+    for (int fd = 0; fd <= 2; ++fd)
+        QVERIFY2(std::any_of(files.cbegin(), files.cend(), [fd](const auto &f) { return f.first == fd; }),
+                 qPrintable(u"worker fd %1 is not open"_s.arg(fd)));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 1, 10000);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// A non-zero answer fails that message only; the worker goes on.
+void tst_DispatchCore::failureKeepsTheWorker_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("fail:3") << u"fail:3"_s << u"status 3: fake failure"_s;
+    QTest::newRow("fail:100") << u"fail:100"_s << u"status 100: fake failure"_s;
+}
+
+void tst_DispatchCore::failureKeepsTheWorker()
+{
+    QFETCH(QString, mode);
+    QFETCH(QString, error);
+    DaemonProcess daemon(m_db->uri());
+    daemon.setOption(u"WORKER_IDLE_TIMEOUT"_s, u"60 s"_s);
+    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
+    QVERIFY(daemon.start());
+    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+
+    QVERIFY(insertMessages(u"s"_s, 1, {{u"s"_s, mode}}));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'failed'"_s), 1, 10000);
+    QCOMPARE(scalar(u"SELECT state->>'dispatch_error' FROM workqueue"_s).toString(), error);
+    QCOMPARE(scalar(u"SELECT stage FROM workqueue"_s).toString(), u"s"_s);
+    const QList<qint64> workers = daemon.workerPids(u"s"_s);
+    QCOMPARE(workers.size(), 1);
+
+    QVERIFY(insertMessages(u"s"_s, 1));
+    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 1, 10000);
+    QCOMPARE(scalar(u"SELECT (state->'pids'->>'s')::bigint FROM workqueue WHERE status = 'done'"_s).toLongLong(),
+             workers.constFirst());
+    QCOMPARE(daemon.workerPids(u"s"_s), workers);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+QTEST_GUILESS_MAIN(tst_DispatchCore)
+#include "tst_dispatchcore.moc"
