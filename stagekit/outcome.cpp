@@ -3,10 +3,14 @@
 
 namespace pepsi::stagekit {
 
-QByteArray Outcome::statusLine() const
+QByteArray Outcome::statusLine(const QList<FusedReport> &fused) const
 {
-    if (code == 0)
-        return QByteArrayLiteral("0\n");
+    if (code == 0) {
+        QByteArray line = QByteArrayLiteral("0");
+        for (const FusedReport &report : fused)
+            line += " +" + report.stage + ':' + QByteArray::number(report.usec);
+        return line + '\n';
+    }
 
     QByteArray text = reason;
     for (char &c : text) {

@@ -2,8 +2,17 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 
 namespace pepsi::stagekit {
+
+// A stage the worker ran in the same pass as the message's own (fusion), and
+// how long its handler took.
+struct FusedReport
+{
+    QByteArray stage;
+    qint64 usec = 0;
+};
 
 // What a stage answers for one message: the status line the dispatcher reads.
 // 0 = success (the stage has committed its write); 75 = try later (EX_TEMPFAIL,
@@ -23,8 +32,9 @@ struct Outcome
     static Outcome tryLater(QByteArray reason) { return {TryLater, std::move(reason)}; }
 
     // "0\n" or "CODE REASON\n": control characters in the reason become spaces
-    // and it is cut to MaxReasonBytes (at a UTF-8 character boundary).
-    QByteArray statusLine() const;
+    // and it is cut to MaxReasonBytes (at a UTF-8 character boundary). On
+    // success the fused stages follow: "0 +enrich:120 +score:80\n".
+    QByteArray statusLine(const QList<FusedReport> &fused = {}) const;
 
     static constexpr qsizetype MaxReasonBytes = 1000;
 };

@@ -29,7 +29,7 @@ Outcome StageContext::advance(qint64 id, const StateUpdate &extra)
 {
     if (m_stageConfig->next.isEmpty())
         return move(id, m_stage, "done", extra);
-    return move(id, m_stageConfig->next.constFirst(), "pending", extra);
+    return advanceTo(id, m_stageConfig->next.constFirst(), extra);
 }
 
 Outcome StageContext::advanceTo(qint64 id, const QString &next, const StateUpdate &extra)
@@ -39,7 +39,21 @@ Outcome StageContext::advanceTo(qint64 id, const QString &next, const StateUpdat
                                     + " to " + next.toUtf8() + ": not in its NEXT ("
                                     + m_stageConfig->next.join(QLatin1Char(' ')).toUtf8() + ')');
     }
-    return move(id, next, "pending", extra);
+    if (!fusesInto(next))
+        return move(id, next, "pending", extra);
+    // Still running, now at `next`: no claim can take it, and the dispatcher's
+    // guard (claim token and status, not stage) still covers it.
+    Outcome outcome = move(id, next, "running", extra);
+    if (outcome.isOk())
+        m_fusedStage = next;
+    return outcome;
+}
+
+bool StageContext::fusesInto(const QString &next) const
+{
+    const StageConfig *successor = m_graph.stage(next);
+    return successor && successor->fuse && successor->name != m_stage
+        && successor->program == m_stageConfig->program;
 }
 
 Outcome StageContext::finish(qint64 id, Final status, const StateUpdate &extra)

@@ -10,6 +10,7 @@
 
 #include <QString>
 #include <chrono>
+#include <utility>
 
 namespace pepsi::stagekit {
 
@@ -21,6 +22,10 @@ namespace pepsi::stagekit {
 //   WHERE workqueue_id = $id AND stage = <this stage> AND status = 'running'
 // so a stage never moves a row it does not hold. Zero rows matched is a
 // failure: "message <id> is not running at stage <stage>".
+//
+// Stage fusion: an advance to a successor with FUSE = YES and the same
+// PROGRAM leaves the row 'running' there instead of 'pending'; the worker
+// loop then runs that stage's handler in the same pass (takeFusedStage()).
 class StageContext
 {
 public:
@@ -43,9 +48,10 @@ public:
     // A bound statement; see QueryResult for how failures are classified.
     QueryResult exec(const QByteArray &sql, const QList<QByteArray> &parameters = {});
 
-    // To the first NEXT stage as 'pending'; at a terminal stage: 'done'.
+    // To the first NEXT stage as 'pending' ('running' when it fuses); at a
+    // terminal stage: 'done'.
     Outcome advance(qint64 id, const StateUpdate &extra = {});
-    // To a named successor (one of NEXT) as 'pending'.
+    // To a named successor (one of NEXT) as 'pending' ('running' when it fuses).
     Outcome advanceTo(qint64 id, const QString &next, const StateUpdate &extra = {});
     // Ends the message here: 'done' or 'failed'.
     Outcome finish(qint64 id, Final status, const StateUpdate &extra = {});
@@ -53,6 +59,13 @@ public:
     // dispatcher makes it pending at this stage again when the time is due.
     Outcome pause(qint64 id, std::chrono::milliseconds delay, const QByteArray &reason,
                   const StateUpdate &extra = {});
+
+    // Whether this stage's worker runs `next` itself: FUSE = YES and the same
+    // PROGRAM (as configured).
+    bool fusesInto(const QString &next) const;
+    // For the worker loop: the stage a successful advance left the row
+    // running at, for it to run in the same pass; empty when none. Clears it.
+    QString takeFusedStage() { return std::exchange(m_fusedStage, QString()); }
 
 private:
     Outcome move(qint64 id, const QString &stage, const char *status, const StateUpdate &extra);
@@ -63,6 +76,7 @@ private:
     StageGraph m_graph;
     QString m_stage;
     const StageConfig *m_stageConfig = nullptr;
+    QString m_fusedStage;
 };
 
 } // namespace pepsi::stagekit

@@ -2,6 +2,7 @@
 #include "workerloop.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <unistd.h>
 
@@ -124,12 +125,33 @@ bool WorkerLoop::handleLine(QByteArrayView line)
     case WorkerSession::State::Ready:
         break;
     }
-    return answer(handleId(*id));
+    QList<FusedReport> fused;
+    const Outcome outcome = handleId(*id, &fused);
+    return answer(outcome, fused);
 }
 
-Outcome WorkerLoop::handleId(qint64 id)
+Outcome WorkerLoop::handleId(qint64 id, QList<FusedReport> *fused)
 {
-    Outcome outcome = m_handler(m_session.context(), id);
+    StageContext *context = &m_session.context();
+    Outcome outcome = m_handler(*context, id);
+    // Fusion: the handler left the row running at a successor this worker
+    // runs too; run it now, and so on down a chain of fused stages. A fused
+    // handler's failure is the answer (the row is running at its stage).
+    for (QString next = context->takeFusedStage(); !next.isEmpty() && outcome.isOk();
+         next = context->takeFusedStage()) {
+        context = m_session.fusedContext(next);
+        if (!context) { // fusesInto() and the session's contexts disagree: a kit bug
+            outcome = Outcome::fail(1, "stage kit: no context for fused stage " + next.toUtf8());
+            break;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        outcome = m_handler(*context, id);
+        const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now()
+                                                                                 - start);
+        if (outcome.isOk())
+            fused->append({next.toUtf8(), qint64(usec.count())});
+    }
+
     PgConnection &connection = m_session.connection();
     // A failure on a connection that is now gone was most likely caused by
     // losing it: that is a passing fault, not the message's.
@@ -139,9 +161,9 @@ Outcome WorkerLoop::handleId(qint64 id)
     return outcome;
 }
 
-bool WorkerLoop::answer(const Outcome &outcome)
+bool WorkerLoop::answer(const Outcome &outcome, const QList<FusedReport> &fused)
 {
-    if (writeAll(STDOUT_FILENO, outcome.statusLine()))
+    if (writeAll(STDOUT_FILENO, outcome.statusLine(fused)))
         return true;
     // the dispatcher is gone (with SIGPIPE ignored): nobody is left to answer
     m_exitCode = 1;

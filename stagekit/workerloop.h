@@ -15,7 +15,8 @@ namespace pepsi::stagekit {
 using Handler = std::function<Outcome(StageContext &, qint64 id)>;
 
 // The worker side of the protocol: ids in on stdin, one status line out per
-// id, in order, each written as soon as its message is done. Plain blocking
+// id, in order, each written as soon as its message is done (with the fused
+// stages it ran: "0 +enrich:120"). Plain blocking
 // read(2)/write(2): no event loop, nothing to wake but the next id.
 class WorkerLoop
 {
@@ -34,8 +35,9 @@ public:
 private:
     // false: stop with m_exitCode
     bool handleLine(QByteArrayView line);
-    Outcome handleId(qint64 id);
-    bool answer(const Outcome &outcome);
+    // The message's own stage, then every stage fused into the pass.
+    Outcome handleId(qint64 id, QList<FusedReport> *fused);
+    bool answer(const Outcome &outcome, const QList<FusedReport> &fused = {});
 
     WorkerSession &m_session;
     Handler m_handler;

@@ -95,16 +95,42 @@ WorkerSession::State WorkerSession::complete(QByteArray *reason)
         return State::Fatal;
     }
 
-    auto context = std::make_unique<StageContext>(m_connection, std::move(configuration), std::move(graph).value(),
-                                                  m_stage);
+    auto context = std::make_unique<StageContext>(m_connection, configuration, graph.value(), m_stage);
+    // Every stage this worker may run in a fused pass gets its context (and
+    // its setup) now, so a bad option of one shows at start, not mid-pass.
+    std::map<QString, std::unique_ptr<StageContext>> fused;
+    QList<StageContext *> toVisit{context.get()};
+    while (!toVisit.isEmpty()) {
+        const StageContext *from = toVisit.takeFirst();
+        for (const QString &next : from->stageConfig().next) {
+            if (from->fusesInto(next) && fused.find(next) == fused.end()) {
+                auto successor = std::make_unique<StageContext>(m_connection, configuration, graph.value(), next);
+                toVisit.append(successor.get());
+                fused.emplace(next, std::move(successor));
+            }
+        }
+    }
+
     if (m_setup) {
-        if (const std::optional<ConfigError> error = m_setup(*context)) {
-            *reason = error->toString().toUtf8();
-            return State::Fatal;
+        QList<StageContext *> all{context.get()};
+        for (const auto &entry : fused)
+            all.append(entry.second.get());
+        for (StageContext *each : std::as_const(all)) {
+            if (const std::optional<ConfigError> error = m_setup(*each)) {
+                *reason = error->toString().toUtf8();
+                return State::Fatal;
+            }
         }
     }
     m_context = std::move(context);
+    m_fused = std::move(fused);
     return State::Ready;
+}
+
+StageContext *WorkerSession::fusedContext(const QString &stage)
+{
+    const auto it = m_fused.find(stage);
+    return it == m_fused.end() ? nullptr : it->second.get();
 }
 
 } // namespace pepsi::stagekit

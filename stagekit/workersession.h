@@ -10,6 +10,7 @@
 #include <QByteArray>
 #include <QString>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -17,10 +18,12 @@ namespace pepsi::stagekit {
 
 using Setup = std::function<std::optional<ConfigError>(StageContext &)>;
 
-// The worker's link to the database and the context built on it. The
-// pipeline needs the config_overlay rows, so the context is built on the
-// first successful connection; until then (a database down at start) and
-// while a lost connection cannot be reset, messages are answered 75.
+// The worker's link to the database and the contexts built on it: one for
+// its own stage and one for every stage fused into it (directly or through
+// another fused stage). The pipeline needs the config_overlay rows, so the
+// contexts are built on the first successful connection, and the setup runs
+// for each; until then (a database down at start) and while a lost
+// connection cannot be reset, messages are answered 75.
 class WorkerSession
 {
 public:
@@ -38,6 +41,8 @@ public:
     void checkConnection();
 
     StageContext &context() { return *m_context; }
+    // The context of a stage fused into this worker's; nullptr for any other.
+    StageContext *fusedContext(const QString &stage);
     PgConnection &connection() { return m_connection; }
 
 private:
@@ -49,6 +54,7 @@ private:
     Setup m_setup;
     PgConnection m_connection;
     std::unique_ptr<StageContext> m_context;
+    std::map<QString, std::unique_ptr<StageContext>> m_fused;
     bool m_everConnected = false;
     bool m_outageLogged = false;
 };

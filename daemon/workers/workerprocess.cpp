@@ -25,6 +25,9 @@ void prepareChild()
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     // The dispatcher ignores SIGPIPE; ignored signals survive exec.
     ::signal(SIGPIPE, SIG_DFL);
+    // A Ctrl-C on the dispatcher's terminal is for the dispatcher, which then
+    // stops its workers in order; it must not reach them directly.
+    ::setpgid(0, 0);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // optional simulated work time, [stage-NAME] WORK_TIME (default 0).
 #include "stagekit.h"
 
+#include <QHash>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -14,18 +15,20 @@ using namespace std::chrono_literals;
 
 int main(int argc, char **argv)
 {
-    std::chrono::milliseconds workTime = 0ms;
+    // Per stage: a worker also runs the stages fused into its own (FUSE = YES,
+    // same PROGRAM), and the setup runs once for each of them.
+    QHash<QString, std::chrono::milliseconds> workTimes;
 
-    auto setup = [&workTime](StageContext &ctx) -> std::optional<ConfigError> {
+    auto setup = [&workTimes](StageContext &ctx) -> std::optional<ConfigError> {
         const auto value = ctx.configuration().duration(ctx.stageSection(), QStringLiteral("work_time"), 0ms);
         if (!value)
             return value.error();
-        workTime = *value;
+        workTimes.insert(ctx.stage(), *value);
         return std::nullopt;
     };
 
-    auto handler = [&workTime](StageContext &ctx, qint64 id) {
-        if (workTime > 0ms)
+    auto handler = [&workTimes](StageContext &ctx, qint64 id) {
+        if (const auto workTime = workTimes.value(ctx.stage(), 0ms); workTime > 0ms)
             std::this_thread::sleep_for(workTime); // the "work"
         return ctx.advance(id);
     };

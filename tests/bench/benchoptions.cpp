@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "benchoptions.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+namespace pepsi::bench {
+
+namespace {
+
+std::optional<QString> readCount(const QCommandLineParser &parser, const QString &name, int min, int max, int *out)
+{
+    if (!parser.isSet(name))
+        return std::nullopt;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < min || value > max)
+        return QStringLiteral("--%1: \"%2\" is not a whole number in %3..%4")
+            .arg(name, parser.value(name))
+            .arg(min)
+            .arg(max);
+    *out = value;
+    return std::nullopt;
+}
+
+QString defaultPgbench()
+{
+    // Debian's /usr/bin/pgbench is a wrapper that picks a cluster version.
+    const QString real = QStringLiteral("/usr/lib/postgresql/15/bin/pgbench");
+    return QFileInfo(real).isExecutable() ? real : QStringLiteral("pgbench");
+}
+
+} // namespace
+
+Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Drives N messages through three stages of pepsi-stage-example under a real pepsi-dispatch,\n"
+        "then measures the single-row UPDATE rate of the same PostgreSQL with pgbench.\n"
+        "Usually started by tests/bench/run-bench, which prepares the database."));
+    parser.addHelpOption();
+    parser.addOptions({
+        {QStringLiteral("database"), QStringLiteral("libpq URI of a database holding the schema (required; "
+                                                    "default $PEPSI_BENCH_DATABASE)"), QStringLiteral("URI")},
+        {QStringLiteral("build"), QStringLiteral("build directory (default: $PEPSI_BUILD_DIR, else this build)"),
+         QStringLiteral("DIR")},
+        {QStringLiteral("work-dir"), QStringLiteral("where pepsi.conf and the daemon's log go (default BUILD/bench-work)"),
+         QStringLiteral("DIR")},
+        {QStringLiteral("messages"), QStringLiteral("messages to push through (default 20000)"), QStringLiteral("N")},
+        {QStringLiteral("parallelism"), QStringLiteral("PARALLELISM of every stage (default 4)"), QStringLiteral("P")},
+        {QStringLiteral("queue-limit"), QStringLiteral("QUEUE_LIMIT of every stage (default 4)"), QStringLiteral("Q")},
+        {QStringLiteral("max-messages"), QStringLiteral("MAX_MESSAGES of every stage (default: the daemon's)"),
+         QStringLiteral("M")},
+        {QStringLiteral("pgbench-seconds"), QStringLiteral("pgbench -T (default 10)"), QStringLiteral("S")},
+        {QStringLiteral("no-pgbench"), QStringLiteral("skip the pgbench reference run")},
+        {QStringLiteral("analyze"), QStringLiteral("ANALYZE workqueue once it is filled, so the claim plans with "
+                                                   "the statistics of a burst: every row pending at the first stage")},
+        {QStringLiteral("pgbench"), QStringLiteral("the pgbench binary"), QStringLiteral("PATH")},
+        {QStringLiteral("user"), QStringLiteral("USER the daemon drops to when started as root (default pepsi)"),
+         QStringLiteral("NAME")},
+        {QStringLiteral("log-level"), QStringLiteral("the daemon's -L (default INFO)"), QStringLiteral("LEVEL")},
+        {QStringLiteral("wrap"), QStringLiteral("run the daemon under this command, e.g. \"valgrind --tool=callgrind\""),
+         QStringLiteral("COMMAND")},
+        {QStringLiteral("stall-seconds"), QStringLiteral("give up when no message finishes for this long (default 60)"),
+         QStringLiteral("S")},
+        {QStringLiteral("fused"), QStringLiteral("run the stages fused (reserved; not yet)")},
+    });
+    if (!parser.parse(arguments))
+        return parser.errorText();
+    if (parser.isSet(QStringLiteral("help"))) {
+        parser.showHelp(0); // exits
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst());
+
+    BenchOptions o;
+    o.fused = parser.isSet(QStringLiteral("fused"));
+    o.database = parser.isSet(QStringLiteral("database")) ? parser.value(QStringLiteral("database"))
+                                                          : qEnvironmentVariable("PEPSI_BENCH_DATABASE");
+    if (o.database.isEmpty())
+        return QStringLiteral("--database: no database given (and $PEPSI_BENCH_DATABASE is not set)");
+    o.buildDir = parser.isSet(QStringLiteral("build")) ? parser.value(QStringLiteral("build"))
+                                                       : qEnvironmentVariable("PEPSI_BUILD_DIR");
+    if (o.buildDir.isEmpty())
+        o.buildDir = QStringLiteral(PEPSI_BENCH_BUILD_DIR);
+    o.buildDir = QFileInfo(o.buildDir).absoluteFilePath();
+    o.workDir = parser.isSet(QStringLiteral("work-dir")) ? parser.value(QStringLiteral("work-dir"))
+                                                         : o.buildDir + QStringLiteral("/bench-work");
+    o.workDir = QFileInfo(o.workDir).absoluteFilePath();
+    o.pgbench = parser.isSet(QStringLiteral("pgbench")) ? parser.value(QStringLiteral("pgbench")) : defaultPgbench();
+    o.runPgbench = !parser.isSet(QStringLiteral("no-pgbench"));
+    o.analyze = parser.isSet(QStringLiteral("analyze"));
+    if (parser.isSet(QStringLiteral("user")))
+        o.user = parser.value(QStringLiteral("user"));
+    if (parser.isSet(QStringLiteral("log-level")))
+        o.logLevel = parser.value(QStringLiteral("log-level"));
+    if (parser.isSet(QStringLiteral("wrap")))
+        o.wrap = parser.value(QStringLiteral("wrap")).split(u' ', Qt::SkipEmptyParts);
+
+    for (const auto &[name, min, max, out] : {
+             std::tuple{QStringLiteral("messages"), 1, 100'000'000, &o.messages},
+             std::tuple{QStringLiteral("parallelism"), 1, 1000, &o.parallelism},
+             std::tuple{QStringLiteral("queue-limit"), 1, 100'000, &o.queueLimit},
+             std::tuple{QStringLiteral("max-messages"), 1, 1'000'000'000, &o.maxMessages},
+             std::tuple{QStringLiteral("pgbench-seconds"), 1, 3600, &o.pgbenchSeconds},
+             std::tuple{QStringLiteral("stall-seconds"), 1, 86400, &o.stallSeconds},
+         }) {
+        if (auto error = readCount(parser, name, min, max, out))
+            return *error;
+    }
+    return o;
+}
+
+} // namespace pepsi::bench

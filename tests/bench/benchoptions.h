@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "result.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace pepsi::bench {
+
+struct BenchOptions
+{
+    QString database;         // libpq URI of a database with the schema installed
+    QString buildDir;         // holds daemon/pepsi-dispatch and stagekit/pepsi-stage-example
+    QString workDir;          // pepsi.conf, the daemon's log, the pgbench script
+    QString user = QStringLiteral("pepsi"); // USER: the account the daemon drops to as root
+    QString logLevel = QStringLiteral("INFO");
+    QString pgbench;          // the pgbench binary
+    QStringList wrap;         // run the daemon under this (valgrind ...): CPU figures then mean little
+    int messages = 20000;
+    int parallelism = 4;
+    int queueLimit = 4;
+    int maxMessages = 0;      // 0: the daemon's default MAX_MESSAGES
+    int pgbenchSeconds = 10;
+    int stallSeconds = 60;    // give up when nothing finishes for this long
+    bool runPgbench = true;
+    bool analyze = false;     // ANALYZE workqueue after filling it (statistics of a burst)
+    bool fused = false;
+
+    int stages() const { return 3; }
+    int workers() const { return stages() * parallelism; }
+    qint64 hops() const { return qint64(stages()) * messages; }
+};
+
+// The error is one line for stderr (exit 64).
+Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments);
+
+} // namespace pepsi::bench

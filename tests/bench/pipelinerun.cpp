@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "pipelinerun.h"
+
+#include "benchdatabase.h"
+#include "procstats.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSqlQuery>
+#include <QTextStream>
+#include <QVariant>
+
+#include <csignal>
+#include <cstdio>
+#include <pwd.h>
+#include <unistd.h>
+
+namespace pepsi::bench {
+
+namespace {
+
+const QStringList StageNames = {QStringLiteral("first"), QStringLiteral("second"), QStringLiteral("third")};
+
+// Readable (and for the control socket, writable) by the account the daemon
+// and its workers run as after dropping root.
+std::optional<QString> prepareWorkDir(const BenchOptions &o)
+{
+    if (!QDir().mkpath(o.workDir))
+        return QStringLiteral("cannot create the work directory %1").arg(o.workDir);
+    QFile::setPermissions(o.workDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                         | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                                         | QFileDevice::ExeOther);
+    if (::geteuid() == 0) {
+        const passwd *account = ::getpwnam(o.user.toLocal8Bit().constData());
+        if (!account)
+            return QStringLiteral("USER %1 does not exist (run-bench creates it)").arg(o.user);
+        if (::chown(o.workDir.toLocal8Bit().constData(), account->pw_uid, account->pw_gid) != 0)
+            return QStringLiteral("cannot hand %1 to %2").arg(o.workDir, o.user);
+    }
+    return std::nullopt;
+}
+
+Result<QString, QString> writeConfig(const BenchOptions &o)
+{
+    const QString path = o.workDir + QStringLiteral("/pepsi.conf");
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    QTextStream out(&file);
+    out << "# written by pepsi-bench\n[pepsi]\nDATABASE = " << o.database << "\n\n"
+        << "[pepsi-dispatch]\nCONFIG_FILE = " << path << "\nUSER = " << o.user << "\nCONTROL_SOCKET = " << o.workDir
+        << "/run/dispatch.sock\n";
+    for (qsizetype i = 0; i < StageNames.size(); ++i) {
+        out << "\n[stage-" << StageNames[i] << "]\nPROGRAM = " << o.buildDir << "/stagekit/pepsi-stage-example\n"
+            << "PARALLELISM = " << o.parallelism << "\nQUEUE_LIMIT = " << o.queueLimit << '\n';
+        if (o.maxMessages > 0)
+            out << "MAX_MESSAGES = " << o.maxMessages << '\n';
+        if (i + 1 < StageNames.size())
+            out << "NEXT = " << StageNames[i + 1] << '\n';
+    }
+    out.flush();
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                        | QFileDevice::ReadOther);
+    return path;
+}
+
+std::optional<QString> fillQueue(BenchDatabase &db, int messages, bool analyze)
+{
+    if (!db.scalar(QStringLiteral("SELECT to_regclass('workqueue') IS NOT NULL")).toBool())
+        return QStringLiteral("the database has no workqueue table: install resources/sql/001_initial.sql first");
+    if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
+        return db.lastError();
+    // One statement: one NOTIFY, as pepsi-ingress would send for a batch.
+    if (!db.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT '%1' FROM generate_series(1, %2)")
+                     .arg(StageNames.constFirst())
+                     .arg(messages)))
+        return db.lastError();
+    // Off by default: statistics taken now say "everything is pending at the
+    // first stage" for the whole run, and the claim plans by them (see doc/performance.rst).
+    if (analyze && !db.exec(QStringLiteral("ANALYZE workqueue")))
+        return db.lastError();
+    return std::nullopt;
+}
+
+void collectLog(const QString &logFile, PipelineResult *result)
+{
+    QFile file(logFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    // "stopped after R claim rounds, C messages claimed" (also the older "rounds R claimed C")
+    static const QRegularExpression roundsLine(
+        QStringLiteral("(?:after (\\d+) claim rounds, (\\d+) messages claimed)|(?:rounds (\\d+) claimed (\\d+))"));
+    while (!file.atEnd()) {
+        const QString line = QString::fromUtf8(file.readLine()).trimmed();
+        if (const auto m = roundsLine.match(line); m.hasMatch()) {
+            const int first = m.hasCaptured(1) ? 1 : 3;
+            result->rounds = m.captured(first).toLongLong();
+            result->claimed = m.captured(first + 1).toLongLong();
+        }
+        if ((line.startsWith(QLatin1String("WARNING")) || line.startsWith(QLatin1String("ERROR")))
+            && result->warnings.size() < 5)
+            result->warnings << line;
+    }
+}
+
+std::optional<QString> collectRows(BenchDatabase &db, qint64 startEpochMs, PipelineResult *result)
+{
+    QSqlQuery q = db.query(QStringLiteral(
+        "SELECT count(*) FILTER (WHERE status = 'done'),"
+        "       count(*) FILTER (WHERE status IN ('failed', 'timeout')),"
+        "       extract(epoch FROM max(updated) FILTER (WHERE status = 'done')) * 1000,"
+        "       extract(epoch FROM percentile_disc(0.1) WITHIN GROUP (ORDER BY updated)"
+        "                          FILTER (WHERE status = 'done')) * 1000,"
+        "       extract(epoch FROM percentile_disc(0.9) WITHIN GROUP (ORDER BY updated)"
+        "                          FILTER (WHERE status = 'done')) * 1000"
+        "  FROM workqueue"));
+    if (!q.next())
+        return db.lastError();
+    result->done = q.value(0).toLongLong();
+    result->failed = q.value(1).toLongLong();
+    if (result->done > 0) {
+        result->wallSeconds = (q.value(2).toDouble() - double(startEpochMs)) / 1000.0;
+        const double steadyMs = q.value(4).toDouble() - q.value(3).toDouble();
+        if (steadyMs > 0)
+            result->steadyMessagesPerSecond = 0.8 * double(result->done) / (steadyMs / 1000.0);
+    }
+    if (result->failed > 0) {
+        QSqlQuery f = db.query(QStringLiteral(
+            "SELECT status || ' at ' || stage || ': ' || coalesce(state->>'dispatch_error', '(no reason)')"
+            "  FROM workqueue WHERE status IN ('failed', 'timeout') ORDER BY workqueue_id LIMIT 3"));
+        while (f.next())
+            result->failureSamples << f.value(0).toString();
+    }
+    return std::nullopt;
+}
+
+void progress(const QString &text)
+{
+    std::fprintf(stderr, "pepsi-bench: %s\n", text.toUtf8().constData());
+    std::fflush(stderr);
+}
+
+} // namespace
+
+Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
+{
+    const QString daemonBinary = o.buildDir + QStringLiteral("/daemon/pepsi-dispatch");
+    for (const QString &binary : QStringList{daemonBinary, o.buildDir + QStringLiteral("/stagekit/pepsi-stage-example")}) {
+        if (!QFileInfo(binary).isExecutable())
+            return QStringLiteral("%1 is missing: build the targets pepsi-dispatch and pepsi-stage-example").arg(binary);
+    }
+    if (auto error = prepareWorkDir(o))
+        return *error;
+    const auto config = writeConfig(o);
+    if (!config)
+        return config.error();
+
+    BenchDatabase db;
+    if (!db.open(o.database))
+        return db.lastError();
+    if (auto error = fillQueue(db, o.messages, o.analyze))
+        return *error;
+
+    // The server runs here (run-bench): its CPU is the postmaster's process tree.
+    const qint64 postmaster = parentPid(db.scalar(QStringLiteral("SELECT pg_backend_pid()")).toLongLong());
+    const qint64 postgresBefore = postmaster > 0 ? processTreeCpuUsec(postmaster) : 0;
+
+    PipelineResult result;
+    result.logFile = o.workDir + QStringLiteral("/daemon.log");
+    QProcess daemon;
+    daemon.setWorkingDirectory(o.workDir);
+    daemon.setProcessChannelMode(QProcess::MergedChannels);
+    daemon.setStandardOutputFile(result.logFile, QIODevice::Truncate);
+    QStringList arguments = o.wrap.mid(1);
+    if (!o.wrap.isEmpty())
+        arguments << daemonBinary;
+    arguments << QStringLiteral("-c") << *config << QStringLiteral("-L") << o.logLevel << QStringLiteral("serve");
+
+    progress(QStringLiteral("%1 messages queued at stage %2; starting %3")
+                 .arg(o.messages)
+                 .arg(StageNames.constFirst(), daemonBinary));
+    const MachineCpu cpuBefore = sampleMachineCpu();
+    const qint64 startEpochMs = QDateTime::currentMSecsSinceEpoch();
+    QElapsedTimer clock;
+    clock.start();
+    daemon.start(o.wrap.isEmpty() ? daemonBinary : o.wrap.constFirst(), arguments);
+    if (!daemon.waitForStarted(10'000))
+        return QStringLiteral("cannot start %1: %2").arg(daemonBinary, daemon.errorString());
+    const qint64 pid = daemon.processId();
+
+    // Three partial indexes answer "anything left?" without a scan.
+    const QString leftSql = QStringLiteral(
+        "SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
+        "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')"
+        "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'paused')");
+    const QString doneSql = QStringLiteral("SELECT count(*) FROM workqueue WHERE status IN ('done', 'failed', 'timeout')");
+    qint64 lastDone = -1;
+    QElapsedTimer sinceProgress;
+    sinceProgress.start();
+    for (int poll = 1;; ++poll) {
+        if (daemon.waitForFinished(200)) {
+            collectLog(result.logFile, &result);
+            return QStringLiteral("the daemon exited (status %1) before the messages were done; see %2")
+                .arg(daemon.exitCode())
+                .arg(result.logFile);
+        }
+        const QVariant left = db.scalar(leftSql);
+        if (!left.isValid())
+            return db.lastError();
+        if (!left.toBool())
+            break;
+        if (poll % 10 == 0) { // every 2 s
+            const qint64 done = db.scalar(doneSql).toLongLong();
+            progress(QStringLiteral("%1 s: %2 of %3 finished").arg(clock.elapsed() / 1000).arg(done).arg(o.messages));
+            if (done != lastDone) {
+                lastDone = done;
+                sinceProgress.restart();
+            } else if (sinceProgress.elapsed() > o.stallSeconds * 1000LL) {
+                ::kill(pid_t(pid), SIGKILL);
+                daemon.waitForFinished(10'000);
+                return QStringLiteral("no message finished for %1 s; the daemon was killed; see %2")
+                    .arg(o.stallSeconds)
+                    .arg(result.logFile);
+            }
+        }
+    }
+    result.polledSeconds = double(clock.nsecsElapsed()) / 1e9;
+
+    // The figures at the moment the work was done, before shutdown work adds to them.
+    const ProcessSample sample = sampleProcess(pid);
+    result.daemonCpuUsec = sample.cpuUsec;
+    result.daemonSysUsec = sample.sysUsec;
+    if (postmaster > 0)
+        result.postgresCpuUsec = processTreeCpuUsec(postmaster) - postgresBefore;
+    result.peakRssKiB = sample.peakRssKiB;
+    result.workersCpuUsec = sample.reapedChildUsec + liveChildrenCpuUsec(pid);
+    result.machineBusy = busyShare(cpuBefore, sampleMachineCpu());
+
+    ::kill(pid_t(pid), SIGTERM);
+    if (!daemon.waitForFinished(60'000)) {
+        ::kill(pid_t(pid), SIGKILL);
+        daemon.waitForFinished(10'000);
+        return QStringLiteral("the daemon did not stop within 60 s of SIGTERM; see %1").arg(result.logFile);
+    }
+    result.daemonExitCode = daemon.exitStatus() == QProcess::NormalExit ? daemon.exitCode() : -1;
+    collectLog(result.logFile, &result);
+    if (auto error = collectRows(db, startEpochMs, &result))
+        return *error;
+    return result;
+}
+
+} // namespace pepsi::bench
