@@ -25,9 +25,14 @@ WITH resumed AS (
 ), claimed AS (
     -- The ids are picked first (an InitPlan run once, per stage through the
     -- partial index, stopping at the cap) and then updated through the primary
-    -- key. The status re-check is written as text on purpose: the plain form
-    -- matches the predicate of the partial index, and with stale statistics the
-    -- planner would walk that whole index (dead entries included) instead.
+    -- key. Two forms below look odd on purpose; both keep the plan right when
+    -- the statistics are stale (taken while a burst was still pending):
+    --  * the stage is a range of one, so that (stage, workqueue_id) is an
+    --    ordering only the partial index gives; with a plain equality the
+    --    planner may walk the primary key through every finished row instead;
+    --  * the status re-check is written as text: the plain form matches the
+    --    predicate of the partial index, and the planner may then scan that
+    --    whole index, dead entries included, for the outer update.
     UPDATE workqueue w
        SET status = 'running', claims = w.claims + 1, updated = now()
      WHERE w.workqueue_id = ANY (ARRAY(
@@ -35,8 +40,8 @@ WITH resumed AS (
               FROM unnest(:stages::text[], :caps::integer[]) AS d(stage, cap)
              CROSS JOIN LATERAL (
                     SELECT q.workqueue_id FROM workqueue q
-                     WHERE q.status = 'pending' AND q.stage = d.stage
-                     ORDER BY q.workqueue_id
+                     WHERE q.status = 'pending' AND q.stage >= d.stage AND q.stage <= d.stage
+                     ORDER BY q.stage, q.workqueue_id
                      LIMIT d.cap) AS p))
        AND w.status::text = 'pending'
     RETURNING w.workqueue_id, w.stage, w.claims

@@ -190,21 +190,27 @@ void TestQueueStore::claimPlanUsesThePartialIndex_data()
 {
     QTest::addColumn<int>("pending");
     QTest::addColumn<int>("done");
-    QTest::newRow("1,000 pending") << 1000 << 0;
-    QTest::newRow("200,000 pending") << 200000 << 0;
-    QTest::newRow("1,000 pending behind 200,000 done") << 1000 << 200000;
+    QTest::addColumn<bool>("staleStatistics"); // analyzed while the finished rows were still pending
+    QTest::newRow("1,000 pending") << 1000 << 0 << false;
+    QTest::newRow("200,000 pending") << 200000 << 0 << false;
+    QTest::newRow("1,000 pending behind 200,000 done") << 1000 << 200000 << false;
+    QTest::newRow("1,000 pending behind 200,000 done, stale statistics") << 1000 << 200000 << true;
 }
 
 void TestQueueStore::claimPlanUsesThePartialIndex()
 {
     QFETCH(int, pending);
     QFETCH(int, done);
+    QFETCH(bool, staleStatistics);
     PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) SELECT 'a', 'done' FROM generate_series(1, %1)")
-                         .arg(done)));
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) SELECT 'a', '%2' FROM generate_series(1, %1)")
+                         .arg(done)
+                         .arg(staleStatistics ? QStringLiteral("pending") : QStringLiteral("done"))));
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i %2] "
                                     "FROM generate_series(1, %1) i").arg(pending)));
     QVERIFY(tdb.exec(QStringLiteral("ANALYZE workqueue")));
+    if (staleStatistics) // the burst finishes after the statistics were taken
+        QVERIFY(tdb.exec(QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id <= %1").arg(done)));
     QueueStore store(QStringLiteral("tst-queue"));
     QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
     const QList<StageDemand> demands{{QStringLiteral("a"), 16}, {QStringLiteral("b"), 16}};
