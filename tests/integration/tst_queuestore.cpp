@@ -203,10 +203,11 @@ void TestQueueStore::claimPlanUsesThePartialIndex()
     QFETCH(int, done);
     QFETCH(bool, staleStatistics);
     PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) SELECT 'a', '%2' FROM generate_series(1, %1)")
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) SELECT (ARRAY['a','b'])[1 + i % 2], '%2' "
+                                    "FROM generate_series(1, %1) i")
                          .arg(done)
                          .arg(staleStatistics ? QStringLiteral("pending") : QStringLiteral("done"))));
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i %2] "
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
                                     "FROM generate_series(1, %1) i").arg(pending)));
     QVERIFY(tdb.exec(QStringLiteral("ANALYZE workqueue")));
     if (staleStatistics) // the burst finishes after the statistics were taken
