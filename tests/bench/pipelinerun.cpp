@@ -150,9 +150,10 @@ void progress(const QString &text)
 Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
 {
     const QString daemonBinary = o.buildDir + QStringLiteral("/daemon/pepsi-dispatch");
-    for (const QString &binary : QStringList{daemonBinary, o.buildDir + QStringLiteral("/stagekit/pepsi-stage-example")}) {
+    const QString stageBinary = o.buildDir + QStringLiteral("/stagekit/pepsi-stage-example");
+    for (const QString &binary : {daemonBinary, stageBinary}) {
         if (!QFileInfo(binary).isExecutable())
-            return QStringLiteral("%1 is missing: build the targets pepsi-dispatch and pepsi-stage-example").arg(binary);
+            return QStringLiteral("%1 is missing: build pepsi-dispatch and pepsi-stage-example").arg(binary);
     }
     if (auto error = prepareWorkDir(o))
         return *error;
@@ -198,7 +199,8 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
         "SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
         "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')"
         "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'paused')");
-    const QString doneSql = QStringLiteral("SELECT count(*) FROM workqueue WHERE status IN ('done', 'failed', 'timeout')");
+    const QString doneSql =
+        QStringLiteral("SELECT count(*) FROM workqueue WHERE status IN ('done', 'failed', 'timeout')");
     qint64 lastDone = -1;
     QElapsedTimer sinceProgress;
     sinceProgress.start();

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "report.h"
+
+#include "procstats.h"
+
+#include <QDateTime>
+#include <QSysInfo>
+
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
+
+namespace pepsi::bench {
+
+namespace {
+
+// The targets of issue 3.
+constexpr double TargetRatio = 0.6;
+constexpr double TargetCpuUsecPerHop = 15.0;
+constexpr double TargetRssMiB = 40.0;
+
+void out(const QString &text)
+{
+    std::fputs(text.toUtf8().constData(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+void row(const char *label, const QString &value)
+{
+    out(QStringLiteral("  %1 %2").arg(QString::fromUtf8(label), -30).arg(value));
+}
+
+QString num(double value, int decimals = 0)
+{
+    return QString::number(value, 'f', decimals);
+}
+
+QString verdict(double value, bool met)
+{
+    return num(value, value < 10 ? 2 : 1) + (met ? QStringLiteral(" met") : QStringLiteral(" MISSED"));
+}
+
+// "1.23 s = 20.5 µs per hop"
+QString cpu(qint64 usec, double hops)
+{
+    return num(double(usec) / 1e6, 2) + QStringLiteral(" s = ") + num(double(usec) / hops, 1)
+        + QStringLiteral(" µs per hop");
+}
+
+double cores()
+{
+    return double(::sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+// Everything derived from the raw measurements, in one place.
+struct Figures
+{
+    double hops = 0;
+    double messagesPerSecond = 0;
+    double hopsPerSecond = 0;
+    double steadyHopsPerSecond = 0;
+    double daemonPerHop = 0;
+    double allPerHop = 0;      // daemon + workers + PostgreSQL
+    double otherCores = 0;     // busy cores the three parts did not use
+    double rssMiB = 0;
+    double idsPerRound = 0;
+    double tps = 0;
+    double ratio = 0;
+    double txCpuUsec = 0;      // pgbench + PostgreSQL per transaction
+};
+
+Figures derive(const BenchOptions &o, const PipelineResult &p, const std::optional<PgbenchResult> &b)
+{
+    Figures f;
+    f.hops = double(o.hops());
+    f.messagesPerSecond = p.wallSeconds > 0 ? o.messages / p.wallSeconds : 0;
+    f.hopsPerSecond = 3 * f.messagesPerSecond;
+    f.steadyHopsPerSecond = 3 * p.steadyMessagesPerSecond;
+    f.daemonPerHop = double(p.daemonCpuUsec) / f.hops;
+    const qint64 allUsec = p.daemonCpuUsec + p.workersCpuUsec + std::max<qint64>(p.postgresCpuUsec, 0);
+    f.allPerHop = double(allUsec) / f.hops;
+    if (p.polledSeconds > 0)
+        f.otherCores = std::max(0.0, p.machineBusy * cores() - double(allUsec) / 1e6 / p.polledSeconds);
+    f.rssMiB = double(p.peakRssKiB) / 1024.0;
+    f.idsPerRound = p.rounds > 0 ? double(p.claimed) / double(p.rounds) : 0;
+    if (b) {
+        f.tps = b->tps;
+        f.ratio = b->tps > 0 ? f.hopsPerSecond / b->tps : 0;
+        if (b->transactions > 0)
+            f.txCpuUsec = double(b->clientCpuUsec + std::max<qint64>(b->postgresCpuUsec, 0)) / double(b->transactions);
+    }
+    return f;
+}
+
+void printPipeline(const PipelineResult &p, const Figures &f)
+{
+    out(QStringLiteral("pipeline"));
+    row("wall time", num(p.wallSeconds, 3) + QStringLiteral(" s (daemon start to the last message done; polled ")
+                         + num(p.polledSeconds, 2) + QStringLiteral(" s)"));
+    row("messages/s", num(f.messagesPerSecond));
+    row("stage hops/s", num(f.hopsPerSecond));
+    row("steady hops/s (10-90 %)", num(f.steadyHopsPerSecond));
+    row("daemon CPU", cpu(p.daemonCpuUsec, f.hops) + QStringLiteral(" (")
+                          + num(100.0 * double(p.daemonSysUsec) / double(std::max<qint64>(p.daemonCpuUsec, 1)))
+                          + QStringLiteral(" % in the kernel)"));
+    row("workers' CPU", cpu(p.workersCpuUsec, f.hops));
+    if (p.postgresCpuUsec >= 0)
+        row("PostgreSQL CPU", cpu(p.postgresCpuUsec, f.hops));
+    row("CPU per hop, all three", num(f.allPerHop, 1) + QStringLiteral(" µs"));
+    row("machine busy", num(100 * p.machineBusy) + QStringLiteral(" % of ") + num(cores()) + QStringLiteral(" cores; ")
+                            + num(f.otherCores, 2) + QStringLiteral(" cores to other processes"));
+    row("daemon peak RSS", num(f.rssMiB, 1) + QStringLiteral(" MiB"));
+    if (p.rounds > 0)
+        row("claim rounds", QStringLiteral("%1, %2 ids per round (%3 claimed)")
+                                .arg(p.rounds)
+                                .arg(num(f.idsPerRound, 1))
+                                .arg(p.claimed));
+    else
+        row("claim rounds", QStringLiteral("unknown (no \"stopped after R claim rounds\" line in %1)").arg(p.logFile));
+    row("daemon exit status", QString::number(p.daemonExitCode));
+    for (const QString &line : p.warnings)
+        out(QStringLiteral("  log: ") + line);
+}
+
+void printPgbench(const BenchOptions &o, const PgbenchResult &b, const PipelineResult &p, const Figures &f)
+{
+    out(QStringLiteral("pgbench (one-row UPDATE, -c %1 -j %2 -T %3)")
+            .arg(b.clients)
+            .arg(b.threads)
+            .arg(o.pgbenchSeconds));
+    row("TPS", num(b.tps) + QStringLiteral(" (latency ") + num(b.latencyMs, 2) + QStringLiteral(" ms)"));
+    if (b.transactions > 0) {
+        const double n = double(b.transactions);
+        row("CPU per transaction", num(f.txCpuUsec, 1) + QStringLiteral(" µs (pgbench ")
+                                       + num(double(b.clientCpuUsec) / n, 1) + QStringLiteral(", PostgreSQL ")
+                                       + num(double(b.postgresCpuUsec) / n, 1) + u')');
+        // When the cores are the bottleneck, both rates are cores / CPU per unit.
+        row("CPU-bound ratio",
+            num(f.txCpuUsec / f.allPerHop, 2) + QStringLiteral(" (CPU per transaction ÷ CPU per hop)"));
+    }
+    row("hops/s ÷ TPS", num(f.ratio, 2) + QStringLiteral(" (steady ")
+                            + num(b.tps > 0 ? 3 * p.steadyMessagesPerSecond / b.tps : 0, 2) + u')');
+}
+
+} // namespace
+
+void printHeader(const BenchOptions &o)
+{
+    out(QStringLiteral("pepsi-bench %1 (%2 build), %3, nproc %4, load %5")
+            .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate), QStringLiteral(PEPSI_BENCH_BUILD_TYPE),
+                 QSysInfo::prettyProductName(), num(cores()), loadAverage()));
+    out(QStringLiteral("  %1 messages, 3 stages of pepsi-stage-example, PARALLELISM %2, QUEUE_LIMIT %3%4 (%5 workers)")
+            .arg(o.messages)
+            .arg(o.parallelism)
+            .arg(o.queueLimit)
+            .arg(o.maxMessages > 0 ? QStringLiteral(", MAX_MESSAGES %1").arg(o.maxMessages) : QString())
+            .arg(o.workers()));
+    if (o.analyze)
+        out(QStringLiteral("  --analyze: workqueue analyzed after the insert"));
+}
+
+bool printReport(const BenchOptions &o, const PipelineResult &p, const std::optional<PgbenchResult> &b)
+{
+    const Figures f = derive(o, p, b);
+    printPipeline(p, f);
+    const bool completed = p.done == o.messages && p.failed == 0 && p.daemonExitCode == 0;
+    if (!completed) {
+        out(QStringLiteral("  INCOMPLETE: %1 done, %2 failed of %3; exit status %4; log %5")
+                .arg(p.done)
+                .arg(p.failed)
+                .arg(o.messages)
+                .arg(p.daemonExitCode)
+                .arg(p.logFile));
+        for (const QString &sample : p.failureSamples)
+            out(QStringLiteral("    ") + sample);
+    }
+    if (b)
+        printPgbench(o, *b, p, f);
+
+    out(QStringLiteral("targets (issue 3)"));
+    if (b)
+        row("ratio >= 0.6", verdict(f.ratio, f.ratio >= TargetRatio));
+    row("daemon CPU <= 15 µs per hop", verdict(f.daemonPerHop, f.daemonPerHop <= TargetCpuUsecPerHop));
+    row("daemon peak RSS <= 40 MiB", verdict(f.rssMiB, f.rssMiB <= TargetRssMiB));
+    out(QStringLiteral("  load after: %1").arg(loadAverage()));
+
+    out(QStringLiteral("RESULT messages=%1 parallelism=%2 queue_limit=%3 wall_s=%4 msgs_per_s=%5 hops_per_s=%6 "
+                       "cpu_us_per_hop=%7 rss_mib=%8 rounds=%9 ids_per_round=%10 pgbench_tps=%11 ratio=%12 "
+                       "complete=%13")
+            .arg(o.messages)
+            .arg(o.parallelism)
+            .arg(o.queueLimit)
+            .arg(num(p.wallSeconds, 3), num(f.messagesPerSecond), num(f.hopsPerSecond), num(f.daemonPerHop, 1),
+                 num(f.rssMiB, 1), QString::number(p.rounds), num(f.idsPerRound, 1))
+            .arg(b ? num(f.tps) : QStringLiteral("-"))
+            .arg(b ? num(f.ratio, 2) : QStringLiteral("-"), completed ? QStringLiteral("yes") : QStringLiteral("no")));
+    return completed;
+}
+
+} // namespace pepsi::bench
