@@ -65,7 +65,7 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
          QStringLiteral("COMMAND")},
         {QStringLiteral("stall-seconds"), QStringLiteral("give up when no message finishes for this long (default 60)"),
          QStringLiteral("S")},
-        {QStringLiteral("fused"), QStringLiteral("run the stages fused (reserved; not yet)")},
+        {QStringLiteral("fused"), QStringLiteral("mark every stage after the first FUSE = YES: one worker pass runs all three")},
     });
     if (!parser.parse(arguments))
         return parser.errorText();

@@ -28,7 +28,8 @@ struct BenchOptions
     bool fused = false;
 
     int stages() const { return 3; }
-    int workers() const { return stages() * parallelism; }
+    // Worker processes at full load: fused, only the first stage has any.
+    int workers() const { return (fused ? 1 : stages()) * parallelism; }
     qint64 hops() const { return qint64(stages()) * messages; }
 };
 

@@ -34,11 +34,6 @@ int main(int argc, char **argv)
         return 64;
     }
     const BenchOptions &options = parsed.value();
-    if (options.fused) {
-        std::puts("pepsi-bench: --fused: not yet");
-        return 1;
-    }
-
     printHeader(options);
     const auto pipeline = runPipeline(options);
     if (!pipeline)

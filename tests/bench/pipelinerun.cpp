@@ -62,6 +62,9 @@ Result<QString, QString> writeConfig(const BenchOptions &o)
             out << "MAX_MESSAGES = " << o.maxMessages << '\n';
         if (i + 1 < StageNames.size())
             out << "NEXT = " << StageNames[i + 1] << '\n';
+        // Fused: the first stage's worker runs the others in the same pass.
+        if (o.fused && i > 0)
+            out << "FUSE = YES\n";
     }
     out.flush();
     file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
