@@ -101,7 +101,9 @@ void DatabaseSession::statementFailed(const QString &what)
 {
     if (m_state != State::Up)
         return;
-    if (m_store->isOpen() && m_listener->isOpen()) {
+    // A connection the server ended during the statement (57P01) still looks
+    // open until libpq reads past the error: only a round trip tells.
+    if (m_store->isOpen() && m_listener->isOpen() && answers(QueueConnection) && answers(ListenConnection)) {
         // A statement error on a live connection is a bug or a schema problem,
         // not an outage; the caller keeps what it could not write.
         qCWarning(lcStore).noquote() << what;
@@ -117,6 +119,12 @@ void DatabaseSession::checkAlive()
     QSqlQuery ping(QSqlDatabase::database(ListenConnection, false));
     if (!ping.exec(QStringLiteral("SELECT 1")) || !m_listener->isOpen() || !m_store->isOpen())
         goDown(QStringLiteral("the database connection does not answer"));
+}
+
+bool DatabaseSession::answers(const QString &connectionName)
+{
+    QSqlQuery ping(QSqlDatabase::database(connectionName, false));
+    return ping.exec(QStringLiteral("SELECT 1"));
 }
 
 void DatabaseSession::goDown(const QString &reason)

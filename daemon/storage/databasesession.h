@@ -54,6 +54,8 @@ private:
     void attempt();
     void goDown(const QString &reason);
     void scheduleRetry(std::chrono::milliseconds delay);
+    // A round trip on the named connection succeeds.
+    static bool answers(const QString &connectionName);
 
     QString m_database;
     bool m_standby = false;

@@ -6,7 +6,13 @@
 //   slow:MS         sleep MS milliseconds, then advance
 //   fail:CODE       answer "CODE fake failure" (the row is not written)
 //   tempfail        answer "75 fake try later" (not written)
+//   tempfail-once   like tempfail, unless state.dispatch_error already starts
+//                   with "status 75" (the dispatcher paused it for a 75 once):
+//                   then advance. A 75 answer must not write, so the
+//                   dispatcher's own record is the only memory it has.
 //   pause:MS        pause the row for MS milliseconds ("fake pause"), answer 0
+//   pause-once:MS   like pause:MS, also setting state.paused.<stage> = true;
+//                   when that is already set: advance
 //   crash           abort() without answering (no core file)
 //   exit:N          _exit(N) without answering
 //   hang            sleep until killed (SIGTERM ends it)
@@ -14,6 +20,7 @@
 //   garbage         write "this is not a status line", then read and drop
 //                   stdin until EOF (exit 0) or SIGTERM: later ids never run
 //   commit-crash    advance (committed), then _exit(3) without answering
+//   commit-crash:MS the same, sleeping MS milliseconds between the two
 //   stderr          write "fake stderr line for <id>" to stderr, then advance
 //   fds             store this process's open fds in state.fds.<stage>, then advance
 //
@@ -85,7 +92,10 @@ long long argumentOf(const QByteArray &mode)
 Outcome handle(StageContext &ctx, qint64 id)
 {
     const QByteArray stage = ctx.stage().toUtf8();
-    const QueryResult row = ctx.exec("SELECT state->'fake'->>$2 FROM workqueue WHERE workqueue_id = $1",
+    const QueryResult row = ctx.exec("SELECT state->'fake'->>$2, "
+                                     "coalesce(state->>'dispatch_error' LIKE 'status 75%', false), "
+                                     "coalesce(state->'paused'->>$2 = 'true', false) "
+                                     "FROM workqueue WHERE workqueue_id = $1",
                                      {QByteArray::number(id), stage});
     if (!row.ok())
         return row.error;
@@ -94,6 +104,8 @@ Outcome handle(StageContext &ctx, qint64 id)
         mode = "ok";
     const QByteArray kind = mode.left(mode.indexOf(':') < 0 ? mode.size() : mode.indexOf(':'));
     const long long argument = argumentOf(mode);
+    const bool triedLater = row.rows() > 0 && row.value(0, 1) == "t";
+    const bool pausedHere = row.rows() > 0 && row.value(0, 2) == "t";
 
     const StateUpdate record = StateUpdate()
                                    .increment({QStringLiteral("runs"), ctx.stage()})
@@ -109,8 +121,17 @@ Outcome handle(StageContext &ctx, qint64 id)
         return Outcome::fail(int(argument), "fake failure");
     if (kind == "tempfail")
         return Outcome::tryLater("fake try later");
+    if (kind == "tempfail-once")
+        return triedLater ? ctx.advance(id, record) : Outcome::tryLater("fake try later");
     if (kind == "pause" && argument >= 0)
         return ctx.pause(id, std::chrono::milliseconds(argument), "fake pause", record);
+    if (kind == "pause-once" && argument >= 0) {
+        if (pausedHere)
+            return ctx.advance(id, record);
+        StateUpdate marked = record;
+        marked.set({QStringLiteral("paused"), ctx.stage()}, true);
+        return ctx.pause(id, std::chrono::milliseconds(argument), "fake pause", marked);
+    }
     if (kind == "crash") {
         const rlimit noCore{0, 0};
         ::setrlimit(RLIMIT_CORE, &noCore);
@@ -130,6 +151,8 @@ Outcome handle(StageContext &ctx, qint64 id)
     }
     if (kind == "commit-crash") {
         ctx.advance(id, record);
+        if (argument > 0) // the next stage may claim the row meanwhile
+            std::this_thread::sleep_for(std::chrono::milliseconds(argument));
         ::_exit(3);
     }
     if (kind == "stderr") {
