@@ -93,8 +93,23 @@ void Dispatcher::onDatabaseUp()
         qCInfo(lcMain).noquote() << "listening; stages:"
                                  << (m_graph.names().isEmpty() ? QStringLiteral("(none)") : m_graph.names().join(u' '));
         sdNotify("READY=1");
-    } else if (m_reloadPending) {
-        reload();
+    } else {
+        // A claim that committed just as the connection broke left rows
+        // running that no worker of ours holds; nobody else would free them.
+        QList<qint64> held;
+        for (const WorkerPool *pool : std::as_const(m_pools))
+            held += pool->heldIds();
+        for (const WorkerPool *pool : std::as_const(m_retiredPools))
+            held += pool->heldIds();
+        for (const Settlement &settlement : std::as_const(m_pending))
+            held.append(settlement.ticket.id);
+        const auto orphans = m_session->store().resetOrphansExcept(held);
+        if (!orphans)
+            return m_session->statementFailed(m_session->store().lastError());
+        if (*orphans > 0)
+            qCInfo(lcMain) << "reset" << *orphans << "running rows no worker holds (claimed as the connection broke)";
+        if (m_reloadPending)
+            reload();
     }
     // Catch up: notifications sent while away are lost, and outcomes wait to be written.
     requestRound();

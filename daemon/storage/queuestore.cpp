@@ -73,6 +73,10 @@ UPDATE workqueue w
 const QString ResetOrphansSql = QStringLiteral(
     "UPDATE workqueue SET status = 'pending', updated = now() WHERE status = 'running'");
 
+const QString ResetOrphansExceptSql = QStringLiteral(
+    "UPDATE workqueue SET status = 'pending', updated = now() "
+    "WHERE status = 'running' AND workqueue_id <> ALL (:held::bigint[])");
+
 QString statusName(Settlement::Outcome outcome)
 {
     switch (outcome) {
@@ -224,6 +228,16 @@ std::optional<qint64> QueueStore::resetOrphans()
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.prepare(ResetOrphansSql);
     if (!run(query, "resetting orphaned running rows"))
+        return std::nullopt;
+    return query.numRowsAffected();
+}
+
+std::optional<qint64> QueueStore::resetOrphansExcept(const QList<qint64> &held)
+{
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.prepare(ResetOrphansExceptSql);
+    query.bindValue(QStringLiteral(":held"), pgIntArray(held));
+    if (!run(query, "resetting running rows no worker holds"))
         return std::nullopt;
     return query.numRowsAffected();
 }

@@ -55,6 +55,10 @@ public:
 
     // Start-up: rows a previous dispatcher left running go back to pending.
     std::optional<qint64> resetOrphans();
+    // After a reconnect: running rows that no worker of ours holds go back to
+    // pending (a claim that committed but whose answer was lost with the
+    // connection). Only the lock holder may call it.
+    std::optional<qint64> resetOrphansExcept(const QList<qint64> &held);
 
     // The claim's plan, for tests and docs.
     QString explainClaim(const QList<StageDemand> &demands);

@@ -65,6 +65,16 @@ QList<const WorkerProcess *> WorkerPool::workers() const
     return {m_workers.cbegin(), m_workers.cend()};
 }
 
+QList<qint64> WorkerPool::heldIds() const
+{
+    QList<qint64> ids;
+    for (const WorkerProcess *worker : m_workers) {
+        for (const Ticket &ticket : worker->inFlight())
+            ids.append(ticket.id);
+    }
+    return ids;
+}
+
 Tickets WorkerPool::assign(const Tickets &tickets)
 {
     if (m_retired)

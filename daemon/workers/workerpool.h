@@ -44,6 +44,8 @@ public:
     int workerCount() const { return int(m_workers.size()); }
     bool inCooldown() const { return m_cooldown.isActive(); }
     QList<const WorkerProcess *> workers() const;
+    // Every id a worker of this pool holds.
+    QList<qint64> heldIds() const;
 
     // Hands tickets to workers, busiest accepting worker first; starts workers
     // only when all are full. Returns what it could not place.

@@ -4,6 +4,7 @@
 // start, descriptor hygiene and failure reports. Workers are the fake worker,
 // scripted per message by state.fake.<stage>.
 #include "daemonprocess.h"
+#include "queueprobe.h"
 #include "testdatabase.h"
 
 #include <QJsonDocument>
@@ -97,17 +98,7 @@ void tst_DispatchCore::cleanup()
 
 bool tst_DispatchCore::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
-    QSqlQuery q(m_db->db());
-    q.prepare(u"INSERT INTO workqueue (stage, state) SELECT :stage, :state::jsonb FROM generate_series(1, :n)"_s);
-    q.bindValue(u":stage"_s, stage);
-    const QJsonObject state = fake.isEmpty() ? QJsonObject() : QJsonObject{{u"fake"_s, fake}};
-    q.bindValue(u":state"_s, QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)));
-    q.bindValue(u":n"_s, count);
-    if (!q.exec()) {
-        qWarning("insert failed: %s", qPrintable(q.lastError().text()));
-        return false;
-    }
-    return true;
+    return !QueueProbe(m_db->db()).insert(stage, count, fake).isEmpty();
 }
 
 QVariant tst_DispatchCore::scalar(const QString &sql)
@@ -122,7 +113,7 @@ QVariant tst_DispatchCore::scalar(const QString &sql)
 
 int tst_DispatchCore::count(const QString &where)
 {
-    return int(m_db->scalar(u"SELECT count(*) FROM workqueue WHERE "_s + where));
+    return QueueProbe(m_db->db()).count(where);
 }
 
 // 1. Every message passes a -> b -> c once and ends done.

@@ -7,6 +7,7 @@
 // its own, its runs count as its own, and what goes wrong in it happens to
 // the row at that stage.
 #include "daemonprocess.h"
+#include "queueprobe.h"
 #include "testdatabase.h"
 #include "workerharness.h"
 
@@ -140,41 +141,27 @@ void tst_Fusion::cleanup()
 
 bool tst_Fusion::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
-    QSqlQuery q(m_db->db());
-    q.prepare(u"INSERT INTO workqueue (stage, state) SELECT :stage, :state::jsonb FROM generate_series(1, :n)"_s);
-    q.bindValue(u":stage"_s, stage);
-    const QJsonObject state = fake.isEmpty() ? QJsonObject() : QJsonObject{{u"fake"_s, fake}};
-    q.bindValue(u":state"_s, QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)));
-    q.bindValue(u":n"_s, count);
-    if (!q.exec()) {
-        qWarning("insert failed: %s", qPrintable(q.lastError().text()));
-        return false;
-    }
-    return true;
+    return !QueueProbe(m_db->db()).insert(stage, count, fake).isEmpty();
 }
 
 int tst_Fusion::count(const QString &where)
 {
-    return int(m_db->scalar(u"SELECT count(*) FROM workqueue WHERE "_s + where));
+    return QueueProbe(m_db->db()).count(where);
 }
 
 QString tst_Fusion::text(const QString &sql)
 {
-    QSqlQuery q(m_db->db());
-    if (!q.exec(sql) || !q.next())
-        return {};
-    return q.value(0).toString();
+    return QueueProbe(m_db->db()).text(sql);
 }
 
 QString tst_Fusion::stageStats(const QString &stage)
 {
-    return text(u"SELECT concat_ws(' ', runs, failures, timeouts, crashes) FROM stage_stats WHERE stage = '%1'"_s
-                    .arg(stage));
+    return QueueProbe(m_db->db()).stageStats(stage);
 }
 
 QString tst_Fusion::dispatchStats()
 {
-    return text(u"SELECT concat_ws(' ', stage_runs, messages) FROM dispatch_stats"_s);
+    return QueueProbe(m_db->db()).dispatchStats();
 }
 
 // One message, one worker of `stage`, one answer: the line, where the row

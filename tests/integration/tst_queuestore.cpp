@@ -20,6 +20,7 @@ private Q_SLOTS:
     void settleIsGuarded();
     void settleWritesEveryOutcome();
     void resetOrphans();
+    void resetOrphansKeepsWhatWorkersHold();
     void claimPlanUsesThePartialIndex_data();
     void claimPlanUsesThePartialIndex();
 
@@ -184,6 +185,26 @@ void TestQueueStore::resetOrphans()
     QVERIFY(reset);
     QCOMPARE(*reset, 2);
     QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending'")), 2);
+}
+
+void TestQueueStore::resetOrphansKeepsWhatWorkersHold()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
+                                    "VALUES (1,'a','running'),(2,'b','running'),(3,'a','running'),(4,'a','done')")));
+    QueueStore store(QStringLiteral("tst-queue"));
+    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    // GIVEN workers hold 1 and 3 WHEN the session comes back THEN only 2 is an orphan
+    const auto reset = store.resetOrphansExcept({1, 3});
+    QVERIFY2(reset, qPrintable(store.lastError()));
+    QCOMPARE(*reset, 1);
+    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running' AND workqueue_id IN (1, 3)")), 2);
+    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending' AND workqueue_id = 2")), 1);
+    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'done'")), 1);
+    // Holding nothing resets every running row.
+    const auto all = store.resetOrphansExcept({});
+    QVERIFY(all);
+    QCOMPARE(*all, 2);
 }
 
 void TestQueueStore::claimPlanUsesThePartialIndex_data()

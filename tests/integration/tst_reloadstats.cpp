@@ -5,6 +5,7 @@
 // exactly the outcomes the workers produced, flushed when idle and at shutdown
 // and never rewritten without a delta. (Stage fusion: tst_fusion.)
 #include "daemonprocess.h"
+#include "queueprobe.h"
 #include "testdatabase.h"
 
 #include <QFile>
@@ -119,17 +120,7 @@ void tst_ReloadStats::cleanup()
 
 bool tst_ReloadStats::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
-    QSqlQuery q(m_db->db());
-    q.prepare(u"INSERT INTO workqueue (stage, state) SELECT :stage, :state::jsonb FROM generate_series(1, :n)"_s);
-    q.bindValue(u":stage"_s, stage);
-    const QJsonObject state = fake.isEmpty() ? QJsonObject() : QJsonObject{{u"fake"_s, fake}};
-    q.bindValue(u":state"_s, QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)));
-    q.bindValue(u":n"_s, count);
-    if (!q.exec()) {
-        qWarning("insert failed: %s", qPrintable(q.lastError().text()));
-        return false;
-    }
-    return true;
+    return !QueueProbe(m_db->db()).insert(stage, count, fake).isEmpty();
 }
 
 bool tst_ReloadStats::setOverlay(const QString &section, const QString &option, const QString &value)
@@ -149,26 +140,22 @@ bool tst_ReloadStats::setOverlay(const QString &section, const QString &option, 
 
 int tst_ReloadStats::count(const QString &where)
 {
-    return int(m_db->scalar(u"SELECT count(*) FROM workqueue WHERE "_s + where));
+    return QueueProbe(m_db->db()).count(where);
 }
 
 QString tst_ReloadStats::text(const QString &sql)
 {
-    QSqlQuery q(m_db->db());
-    if (!q.exec(sql) || !q.next())
-        return {};
-    return q.value(0).toString();
+    return QueueProbe(m_db->db()).text(sql);
 }
 
 QString tst_ReloadStats::stageStats(const QString &stage)
 {
-    return text(u"SELECT concat_ws(' ', runs, failures, timeouts, crashes) FROM stage_stats WHERE stage = '%1'"_s
-                    .arg(stage));
+    return QueueProbe(m_db->db()).stageStats(stage);
 }
 
 QString tst_ReloadStats::dispatchStats()
 {
-    return text(u"SELECT concat_ws(' ', stage_runs, messages) FROM dispatch_stats"_s);
+    return QueueProbe(m_db->db()).dispatchStats();
 }
 
 // An overlay change of PARALLELISM and then of PROGRAM takes effect without a

@@ -98,6 +98,25 @@ qint64 QueueProbe::scalar(const QString &sql)
     return q.value(0).toLongLong();
 }
 
+QString QueueProbe::text(const QString &sql)
+{
+    QSqlQuery q(m_db);
+    if (!q.exec(sql) || !q.next())
+        return {};
+    return q.value(0).toString();
+}
+
+QString QueueProbe::stageStats(const QString &stage)
+{
+    return text(u"SELECT concat_ws(' ', runs, failures, timeouts, crashes) FROM stage_stats WHERE stage = '%1'"_s
+                    .arg(stage));
+}
+
+QString QueueProbe::dispatchStats()
+{
+    return text(u"SELECT concat_ws(' ', stage_runs, messages) FROM dispatch_stats"_s);
+}
+
 int QueueProbe::count(const QString &where)
 {
     return int(scalar(u"SELECT count(*) FROM workqueue WHERE "_s + where));

@@ -45,6 +45,12 @@ public:
     // count(*) WHERE where; -1 (with a warning) when the statement fails.
     int count(const QString &where);
     qint64 scalar(const QString &sql);
+    // The first column of the first row as text; empty when there is none.
+    QString text(const QString &sql);
+    // "runs failures timeouts crashes" of stage_stats; empty without a row.
+    QString stageStats(const QString &stage);
+    // "stage_runs messages" of dispatch_stats.
+    QString dispatchStats();
     std::optional<QueueRow> row(qint64 id);
     // Ordered by id; `where` is an SQL condition.
     QList<QueueRow> rows(const QString &where = QStringLiteral("true"));
