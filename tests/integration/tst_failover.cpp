@@ -52,21 +52,12 @@ namespace {
 
 const QStringList Stages{u"a"_s, u"b"_s, u"c"_s};
 
-bool processGone(qint64 pid)
-{
-    QFile stat(u"/proc/%1/stat"_s.arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return true;
-    const QByteArray text = stat.readAll();
-    const qsizetype close = text.lastIndexOf(')');
-    return close >= 0 && (text.mid(close + 2, 1) == "Z" || text.mid(close + 2, 1) == "X");
-}
 
 QList<qint64> alive(const QList<qint64> &pids)
 {
     QList<qint64> left;
     for (const qint64 pid : pids) {
-        if (!processGone(pid))
+        if (!DaemonProcess::isGone(pid))
             left.append(pid);
     }
     return left;
@@ -76,9 +67,7 @@ QList<qint64> alive(const QList<qint64> &pids)
 
 void tst_Failover::initTestCase()
 {
-    QVERIFY2(QFile::exists(DaemonProcess::daemonBinary()),
-             qPrintable(DaemonProcess::daemonBinary() + u" is missing: is PEPSI_BUILD_DIR set?"_s));
-    QVERIFY2(QFile::exists(DaemonProcess::fakeWorker()), qPrintable(DaemonProcess::fakeWorker() + u" is missing"_s));
+    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
 void tst_Failover::init()

@@ -8,6 +8,7 @@
 // the row at that stage.
 #include "daemonprocess.h"
 #include "queueprobe.h"
+#include "sampler.h"
 #include "testdatabase.h"
 #include "workerharness.h"
 
@@ -26,30 +27,6 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// Calls `sample` every 20 ms while the test waits in the event loop.
-class Sampler
-{
-public:
-    explicit Sampler(std::function<void()> sample)
-        : m_sample(std::move(sample))
-    {
-        QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] { take(); });
-        m_timer.start(20);
-        take();
-    }
-    int samples() const { return m_samples; }
-    void take()
-    {
-        m_sample();
-        ++m_samples;
-    }
-
-private:
-    std::function<void()> m_sample;
-    QTimer m_timer;
-    int m_samples = 0;
-};
 
 // Appended to the harness's pipeline: f1 -> f2 -> f3 fuse; g2 fuses but is
 // another program; h2 does not fuse; e1 -> e2 is the reference stage.

@@ -49,23 +49,12 @@ private:
 
 namespace {
 
-bool processGone(qint64 pid)
-{
-    QFile stat(u"/proc/%1/stat"_s.arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return true;
-    const QByteArray text = stat.readAll();
-    const qsizetype close = text.lastIndexOf(')');
-    return close >= 0 && (text.mid(close + 2, 1) == "Z" || text.mid(close + 2, 1) == "X");
-}
 
 } // namespace
 
 void tst_Recovery::initTestCase()
 {
-    QVERIFY2(QFile::exists(DaemonProcess::daemonBinary()),
-             qPrintable(DaemonProcess::daemonBinary() + u" is missing: is PEPSI_BUILD_DIR set?"_s));
-    QVERIFY2(QFile::exists(DaemonProcess::fakeWorker()), qPrintable(DaemonProcess::fakeWorker() + u" is missing"_s));
+    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
 void tst_Recovery::init()
@@ -242,10 +231,10 @@ void tst_Recovery::watchdog()
     if (ignoresTerm) {
         // SIGTERM did nothing: until the SIGKILL 2 s later the process may
         // still act on what it holds, so those stay running.
-        QVERIFY2(!processGone(hung), "the worker that ignores SIGTERM died before the kill grace");
+        QVERIFY2(!DaemonProcess::isGone(hung), "the worker that ignores SIGTERM died before the kill grace");
         QCOMPARE(m_queue->count(u"workqueue_id IN (%1, %2) AND status = 'running'"_s.arg(ids[1]).arg(ids[2])), 2);
     }
-    QTRY_VERIFY_WITH_TIMEOUT(processGone(hung), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(DaemonProcess::isGone(hung), 5000);
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 2, 10000);
 
     const auto timedOut = m_queue->row(ids[0]);
@@ -275,7 +264,7 @@ void tst_Recovery::protocolViolation()
     for (const qint64 id : {ids[0], ids[2], ids[3]})
         verifyDoneOnce(id);
     const qint64 replaced = m_queue->row(ids[0])->pid(u"s"_s);
-    QVERIFY(processGone(replaced));
+    QVERIFY(DaemonProcess::isGone(replaced));
     for (const qint64 id : {ids[2], ids[3]})
         QVERIFY(m_queue->row(id)->pid(u"s"_s) != replaced);
     QCOMPARE(daemon->terminate(), 0);

@@ -6,6 +6,7 @@
 // and never rewritten without a delta. (Stage fusion: tst_fusion.)
 #include "daemonprocess.h"
 #include "queueprobe.h"
+#include "sampler.h"
 #include "testdatabase.h"
 
 #include <QFile>
@@ -26,29 +27,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// Calls `sample` every 20 ms while the test waits in the event loop.
-class Sampler
-{
-public:
-    explicit Sampler(std::function<void()> sample)
-        : m_sample(std::move(sample))
-    {
-        QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] { take(); });
-        m_timer.start(20);
-        take();
-    }
-    int samples() const { return m_samples; }
-    void take()
-    {
-        m_sample();
-        ++m_samples;
-    }
-
-private:
-    std::function<void()> m_sample;
-    QTimer m_timer;
-    int m_samples = 0;
-};
 
 // argv[0] of a process: the PROGRAM path the daemon started (a symlink stays
 // a symlink here, unlike /proc/<pid>/exe).
@@ -103,9 +81,7 @@ private:
 
 void tst_ReloadStats::initTestCase()
 {
-    QVERIFY2(QFile::exists(DaemonProcess::daemonBinary()),
-             qPrintable(DaemonProcess::daemonBinary() + u" is missing: is PEPSI_BUILD_DIR set?"_s));
-    QVERIFY2(QFile::exists(DaemonProcess::fakeWorker()), qPrintable(DaemonProcess::fakeWorker() + u" is missing"_s));
+    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
 void tst_ReloadStats::init()

@@ -27,15 +27,6 @@ void pump(int ms)
     loop.exec();
 }
 
-bool processGone(qint64 pid)
-{
-    QFile stat(u"/proc/%1/stat"_s.arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return true;
-    const QByteArray text = stat.readAll();
-    const qsizetype close = text.lastIndexOf(')');
-    return close >= 0 && (text.mid(close + 2, 1) == "Z" || text.mid(close + 2, 1) == "X");
-}
 
 int settled(const QMap<QString, int> &byStatus)
 {
@@ -208,7 +199,7 @@ void SoakRun::killDaemon()
     QList<qint64> survivors = workers;
     while (!survivors.isEmpty() && clock.elapsed() < 5000) {
         pump(20);
-        survivors.removeIf([](qint64 pid) { return processGone(pid); });
+        survivors.removeIf([](qint64 pid) { return DaemonProcess::isGone(pid); });
     }
     const int orphans = m_queue->count(u"status = 'running'"_s);
     m_orphansAtKill = orphans;

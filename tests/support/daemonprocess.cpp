@@ -359,3 +359,24 @@ QList<QPair<int, QString>> DaemonProcess::openFiles(qint64 pid)
     std::sort(files.begin(), files.end());
     return files;
 }
+
+QString DaemonProcess::missingBinaries()
+{
+    QStringList missing;
+    for (const QString &binary : {daemonBinary(), fakeWorker()}) {
+        if (!QFile::exists(binary))
+            missing << binary;
+    }
+    return missing.isEmpty() ? QString()
+                             : missing.join(u", "_s) + u" missing: is PEPSI_BUILD_DIR set, and built?"_s;
+}
+
+bool DaemonProcess::isGone(qint64 pid)
+{
+    QFile stat(u"/proc/%1/stat"_s.arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return true;
+    const QByteArray text = stat.readAll();
+    const qsizetype close = text.lastIndexOf(')');
+    return close >= 0 && (text.mid(close + 2, 1) == "Z" || text.mid(close + 2, 1) == "X");
+}

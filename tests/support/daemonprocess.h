@@ -34,6 +34,8 @@ public:
     // $PEPSI_TEST_USER, else "pepsi": the USER the daemon drops to when started as root.
     static QString serviceUser();
     static bool runningAsRoot();
+    // "" when the daemon and the fake worker are built, else what is missing.
+    static QString missingBinaries();
 
     // --- the configuration; written by start() (or writeConfig()) ---
     // A [pepsi-dispatch] option (POLL_INTERVAL, WORKER_IDLE_TIMEOUT, ...).
@@ -78,6 +80,8 @@ public:
 
     // /proc helpers, usable on any pid.
     static QString procStatusField(qint64 pid, const QString &field); // "Uid" -> "1000\t1000\t1000\t1000"
+    // The process has exited (no /proc entry, or a zombie).
+    static bool isGone(qint64 pid);
     static QString environmentValue(qint64 pid, const QByteArray &name);
     // fd number -> link target ("pipe:[123]", "socket:[456]", "/dev/null")
     static QList<QPair<int, QString>> openFiles(qint64 pid);
