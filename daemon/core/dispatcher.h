@@ -39,9 +39,6 @@ public:
     // the statistics, then finished(exitCode).
     void shutdown(int exitCode = 0);
 
-    qint64 rounds() const { return m_rounds; }
-    qint64 claimedTotal() const { return m_claimedTotal; }
-
 Q_SIGNALS:
     void finished(int exitCode);
 

@@ -36,7 +36,6 @@ public:
     void checkAlive();
     void close();
 
-    State state() const { return m_state; }
     bool isUp() const { return m_state == State::Up; }
     QueueStore &store() { return *m_store; }
     StatsStore &stats() { return m_stats; }

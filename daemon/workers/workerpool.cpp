@@ -60,11 +60,6 @@ int WorkerPool::inFlight() const
     return total;
 }
 
-QList<const WorkerProcess *> WorkerPool::workers() const
-{
-    return {m_workers.cbegin(), m_workers.cend()};
-}
-
 QList<qint64> WorkerPool::heldIds() const
 {
     QList<qint64> ids;

@@ -43,7 +43,6 @@ public:
     int inFlight() const;
     int workerCount() const { return int(m_workers.size()); }
     bool inCooldown() const { return m_cooldown.isActive(); }
-    QList<const WorkerProcess *> workers() const;
     // Every id a worker of this pool holds.
     QList<qint64> heldIds() const;
 
@@ -60,7 +59,6 @@ public:
     void retire();
     // retire(), and report drained() when the last worker is gone.
     void shutdown();
-    bool isRetired() const { return m_retired; }
 
 Q_SIGNALS:
     void capacityFreed();
