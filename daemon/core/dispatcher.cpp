@@ -291,7 +291,7 @@ void Dispatcher::runRound()
         WorkerPool *pool = m_pools.value(it.key());
         const Tickets unplaced = pool ? pool->assign(it.value()) : it.value();
         for (const Ticket &ticket : unplaced)
-            m_pending.append(Settlement{ticket, it.key(), Settlement::Outcome::Requeue, {}, 0});
+            m_pending.append(Settlement{ticket, Settlement::Outcome::Requeue, {}, 0});
         unplacedAny = unplacedAny || !unplaced.isEmpty();
     }
     // What no worker took (its stage just went into cooldown) goes back to

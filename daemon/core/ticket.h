@@ -24,7 +24,6 @@ struct Settlement
     enum class Outcome { Requeue, Fail, Timeout, Pause };
 
     Ticket ticket;
-    QString stage;
     Outcome outcome = Outcome::Requeue;
     QString reason;          // becomes state.dispatch_error; empty: left as it is
     qint64 pauseMs = 0;      // Pause only

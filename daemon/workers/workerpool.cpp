@@ -294,7 +294,7 @@ void WorkerPool::requeue(const Tickets &tickets)
 
 void WorkerPool::settleOne(Ticket ticket, Settlement::Outcome outcome, const QString &reason, qint64 pauseMs)
 {
-    Q_EMIT settle(Settlement{ticket, m_stage.name, outcome, reason, pauseMs});
+    Q_EMIT settle(Settlement{ticket, outcome, reason, pauseMs});
 }
 
 void WorkerPool::report(RunReport::Result result, qint64 busyUsec, QList<FusedRun> fused, bool heldMessage)

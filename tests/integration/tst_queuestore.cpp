@@ -124,7 +124,7 @@ void TestQueueStore::settleIsGuarded()
         QVERIFY(tdb.exec(stageWrite));
 
     const Ticket ticket = round->claimed.first().ticket;
-    const auto changed = store.settle({Settlement{ticket, QStringLiteral("a"), Settlement::Outcome::Fail,
+    const auto changed = store.settle({Settlement{ticket, Settlement::Outcome::Fail,
                                                   QStringLiteral("crashed: signal 9"), 0}});
     QVERIFY2(changed, qPrintable(store.lastError()));
     QCOMPARE(*changed, expectedStatus == u"failed" ? 1 : 0);
@@ -148,10 +148,10 @@ void TestQueueStore::settleWritesEveryOutcome()
     const auto t = [&](int i) { return round->claimed.at(i).ticket; };
     const QString quote = QStringLiteral("status 3: \"quoted\", back\\slash, {braces}, ünïcode");
     const auto changed = store.settle({
-        {t(0), QStringLiteral("a"), Settlement::Outcome::Requeue, {}, 0},
-        {t(1), QStringLiteral("a"), Settlement::Outcome::Fail, quote, 0},
-        {t(2), QStringLiteral("a"), Settlement::Outcome::Timeout, QStringLiteral("timeout after 300 s"), 0},
-        {t(3), QStringLiteral("a"), Settlement::Outcome::Pause, QStringLiteral("status 75: later"), 30000},
+        {t(0), Settlement::Outcome::Requeue, {}, 0},
+        {t(1), Settlement::Outcome::Fail, quote, 0},
+        {t(2), Settlement::Outcome::Timeout, QStringLiteral("timeout after 300 s"), 0},
+        {t(3), Settlement::Outcome::Pause, QStringLiteral("status 75: later"), 30000},
     });
     QVERIFY2(changed, qPrintable(store.lastError()));
     QCOMPARE(*changed, 4);
