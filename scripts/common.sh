@@ -59,7 +59,12 @@ check_build_dir_access() {
 configure_and_build() {
   local targets=()
   (($# > 0)) && targets=(--target "$@")
-  flock "$BUILD_LOCK" cmake -S "$REPO" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >&2
+  local launcher=()
+  # ccache, where installed, makes rebuilds in several checkouts cheap
+  # (CCACHE_BASEDIR: the same sources in another directory still hit).
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
+  flock "$BUILD_LOCK" cmake -S "$REPO" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >&2
   flock "$BUILD_LOCK" cmake --build "$BUILD_DIR" -j "$(nproc)" "${targets[@]}" >&2
 }
 
