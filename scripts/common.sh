@@ -63,7 +63,7 @@ configure_and_build() {
   # ccache, where installed, makes rebuilds in several checkouts cheap
   # (CCACHE_BASEDIR: the same sources in another directory still hit).
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
   flock "$BUILD_LOCK" cmake -S "$REPO" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >&2
   flock "$BUILD_LOCK" cmake --build "$BUILD_DIR" -j "$(nproc)" "${targets[@]}" >&2
 }
