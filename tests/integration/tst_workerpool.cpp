@@ -74,11 +74,13 @@ private Q_SLOTS:
     void stderrFloodInBoundedMemory();
     void watchdogWaitsForTheStart();
     void idleWorkerExits();
+    void exitReasons_data();
+    void exitReasons();
 
 private:
     // A stage program: `body` after "#!/bin/sh".
     QString script(const QString &name, const QByteArray &body);
-    WorkerPool *makePool(const QString &program, PoolOptions options = {}, int queueLimit = 4);
+    WorkerPool *makePool(const QString &program, PoolOptions options = {}, int queueLimit = 4, int maxMessages = 1000);
     static Tickets tickets(int count, qint64 firstId = 1);
     // "fail 2 status 3: x" per settlement, in order.
     QStringList settled() const;
@@ -116,13 +118,14 @@ QString tst_WorkerPool::script(const QString &name, const QByteArray &body)
     return path;
 }
 
-WorkerPool *tst_WorkerPool::makePool(const QString &program, PoolOptions options, int queueLimit)
+WorkerPool *tst_WorkerPool::makePool(const QString &program, PoolOptions options, int queueLimit, int maxMessages)
 {
     StageConfig stage;
     stage.name = u"s"_s;
     stage.program = program;
     stage.parallelism = 1;
     stage.queueLimit = queueLimit;
+    stage.maxMessages = maxMessages;
     if (options.idleTimeout.count() == 0)
         options.idleTimeout = std::chrono::seconds(60);
     auto *pool = new WorkerPool(stage, options, m_owner.get());
@@ -381,6 +384,40 @@ void tst_WorkerPool::idleWorkerExits()
     QCOMPARE(started.size(), 1);
     QCOMPARE(exited.at(0).at(0).toLongLong(), started.at(0).at(0).toLongLong());
     QCOMPARE(exited.at(0).at(1).toString(), u"idle"_s);
+    QCOMPARE(exited.at(0).at(2).toLongLong(), 2);
+    QCOMPARE(m_settlements.size(), 0);
+}
+
+// workerExited tells why a worker went: recycled after MAX_MESSAGES, retired
+// by a reload, stopped by a shutdown, or clean when it left on its own.
+void tst_WorkerPool::exitReasons_data()
+{
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("recycled") << u"recycled"_s;
+    QTest::newRow("retired") << u"retired"_s;
+    QTest::newRow("stopped") << u"stopped"_s;
+    QTest::newRow("clean") << u"clean"_s;
+}
+
+void tst_WorkerPool::exitReasons()
+{
+    QFETCH(QString, reason);
+    const QByteArray body = reason == u"clean"_s ? "read a; echo 0; read b; echo 0; exit 0"
+                                                 : "while read id; do echo 0; done";
+    WorkerPool *pool = makePool(script(u"worker"_s, body), {}, 4, reason == u"recycled"_s ? 2 : 1000);
+    QSignalSpy started(pool, &WorkerPool::workerStarted);
+    QSignalSpy exited(pool, &WorkerPool::workerExited);
+    QSignalSpy runs(pool, &WorkerPool::runEnded);
+    QVERIFY(pool->assign(tickets(2)).isEmpty());
+    QTRY_COMPARE(runs.size(), 2);
+    if (reason == u"retired"_s)
+        pool->reconfigure(pool->stage());
+    else if (reason == u"stopped"_s)
+        pool->shutdown();
+    QTRY_COMPARE(exited.size(), 1);
+    QCOMPARE(started.size(), 1);
+    QCOMPARE(exited.at(0).at(0).toLongLong(), started.at(0).at(0).toLongLong());
+    QCOMPARE(exited.at(0).at(1).toString(), reason);
     QCOMPARE(exited.at(0).at(2).toLongLong(), 2);
     QCOMPARE(m_settlements.size(), 0);
 }

@@ -38,6 +38,8 @@ private Q_SLOTS:
     void errors();
     void quote_data();
     void quote();
+    void prefix_data();
+    void prefix();
 };
 
 void TestStatusLine::parse_data()
@@ -204,6 +206,33 @@ void TestStatusLine::quote()
     QFETCH(QString, quoted);
 
     QCOMPARE(maxBytes < 0 ? quoteForLog(line) : quoteForLog(line, maxBytes), quoted);
+}
+
+// couldBeStatusLine(): the start of a line still being written.
+void TestStatusLine::prefix_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<bool>("possible");
+    QTest::newRow("empty") << QByteArray() << true;
+    QTest::newRow("digit") << QByteArray("7") << true;
+    QTest::newRow("minus") << QByteArray("-") << true;
+    QTest::newRow("code and space") << QByteArray("3 ") << true;
+    QTest::newRow("reason under way") << QByteArray("3 rrrr") << true;
+    QTest::newRow("success, CR") << QByteArray("0\r") << true;
+    QTest::newRow("18 digits") << QByteArray(18, '9') << true;
+    QTest::newRow("19 digits") << QByteArray(19, '9') << false;
+    QTest::newRow("letter first") << QByteArray("x") << false;
+    QTest::newRow("space first") << QByteArray(" 0") << false;
+    QTest::newRow("minus, letter") << QByteArray("-x") << false;
+    QTest::newRow("digit, letter") << QByteArray("3x") << false;
+    QTest::newRow("NUL first") << QByteArray(1, '\0') << false;
+}
+
+void TestStatusLine::prefix()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(bool, possible);
+    QCOMPARE(pepsi::couldBeStatusLine(head), possible);
 }
 
 QTEST_APPLESS_MAIN(TestStatusLine)
