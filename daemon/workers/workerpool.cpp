@@ -145,6 +145,7 @@ WorkerProcess *WorkerPool::spawn()
     launch.environment = m_environment;
     launch.maxRuntime = m_options.maxRuntime;
     launch.terminateGrace = m_options.killGrace;
+    launch.startTimeout = m_options.startTimeout;
 
     auto *worker = new WorkerProcess(launch, this);
     connect(worker, &WorkerProcess::answered, this, &WorkerPool::onAnswered);

@@ -78,6 +78,16 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
     });
     connect(&m_graceTimer, &QTimer::timeout, this, &WorkerProcess::terminate);
     connect(&m_startProbe, &QTimer::timeout, this, &WorkerProcess::probeStart);
+    m_startDeadline.setSingleShot(true);
+    connect(&m_startDeadline, &QTimer::timeout, this, [this] {
+        if (m_ready || m_state == State::Exited)
+            return;
+        qCWarning(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid
+                                      << "has not read its input" << m_launch.startTimeout.count()
+                                      << "ms after it started; terminating it";
+        m_startTimedOut = true;
+        terminate();
+    });
     connect(&m_stderrWindow, &QTimer::timeout, this, &WorkerProcess::logDroppedStderr);
     connect(&m_process, &QProcess::started, this, [this] {
         m_pid = m_process.processId();
@@ -87,6 +97,8 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
         Q_EMIT started(this);
         if (!m_inFlight.empty())
             m_startProbe.start();
+        if (!m_ready && m_launch.startTimeout.count() > 0)
+            m_startDeadline.start(m_launch.startTimeout);
     });
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &WorkerProcess::onStdout);
     connect(&m_process, &QProcess::readyReadStandardError, this, &WorkerProcess::onStderr);
@@ -170,6 +182,7 @@ void WorkerProcess::becomeReady()
         return;
     m_ready = true;
     m_startProbe.stop();
+    m_startDeadline.stop();
     qCDebug(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "is reading its input";
     if (!m_inFlight.empty())
         headChanged();
@@ -226,6 +239,7 @@ void WorkerProcess::handleLine(QByteArrayView line, bool cut)
     ++m_answered;
     m_ready = true;
     m_startProbe.stop();
+    m_startDeadline.stop();
     headChanged();
     Q_EMIT answered(this, head, status.value(), busyUsec);
 }
@@ -308,7 +322,12 @@ WorkerExit WorkerProcess::classifyExit(int exitCode, QProcess::ExitStatus status
     else if (!m_inFlight.empty() || exitCode != 0)
         exit.cause = QStringLiteral("exited with status %1 without answering").arg(exitCode);
 
-    if (m_condemned || m_signalSent != 0) {
+    if (m_startTimedOut && m_answered == 0) {
+        // It never got to its input: no message is to blame.
+        exit.kind = WorkerExit::Kind::FailedToStart;
+        exit.cause = QStringLiteral("did not read its input within %1 ms of starting")
+                         .arg(m_launch.startTimeout.count());
+    } else if (m_condemned || m_signalSent != 0) {
         // Condemned: its head was settled then, the rest never ran. Signalled
         // by us: however it ended, it was told to; what it held goes back.
         exit.kind = WorkerExit::Kind::Stopped;
@@ -359,6 +378,7 @@ void WorkerProcess::finish(WorkerExit exit)
     m_killTimer.stop();
     m_graceTimer.stop();
     m_startProbe.stop();
+    m_startDeadline.stop();
     m_stderrWindow.stop();
     const Tickets unanswered(m_inFlight.begin(), m_inFlight.end());
     m_inFlight.clear();

@@ -22,6 +22,9 @@ struct WorkerLaunch
     QProcessEnvironment environment;
     std::chrono::milliseconds maxRuntime{0};
     std::chrono::milliseconds terminateGrace{std::chrono::seconds(2)};
+    // A worker that has not begun to read its input this long after exec is
+    // stopped as a start failure (MAX_RUNTIME does not run before that).
+    std::chrono::milliseconds startTimeout{std::chrono::seconds(60)};
 };
 
 struct WorkerExit
@@ -107,6 +110,7 @@ private:
     QTimer m_killTimer;
     QTimer m_graceTimer;
     QTimer m_startProbe;
+    QTimer m_startDeadline;
     QTimer m_stderrWindow;
     QElapsedTimer m_headClock;
     std::deque<Ticket> m_inFlight;
@@ -122,6 +126,7 @@ private:
     int m_signalSent = 0;     // the last signal we sent it (SIGTERM, SIGKILL), 0: none
     State m_state = State::Starting;
     bool m_ready = false;
+    bool m_startTimedOut = false;
     bool m_condemned = false; // a protocol violation or timeout: further output is dropped
     bool m_retiring = false;  // gets no new ids; stops once what it holds is answered
 };

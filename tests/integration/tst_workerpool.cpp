@@ -166,6 +166,9 @@ void tst_WorkerPool::startFailureFailsNothing_data()
     QTest::newRow("exit 0 holding ids") << QByteArray("exit 0") << u"exited with status 0 before answering anything"_s
                                         << QString();
     QTest::newRow("exec fails") << QByteArray() << u"failed to start: "_s << QString();
+    QTest::newRow("never reads its input") << QByteArray("echo 'connecting...' >&2; exec sleep 60")
+                                           << u"did not read its input within 500 ms of starting"_s
+                                           << u"connecting..."_s;
 }
 
 void tst_WorkerPool::startFailureFailsNothing()
@@ -179,7 +182,10 @@ void tst_WorkerPool::startFailureFailsNothing()
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("\x7f" "ELF garbage");
     }
-    WorkerPool *pool = makePool(program);
+    PoolOptions options;
+    options.startTimeout = std::chrono::milliseconds(500);
+    options.killGrace = std::chrono::milliseconds(500);
+    WorkerPool *pool = makePool(program, options);
     QSignalSpy started(pool, &WorkerPool::startFailed);
     QSignalSpy entered(pool, &WorkerPool::cooldownEntered);
     QSignalSpy left(pool, &WorkerPool::cooldownLeft);
