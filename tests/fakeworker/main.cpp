@@ -52,6 +52,7 @@
 #include <cerrno>
 #include <algorithm>
 #include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
@@ -224,6 +225,8 @@ Outcome handle(StageContext &ctx, qint64 id)
         return rawPrefix(QByteArray(qsizetype(argument), 'r'));
     if (kind == "stdout-flood" && argument >= 0) {
         std::signal(SIGTERM, SIG_IGN);
+        // Ignoring SIGTERM, it would outlive a dispatcher that dies meanwhile.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         writeFlood(STDOUT_FILENO, argument, 'x');
         hangForever();
     }

@@ -22,7 +22,7 @@ constexpr Fault Faults[] = {
     // Hostile output (issue 8): reasons PostgreSQL cannot store as written,
     // a reason far over the limit, a stderr flood.
     {"nul-reason", 0.002},   {"bad-utf8", 0.002},       {"long-reason:200000", 0.002},
-    {"stderr-flood:20000", 0.001},
+    {"stderr-flood:20000", 0.001}, {"stdout-flood:4000000", 0.0005},
 };
 
 // The reason of the fake worker's hostile answers ("3 <raw> / 3 fake failure"), cleaned.
@@ -87,6 +87,12 @@ SoakPlan::Expected SoakPlan::expected(int index) const
         if (mode == u"garbage"_s) {
             out.status = u"failed"_s;
             out.error = u"protocol error: \"this is not a status line\""_s;
+            return out;
+        }
+        if (mode.startsWith(u"stdout-flood:"_s)) { // garbage without a newline, killed after the SIGTERM grace
+            out.status = u"failed"_s;
+            out.error = u"protocol error: \"x"_s;
+            out.errorIsPrefix = true;
             return out;
         }
         if (const QString error = hostileError(mode); !error.isEmpty()) {
