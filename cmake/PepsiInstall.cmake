@@ -12,6 +12,8 @@ set(pepsi_unit_dir "${PEPSI_SYSTEMD_UNIT_DIR}")
 
 install(FILES resources/pepsi.conf.example DESTINATION ${CMAKE_INSTALL_DATADIR}/pepsi)
 install(DIRECTORY resources/sql DESTINATION ${CMAKE_INSTALL_DATADIR}/pepsi)
+# The Python stage program of doc/stage-examples.rst.
+install(PROGRAMS stagekit/example/pepsi-stage-example.py DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
 
 # The units name /usr/bin/pepsi-dispatch (so that the sources verify as they
 # are); an install under another prefix (given at install time, as cpack and
