@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: AGPL-3.0-or-later
 # Install layout (GNU directories under CMAKE_INSTALL_PREFIX) of what is not a
-# target: schema files, the example configuration, systemd units, the
-# console's desktop entry and icons. Programs install with their targets, man
-# pages with doc/. doc/operations.rst shows the resulting tree.
+# target: schema files, the example configuration, the Python example stage,
+# systemd units. Programs install with their targets, man pages with doc/,
+# the console's desktop entry and icon with console/ (its translations are
+# compiled in). tests/package/check-install holds the expected tree.
 
 # Relative to the prefix: /usr/lib/systemd/system for the package (the same
 # directory as /lib/systemd/system on a merged-/usr Debian 12).
@@ -30,12 +31,3 @@ foreach(unit pepsi-dispatch.service pepsi-dispatch@.service)
     file(WRITE \"\$ENV{DESTDIR}\${unit_dir}/${unit}\" \"\${text}\")
   ")
 endforeach()
-
-# The console's desktop entry and icons, where resources/ has them.
-file(GLOB pepsi_desktop_files "${PROJECT_SOURCE_DIR}/resources/*.desktop")
-if(pepsi_desktop_files)
-  install(FILES ${pepsi_desktop_files} DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
-endif()
-if(IS_DIRECTORY "${PROJECT_SOURCE_DIR}/resources/icons/hicolor")
-  install(DIRECTORY resources/icons/hicolor DESTINATION ${CMAKE_INSTALL_DATADIR}/icons)
-endif()
