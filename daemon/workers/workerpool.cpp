@@ -20,6 +20,9 @@ WorkerPool::WorkerPool(const StageConfig &stage, const PoolOptions &options, QOb
     , m_environment(QProcessEnvironment::systemEnvironment())
 {
     m_environment.insert(QStringLiteral("PEPSI_STAGE"), stage.name);
+    // systemd's notification socket and watchdog are the daemon's, not its workers'.
+    for (const char *name : {"NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"})
+        m_environment.remove(QString::fromLatin1(name));
     // One timer per pool, armed for the earliest idle deadline of its workers.
     m_idleTimer.setSingleShot(true);
     m_cooldown.setSingleShot(true);
