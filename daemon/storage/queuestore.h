@@ -29,6 +29,7 @@ struct ClaimRound
     QList<ClaimedMessage> claimed;
     qint64 resumed = 0;                   // paused rows that were due and are pending again
     std::optional<qint64> nextPausedInMs; // the earliest paused row still waiting
+    qint64 skippedLocked = 0;             // due or claimable rows another session holds a lock on
 };
 
 // Every statement the dispatcher runs against workqueue, in one place, on one
