@@ -67,6 +67,8 @@ void DatabaseSession::close()
 
 void DatabaseSession::attempt()
 {
+    if (m_state == State::Up)
+        return;
     const QString appName = DispatcherLock::applicationName();
     // A queue connection that survived the outage still holds the lock.
     if (!m_store->isOpen() || !m_queueWatch.isWatching()) {

@@ -57,15 +57,16 @@ private Q_SLOTS:
 
     void terminateBackends_data();
     void terminateBackends();
+    void lockTakenWhileReconnecting();
     void overlayChangedWhileDisconnected();
 
 private:
-    std::unique_ptr<DaemonProcess> newDaemon();
+    std::unique_ptr<DaemonProcess> newDaemon(const QString &pollInterval = u"60 s"_s);
     // The backends of the daemon with this pid, by what they do.
     QString backendsOf(qint64 daemonPid, const QString &which);
     // The pid in the application_name of whoever holds the dispatcher lock; 0: nobody.
     qint64 lockHolderPid();
-    // "database connection restored after N ms" -> N; -1 without such a line.
+    // The last "database connection restored after N ms" -> N; -1 without such a line.
     static qint64 reconnectMs(DaemonProcess &daemon);
 
     std::unique_ptr<TestDatabase> m_db;
@@ -89,11 +90,11 @@ void tst_ConnectionLoss::cleanup()
     m_db.reset();
 }
 
-std::unique_ptr<DaemonProcess> tst_ConnectionLoss::newDaemon()
+std::unique_ptr<DaemonProcess> tst_ConnectionLoss::newDaemon(const QString &pollInterval)
 {
     auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
     // Only the dispatcher's own wakes may pick up rows in these tests.
-    daemon->setOption(u"POLL_INTERVAL"_s, u"60 s"_s);
+    daemon->setOption(u"POLL_INTERVAL"_s, pollInterval);
     daemon->addStage(u"s"_s, DaemonProcess::fakeWorker());
     return daemon;
 }
@@ -124,9 +125,12 @@ qint64 tst_ConnectionLoss::lockHolderPid()
 
 qint64 tst_ConnectionLoss::reconnectMs(DaemonProcess &daemon)
 {
-    const QRegularExpressionMatch match
-        = QRegularExpression(u"database connection restored after ([0-9]+) ms"_s).match(daemon.log());
-    return match.hasMatch() ? match.captured(1).toLongLong() : -1;
+    qint64 ms = -1;
+    QRegularExpressionMatchIterator matches
+        = QRegularExpression(u"database connection restored after ([0-9]+) ms"_s).globalMatch(daemon.log());
+    while (matches.hasNext())
+        ms = matches.next().captured(1).toLongLong();
+    return ms;
 }
 
 void tst_ConnectionLoss::terminateBackends_data()
@@ -153,26 +157,40 @@ void tst_ConnectionLoss::terminateBackends()
     qsizetype standbyWorkers = 0;
     Sampler sampler([&] { standbyWorkers = std::max(standbyWorkers, standby->workerPids().size()); });
 
-    // Work in flight while the sessions go.
-    const QList<qint64> before = m_queue->insert(u"s"_s, 20, {{u"s"_s, u"slow:50"_s}});
-    QCOMPARE(before.size(), 20);
-    QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= 2, 10000);
+    // Three times in a row, with work in flight each time: a standby that
+    // looks while the original reconnects must leave it its lock.
+    int done = 0;
+    for (int turn = 1; turn <= 3; ++turn) {
+        QCOMPARE(m_queue->insert(u"s"_s, 20, {{u"s"_s, u"slow:50"_s}}).size(), 20);
+        QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= done + 2, 10000);
+        qInfo("%s, turn %d: backends of the dispatcher: %s", qPrintable(which), turn,
+              qPrintable(m_queue->text(u"SELECT string_agg(concat_ws(' ', a.pid, CASE WHEN EXISTS (SELECT 1 FROM "
+                                       "pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory') THEN 'lock' END, "
+                                       "left(a.query, 30)), '; ') FROM pg_stat_activity a WHERE a.application_name "
+                                       "LIKE 'pepsi-dispatch % pid %1 %'"_s.arg(original->pid()))));
+        // Picked once, then ended in one statement.
+        const QString victims = m_queue->text(u"SELECT string_agg(pid::text, ',') FROM ("_s
+                                              + backendsOf(original->pid(), which) + u") v"_s);
+        QVERIFY2(victims.split(u',').size() == backends,
+                 qPrintable(victims + u": "_s
+                            + m_queue->text(u"SELECT string_agg(concat_ws(' ', pid, application_name, state, "
+                                            "backend_start, query), '; ') FROM pg_stat_activity"_s)));
+        QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM unnest('{%1}'::int[]) p WHERE pg_terminate_backend(p)"_s
+                                     .arg(victims)),
+                 qint64(backends));
+        QTRY_COMPARE_WITH_TIMEOUT(original->countLog(QRegularExpression(u"database connection restored after"_s)),
+                                  turn, 5000);
+        qInfo("%s, turn %d: reconnected in %lld ms", qPrintable(which), turn, reconnectMs(*original));
+        QCOMPARE(lockHolderPid(), original->pid());
 
-    const QString victims = backendsOf(original->pid(), which);
-    QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM ("_s + victims + u") v"_s), qint64(backends));
-    QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM ("_s + victims + u") v WHERE pg_terminate_backend(v.pid)"_s),
-             qint64(backends));
-    QVERIFY2(original->waitForLog(QRegularExpression(u"database connection restored after"_s), 5000),
-             qPrintable(original->log()));
-    qInfo("%s: reconnected in %lld ms", qPrintable(which), reconnectMs(*original));
-
-    // New rows, no heartbeat for a minute: the new LISTEN must hear them.
-    QElapsedTimer clock;
-    clock.start();
-    const QList<qint64> after = m_queue->insert(u"s"_s, 20);
-    QCOMPARE(after.size(), 20);
-    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 40, 5000);
-    qInfo("%s: 20 new rows done %lld ms after the insert", qPrintable(which), clock.elapsed());
+        // New rows, no heartbeat for a minute: the new LISTEN must hear them.
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(m_queue->insert(u"s"_s, 20).size(), 20);
+        done += 40;
+        QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), done, 5000);
+        qInfo("%s, turn %d: 20 new rows done %lld ms after the insert", qPrintable(which), turn, clock.elapsed());
+    }
     // A standby waits up to two polls before it takes a free lock: stay that long.
     QTest::qWait(2500);
     sampler.take();
@@ -185,7 +203,14 @@ void tst_ConnectionLoss::terminateBackends()
              qPrintable(standby->log()));
     for (const QueueRow &row : m_queue->rows())
         QVERIFY2(row.status == u"done"_s && !row.dispatchError && row.runs(u"s"_s) == 1, qPrintable(row.describe()));
-    QCOMPARE(original->countLog(QRegularExpression(u"^WARNING pepsi.dispatch.store: database connection lost"_s)), 1);
+    QCOMPARE(original->countLog(QRegularExpression(u"^WARNING pepsi.dispatch.store: database connection lost"_s)), 3);
+    // Noticed on the connection that was ended (the queue connection may
+    // also show it by a failed statement first).
+    const int onListen = original->countLog(QRegularExpression(u"connection lost: .*LISTEN connection"_s));
+    if (which == u"listen")
+        QCOMPARE(onListen, 3);
+    else if (which == u"queue")
+        QCOMPARE(onListen, 0);
 
     QCOMPARE(original->terminate(), 0);
     // Now, and only now, the standby takes over.
@@ -193,11 +218,47 @@ void tst_ConnectionLoss::terminateBackends()
     QCOMPARE(standby->terminate(), 0);
 }
 
+// The session holding the lock ends and, before the dispatcher is back,
+// another session takes the lock. From that moment the dispatcher must not
+// claim (the rows are not its to hand out): it stops its workers and exits 1.
+// Today the lock sat on the LISTEN connection while the queue connection
+// went on claiming.
+void tst_ConnectionLoss::lockTakenWhileReconnecting()
+{
+    auto daemon = newDaemon();
+    QVERIFY(daemon->start());
+    QVERIFY2(daemon->waitForReady(), qPrintable(daemon->log()));
+    // Their answers wake the dispatcher for claim rounds while it is away.
+    QCOMPARE(m_queue->insert(u"s"_s, 8, {{u"s"_s, u"slow:500"_s}}).size(), 8);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'running'"_s), 8, 5000);
+    const QList<qint64> workers = daemon->workerPids();
+    QVERIFY(!workers.isEmpty());
+
+    // One statement: the lock holder ends, and this session waits for the
+    // lock and takes it, before the dispatcher can reconnect.
+    QSqlDatabase other = m_db->newConnection(u"other"_s);
+    QSqlQuery take(other);
+    QVERIFY(take.exec(u"SELECT pg_terminate_backend(pid), pg_advisory_lock(1885696115) FROM ("_s
+                      + backendsOf(daemon->pid(), u"queue"_s) + u") v"_s));
+    const QList<qint64> fresh = m_queue->insert(u"s"_s, 10);
+    QCOMPARE(fresh.size(), 10);
+
+    QCOMPARE(daemon->waitForExit(10000), 1);
+    QVERIFY2(daemon->log().contains(u"another dispatcher took over"_s), qPrintable(daemon->log()));
+    // Not one of the new rows was claimed without the lock.
+    QCOMPARE(m_queue->count(u"workqueue_id >= %1 AND status = 'pending' AND claims = 0"_s.arg(fresh.first())), 10);
+    for (const qint64 pid : workers)
+        QTRY_VERIFY_WITH_TIMEOUT(DaemonProcess::isGone(pid), 3000);
+    QVERIFY(take.exec(u"SELECT pg_advisory_unlock(1885696115)"_s));
+}
+
 // Connections are refused while the overlay gains a stage: its NOTIFY reaches
 // nobody. After the reconnect the dispatcher reads the overlay anyway.
 void tst_ConnectionLoss::overlayChangedWhileDisconnected()
 {
-    auto daemon = newDaemon();
+    // A heartbeat every second: even a dispatcher that notices the outage
+    // only then must be back and have reloaded within the waits below.
+    auto daemon = newDaemon(u"1 s"_s);
     QVERIFY(daemon->start());
     QVERIFY2(daemon->waitForReady(), qPrintable(daemon->log()));
 
