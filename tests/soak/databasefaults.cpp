@@ -17,10 +17,11 @@ QString DatabaseFaults::lockRows(int pending, int paused)
     if (m_locked || !m_db.transaction())
         return u"cannot begin the row-lock transaction: "_s + m_db.lastError().text();
     QSqlQuery q(m_db);
-    if (!q.exec(u"SELECT count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'paused') FROM ("
-                "(SELECT status FROM workqueue WHERE status = 'pending' ORDER BY workqueue_id DESC LIMIT %1 "
-                "FOR UPDATE SKIP LOCKED) UNION ALL "
-                "(SELECT status FROM workqueue WHERE status = 'paused' LIMIT %2 FOR UPDATE SKIP LOCKED)) l"_s
+    // FOR UPDATE is not allowed under UNION: one CTE per kind of row.
+    if (!q.exec(u"WITH p AS (SELECT workqueue_id FROM workqueue WHERE status = 'pending' "
+                "ORDER BY workqueue_id DESC LIMIT %1 FOR UPDATE SKIP LOCKED), "
+                "z AS (SELECT workqueue_id FROM workqueue WHERE status = 'paused' LIMIT %2 FOR UPDATE SKIP LOCKED) "
+                "SELECT (SELECT count(*) FROM p), (SELECT count(*) FROM z)"_s
                     .arg(pending)
                     .arg(paused))
         || !q.next()) {
