@@ -46,7 +46,10 @@ void Dispatcher::setLifecycle(Lifecycle state)
 
 void Dispatcher::start()
 {
-    m_session = std::make_unique<DatabaseSession>(m_settings.database, m_standby, nullptr);
+    SessionLimits limits;
+    limits.lockTimeout = m_settings.dbLockTimeout;
+    limits.statementTimeout = m_settings.dbStatementTimeout;
+    m_session = std::make_unique<DatabaseSession>(m_settings.database, limits, m_standby, nullptr);
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
     connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
     connect(m_session.get(), &DatabaseSession::waitingForLock, this, [this] {

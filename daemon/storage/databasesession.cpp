@@ -26,9 +26,10 @@ constexpr milliseconds AttemptLineSpacing = 2s;
 
 } // namespace
 
-DatabaseSession::DatabaseSession(const QString &database, bool standby, QObject *parent)
+DatabaseSession::DatabaseSession(const QString &database, const SessionLimits &limits, bool standby, QObject *parent)
     : QObject(parent)
     , m_database(database)
+    , m_limits(limits)
     , m_standby(standby)
     , m_store(std::make_unique<QueueStore>(QueueConnection))
     , m_listener(std::make_unique<NotifyListener>(ListenConnection, nullptr))
@@ -73,7 +74,7 @@ void DatabaseSession::attempt()
     // A queue connection that survived the outage still holds the lock.
     if (!m_store->isOpen() || !m_queueWatch.isWatching()) {
         m_queueWatch.stop();
-        if (!m_store->open(m_database, appName))
+        if (!m_store->open(m_database, appName, m_limits))
             return goDown(m_store->lastError());
         if (!m_schemaChecked) {
             const SchemaCheck check = SchemaCheck::run(QueueConnection);
@@ -91,7 +92,7 @@ void DatabaseSession::attempt()
         m_queueWatch.watch(QueueConnection);
     }
     if (!m_listener->isOpen()) {
-        if (!m_listener->open(m_database, appName))
+        if (!m_listener->open(m_database, appName, m_limits))
             return goDown(m_listener->lastError());
         if (!m_listener->subscribe())
             return goDown(m_listener->lastError());

@@ -29,7 +29,7 @@ class DatabaseSession : public QObject
 public:
     enum class State { Down, WaitingForLock, Up };
 
-    DatabaseSession(const QString &database, bool standby, QObject *parent);
+    DatabaseSession(const QString &database, const SessionLimits &limits, bool standby, QObject *parent);
     ~DatabaseSession() override;
 
     void open();
@@ -78,6 +78,7 @@ private:
     static bool answers(const QString &connectionName);
 
     QString m_database;
+    SessionLimits m_limits;
     bool m_standby = false;
     bool m_everUp = false;
     bool m_schemaChecked = false;

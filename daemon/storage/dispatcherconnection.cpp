@@ -23,7 +23,7 @@ QString withDefault(QString options, const QString &keyword, const QString &valu
 } // namespace
 
 Result<QSqlDatabase, QString> openDispatcherConnection(const QString &connectionName, const QString &database,
-                                                       const QString &applicationName)
+                                                       const QString &applicationName, const SessionLimits &limits)
 {
     auto options = qpsqlConnectOptions(database, applicationName);
     if (!options)
@@ -51,8 +51,8 @@ Result<QSqlDatabase, QString> openDispatcherConnection(const QString &connection
     }
     // SET, not options='-c ...': DATABASE may carry options of its own.
     QSqlQuery query(db);
-    for (const QString &sql : {QStringLiteral("SET lock_timeout = %1").arg(SessionLimits::LockTimeout.count()),
-                               QStringLiteral("SET statement_timeout = %1").arg(SessionLimits::StatementTimeout.count())}) {
+    for (const QString &sql : {QStringLiteral("SET lock_timeout = %1").arg(limits.lockTimeout.count()),
+                               QStringLiteral("SET statement_timeout = %1").arg(limits.statementTimeout.count())}) {
         if (!query.exec(sql)) {
             const QString reason = query.lastError().text().trimmed();
             db.close();

@@ -15,8 +15,9 @@ namespace pepsi {
 // the next round; nothing it would have written is dropped.
 struct SessionLimits
 {
-    static constexpr std::chrono::milliseconds LockTimeout{1000};
-    static constexpr std::chrono::milliseconds StatementTimeout{5000};
+    // [pepsi-dispatch] DB_LOCK_TIMEOUT and DB_STATEMENT_TIMEOUT.
+    std::chrono::milliseconds lockTimeout{1000};
+    std::chrono::milliseconds statementTimeout{5000};
     // TCP only (libpq ignores them on a Unix socket): a silent peer is given
     // up after about idle + interval x count, an unacknowledged write after
     // the user timeout.
@@ -30,6 +31,6 @@ struct SessionLimits
 // application_name, TCP keepalives and tcp_user_timeout (unless DATABASE sets
 // them), then sets lock_timeout and statement_timeout for the session.
 Result<QSqlDatabase, QString> openDispatcherConnection(const QString &connectionName, const QString &database,
-                                                       const QString &applicationName);
+                                                       const QString &applicationName, const SessionLimits &limits);
 
 } // namespace pepsi

@@ -28,10 +28,10 @@ NotifyListener::~NotifyListener()
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-bool NotifyListener::open(const QString &database, const QString &applicationName)
+bool NotifyListener::open(const QString &database, const QString &applicationName, const SessionLimits &limits)
 {
     close();
-    auto db = openDispatcherConnection(m_connectionName, database, applicationName);
+    auto db = openDispatcherConnection(m_connectionName, database, applicationName, limits);
     if (!db) {
         m_lastError = db.error();
         return false;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "storage/connectionwatch.h"
+#include "storage/dispatcherconnection.h"
 
 #include <QObject>
 #include <QString>
@@ -23,7 +24,7 @@ public:
     NotifyListener(QString connectionName, QObject *parent);
     ~NotifyListener() override;
 
-    bool open(const QString &database, const QString &applicationName);
+    bool open(const QString &database, const QString &applicationName, const SessionLimits &limits);
     // LISTEN on both channels (again: a new session listens to nothing).
     bool subscribe();
     void close();

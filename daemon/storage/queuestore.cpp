@@ -131,10 +131,10 @@ QueueStore::~QueueStore()
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-bool QueueStore::open(const QString &database, const QString &applicationName)
+bool QueueStore::open(const QString &database, const QString &applicationName, const SessionLimits &limits)
 {
     close();
-    auto db = openDispatcherConnection(m_connectionName, database, applicationName);
+    auto db = openDispatcherConnection(m_connectionName, database, applicationName, limits);
     if (!db) {
         m_lastError = db.error();
         return false;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/ticket.h"
+#include "storage/dispatcherconnection.h"
 
 #include <QList>
 #include <QSqlDatabase>
@@ -40,7 +41,7 @@ public:
     explicit QueueStore(QString connectionName);
     ~QueueStore();
 
-    bool open(const QString &database, const QString &applicationName);
+    bool open(const QString &database, const QString &applicationName, const SessionLimits &limits = {});
     void close();
     bool isOpen() const;
     QString lastError() const { return m_lastError; }

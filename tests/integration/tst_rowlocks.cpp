@@ -129,12 +129,12 @@ void tst_RowLocks::lockedRowStallsNothing()
 }
 
 // The watchdog's timeout must be written to a row an operator holds locked.
-// Each try waits at most lock_timeout, tries back off, the other stage keeps
+// Each try waits at most lock_timeout (DB_LOCK_TIMEOUT), tries back off, the other stage keeps
 // flowing, and the outcome is written once the lock goes. Today the
 // settlement waited on the lock with the whole event loop.
 void tst_RowLocks::lockedRunningRowIsWrittenLater()
 {
-    auto daemon = startDaemon({{u"MAX_RUNTIME"_s, u"1 s"_s}});
+    auto daemon = startDaemon({{u"MAX_RUNTIME"_s, u"1 s"_s}, {u"DB_LOCK_TIMEOUT"_s, u"300 ms"_s}});
     QVERIFY(daemon);
     const QList<qint64> hung = m_queue->insertModes(u"a"_s, {u"hang"_s});
     QCOMPARE(hung.size(), 1);
@@ -142,8 +142,9 @@ void tst_RowLocks::lockedRunningRowIsWrittenLater()
     QVERIFY(lockRow(hung[0]));
 
     // The watchdog fires a second after the id reached the worker.
-    QVERIFY2(daemon->waitForLog(QRegularExpression(u"writing message outcomes failed"_s), 10000),
+    QVERIFY2(daemon->waitForLog(QRegularExpression(u"writing message outcomes failed: .*lock timeout"_s), 10000),
              qPrintable(daemon->log()));
+    QVERIFY(daemon->isRunning());
     QElapsedTimer clock;
     clock.start();
     QCOMPARE(m_queue->insert(u"b"_s, 300).size(), 300);
