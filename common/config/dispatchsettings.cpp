@@ -22,6 +22,7 @@ const QStringList kDispatchOptions = {
     QStringLiteral("max_runtime"),    QStringLiteral("worker_idle_timeout"), QStringLiteral("poll_interval"),
     QStringLiteral("stats_interval"), QStringLiteral("tempfail_delay"),      QStringLiteral("db_pool_size"),
     QStringLiteral("config_file"),    QStringLiteral("control_socket"),      QStringLiteral("user"),
+    QStringLiteral("db_lock_timeout"), QStringLiteral("db_statement_timeout"),
 };
 
 // Every duration here ends up in a QTimer, which counts in int milliseconds
@@ -86,6 +87,7 @@ Result<DispatchSettings, ConfigError> DispatchSettings::fromConfiguration(const 
         {QStringLiteral("max_runtime"), &s.maxRuntime},       {QStringLiteral("worker_idle_timeout"), &s.workerIdleTimeout},
         {QStringLiteral("poll_interval"), &s.pollInterval},   {QStringLiteral("stats_interval"), &s.statsInterval},
         {QStringLiteral("tempfail_delay"), &s.tempfailDelay},
+        {QStringLiteral("db_lock_timeout"), &s.dbLockTimeout}, {QStringLiteral("db_statement_timeout"), &s.dbStatementTimeout},
     };
     for (const auto &[option, target] : durations) {
         if (auto e = readDuration(config, option, target))

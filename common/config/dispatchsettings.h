@@ -18,6 +18,9 @@ struct DispatchSettings
     std::chrono::milliseconds pollInterval{std::chrono::seconds(30)};
     std::chrono::milliseconds statsInterval{std::chrono::seconds(60)};
     std::chrono::milliseconds tempfailDelay{std::chrono::seconds(30)};
+    // Every dispatcher database session's lock_timeout and statement_timeout.
+    std::chrono::milliseconds dbLockTimeout{std::chrono::seconds(1)};
+    std::chrono::milliseconds dbStatementTimeout{std::chrono::seconds(5)};
     int dbPoolSize = 8;        // 1..1000
     QString configFile;        // empty: workers get no -c
     QString controlSocket;     // empty: the default for the running user

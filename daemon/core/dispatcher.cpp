@@ -14,8 +14,16 @@ namespace pepsi {
 using namespace std::chrono;
 
 namespace {
+
 constexpr milliseconds IdleStatsFlushSpacing = 1s;
-}
+// After a statement failed on a live connection (a timeout, say).
+constexpr milliseconds StatementRetry = 1s;
+// While a row is locked by another session, how often to look again.
+constexpr milliseconds LockedRowRetry = 500ms;
+// The longest wait before outcomes that failed to be written are tried again.
+constexpr milliseconds SettleRetryMax = 8s;
+
+} // namespace
 
 Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settings, bool standby, QObject *parent)
     : QObject(parent)
@@ -27,9 +35,18 @@ Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settin
     m_roundTimer.setSingleShot(true);
     m_roundTimer.setInterval(0);
     m_retryTimer.setSingleShot(true);
+    m_errorRetry.setSingleShot(true);
+    m_errorRetry.setInterval(StatementRetry);
     m_idleStatsTimer.setSingleShot(true);
+    m_settleHold.setSingleShot(true);
+    connect(&m_settleHold, &QTimer::timeout, this, &Dispatcher::requestRound);
     connect(&m_roundTimer, &QTimer::timeout, this, &Dispatcher::runRound);
     connect(&m_retryTimer, &QTimer::timeout, this, &Dispatcher::requestRound);
+    connect(&m_errorRetry, &QTimer::timeout, this, [this] {
+        if (!m_pipelineBuilt && m_session && m_session->isUp())
+            return onDatabaseUp(true);
+        requestRound();
+    });
     connect(&m_heartbeat, &QTimer::timeout, this, [this] {
         if (m_session)
             m_session->checkAlive();
@@ -57,83 +74,22 @@ Dispatcher::~Dispatcher()
     m_session.reset();
 }
 
-void Dispatcher::start()
+QList<qint64> Dispatcher::heldIds() const
 {
-    m_session = std::make_unique<DatabaseSession>(m_settings.database, m_standby, nullptr);
-    connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
-    connect(m_session.get(), &DatabaseSession::lockedOut, this, &Dispatcher::onLockedOut);
-    connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
-    connect(m_session.get(), &DatabaseSession::waiting, &m_notifier, &ServiceNotifier::setStatus);
-    m_heartbeat.setInterval(m_settings.pollInterval);
-    m_heartbeat.start();
-    m_session->open();
+    QList<qint64> held;
+    for (const WorkerPool *pool : std::as_const(m_pools))
+        held += pool->heldIds();
+    for (const WorkerPool *pool : std::as_const(m_retiredPools))
+        held += pool->heldIds();
+    for (const Settlement &settlement : std::as_const(m_pending))
+        held.append(settlement.ticket.id);
+    return held;
 }
 
-void Dispatcher::onDatabaseUp()
+void Dispatcher::statementFailed(const QString &what)
 {
-    if (m_stopping)
-        return;
-    if (!m_running) {
-        const auto overlay = m_session->overlay().read();
-        if (!overlay)
-            return m_session->statementFailed(m_session->overlay().lastError());
-        const auto pipeline = PipelineConfig::atStart(m_file, *overlay, m_fileSettings);
-        if (!pipeline)
-            return fail(78, QStringLiteral("bad configuration: ") + pipeline.error().toString());
-        for (const QString &option : pipeline->ignored)
-            qCWarning(lcMain).noquote() << "config_overlay: [pepsi-dispatch]" << option
-                                        << "cannot change once the dispatcher runs; ignored";
-        m_settings = pipeline->settings;
-
-        // Only the lock holder may do this: every running row is an orphan.
-        const auto orphans = m_session->store().resetOrphans();
-        if (!orphans)
-            return m_session->statementFailed(m_session->store().lastError());
-        if (*orphans > 0)
-            qCInfo(lcMain) << "reset" << *orphans << "running rows left by a previous dispatcher to pending";
-
-        m_heartbeat.setInterval(m_settings.pollInterval);
-        m_statsTimer.start(m_settings.statsInterval);
-        applyGraph(pipeline->graph);
-        m_running = true;
-        qCInfo(lcMain).noquote() << "listening; stages:"
-                                 << (m_graph.names().isEmpty() ? QStringLiteral("(none)") : m_graph.names().join(u' '));
-    } else {
-        // A claim that committed just as the connection broke left rows
-        // running that no worker of ours holds; nobody else would free them.
-        QList<qint64> held;
-        for (const WorkerPool *pool : std::as_const(m_pools))
-            held += pool->heldIds();
-        for (const WorkerPool *pool : std::as_const(m_retiredPools))
-            held += pool->heldIds();
-        for (const Settlement &settlement : std::as_const(m_pending))
-            held.append(settlement.ticket.id);
-        const auto orphans = m_session->store().resetOrphansExcept(held);
-        if (!orphans)
-            return m_session->statementFailed(m_session->store().lastError());
-        if (*orphans > 0)
-            qCInfo(lcMain) << "reset" << *orphans << "running rows no worker holds (claimed as the connection broke)";
-        if (m_reloadPending)
-            reload();
-    }
-    m_notifier.ready();
-    // Catch up: notifications sent while away are lost, and outcomes wait to be written.
-    requestRound();
-}
-
-void Dispatcher::onLockedOut(const QString &holder)
-{
-    if (m_running) {
-        // The other dispatcher has reset our rows; our workers must not run them twice.
-        fail(1, QStringLiteral("another dispatcher took over while the database was unreachable: %1; "
-                               "stopping this one and its workers").arg(holder));
-        qDeleteAll(m_pools);
-        m_pools.clear();
-        m_pending.clear();
-        return;
-    }
-    fail(1, QStringLiteral("another dispatcher is already running on this database: %1 "
-                           "(use serve --standby to wait for it)").arg(holder));
+    if (m_session->statementFailed(what) && !m_errorRetry.isActive())
+        m_errorRetry.start();
 }
 
 WorkerPool *Dispatcher::createPool(const StageConfig &stage)
@@ -183,15 +139,15 @@ void Dispatcher::reload()
     const auto overlay = m_session->overlay().read();
     if (!overlay) {
         m_reloadPending = true;
-        return m_session->statementFailed(m_session->overlay().lastError());
+        return statementFailed(m_session->overlay().lastError());
     }
     m_reloadPending = false;
+    m_overlay = *overlay;
     const auto pipeline = PipelineConfig::onReload(m_file, *overlay, m_settings);
     if (!pipeline) {
         // Routing by a graph the workers no longer share would be worse than stopping.
-        qCCritical(lcMain).noquote() << "reloaded configuration does not parse:" << pipeline.error().toString()
-                                     << "; stopping";
-        return shutdown(1);
+        return stop(1, QStringLiteral("reloaded configuration does not parse: %1; stopping")
+                           .arg(pipeline.error().toString()), StopMode::Drain);
     }
     for (const QString &option : pipeline->ignored)
         qCWarning(lcMain).noquote() << "config_overlay: [pepsi-dispatch]" << option
@@ -212,7 +168,8 @@ void Dispatcher::onNotified(const QString &channel)
 {
     if (channel == NotifyListener::WorkqueueChannel)
         requestRound();
-    else if (channel == NotifyListener::ConfigChannel && m_running && !m_stopping)
+    else if (channel == NotifyListener::ConfigChannel && m_pipelineBuilt
+             && (m_lifecycle == Lifecycle::Running || m_lifecycle == Lifecycle::Reconnecting))
         reload();
 }
 
@@ -222,29 +179,39 @@ void Dispatcher::onSettle(const Settlement &settlement)
     requestRound();
 }
 
-void Dispatcher::flushSettlements()
+void Dispatcher::flushSettlements(bool force)
 {
-    if (m_pending.isEmpty() || !m_session || !m_session->isUp())
+    if (m_pending.isEmpty() || !m_mayWrite || !m_session || !m_session->isUp())
+        return;
+    if (m_settleHold.isActive() && !force)
         return;
     const auto changed = m_session->store().settle(m_pending);
     if (!changed) {
         qCDebug(lcStore) << "keeping" << m_pending.size() << "outcomes to write later";
-        m_session->statementFailed(m_session->store().lastError());
+        if (m_session->statementFailed(m_session->store().lastError())) {
+            // A live connection: most likely a row another session holds
+            // locked (lock_timeout). Every try costs that wait, so back off
+            // while claims go on; the outcomes stay in memory meanwhile.
+            const milliseconds hold = std::min(SettleRetryMax, StatementRetry * (1 << std::min(m_settleFailures, 5)));
+            ++m_settleFailures;
+            m_settleHold.start(hold);
+        }
         return;
     }
+    m_settleFailures = 0;
     qCDebug(lcStore) << "settled" << *changed << "of" << m_pending.size() << "messages";
     m_pending.clear();
 }
 
 void Dispatcher::flushStatistics()
 {
-    if (!m_stats.hasDelta() || !m_session || !m_session->isUp())
+    if (!m_stats.hasDelta() || !m_mayWrite || !m_session || !m_session->isUp())
         return;
     const StatsDelta delta = m_stats.takeDelta();
     m_lastStatsFlush.start();
     if (!m_session->stats().add(delta)) {
         m_stats.giveBack(delta);
-        m_session->statementFailed(m_session->stats().lastError());
+        statementFailed(m_session->stats().lastError());
     }
 }
 
@@ -271,10 +238,14 @@ int Dispatcher::inFlight() const
 
 void Dispatcher::runRound()
 {
-    if (!m_running || !m_session->isUp())
+    if (!m_pipelineBuilt || !m_session->isUp())
         return;
     flushSettlements();
-    if (m_stopping)
+    if (m_lifecycle != Lifecycle::Running)
+        return;
+    if (m_reloadPending)
+        reload();
+    if (!resetOrphansIfDue())
         return;
 
     QList<StageDemand> demands;
@@ -284,7 +255,7 @@ void Dispatcher::runRound()
     }
     const auto round = m_session->store().claimRound(demands);
     if (!round)
-        return m_session->statementFailed(m_session->store().lastError());
+        return statementFailed(m_session->store().lastError());
     ++m_rounds;
     m_claimedTotal += round->claimed.size();
 
@@ -311,7 +282,14 @@ void Dispatcher::runRound()
         qCDebug(lcClaim) << "resumed" << round->resumed << "paused messages";
         requestRound();
     }
-    armRetryTimer(round->nextPausedInMs);
+    // A row another session holds locked was skipped: look again soon
+    // rather than at the heartbeat, so it is taken once the lock goes.
+    if (round->skippedLocked > 0) {
+        qCDebug(lcClaim) << "skipped" << round->skippedLocked << "rows locked by another session";
+        armRetryTimer(std::min<qint64>(round->nextPausedInMs.value_or(LockedRowRetry.count()), LockedRowRetry.count()));
+    } else {
+        armRetryTimer(round->nextPausedInMs);
+    }
     if (round->claimed.isEmpty())
         flushStatisticsWhenIdle();
 }
@@ -325,70 +303,6 @@ void Dispatcher::armRetryTimer(std::optional<qint64> nextPausedInMs)
     // The heartbeat covers anything further away than the poll interval.
     const qint64 delay = std::clamp<qint64>(*nextPausedInMs, 0, m_settings.pollInterval.count());
     m_retryTimer.start(int(delay));
-}
-
-void Dispatcher::shutdown(int exitCode)
-{
-    if (m_stopping)
-        return;
-    m_stopping = true;
-    m_exitCode = exitCode;
-    m_notifier.stopping();
-    m_heartbeat.stop();
-    m_retryTimer.stop();
-    if (!m_running)
-        return finishShutdown();
-    qCInfo(lcMain) << "stopping: letting workers finish what they hold";
-    for (WorkerPool *pool : std::as_const(m_pools))
-        pool->shutdown();
-    for (WorkerPool *pool : std::as_const(m_retiredPools))
-        pool->shutdown();
-    onPoolDrained(nullptr);
-}
-
-void Dispatcher::onPoolDrained(WorkerPool *pool)
-{
-    if (pool && m_retiredPools.contains(pool) && !m_stopping) {
-        m_retiredPools.removeOne(pool);
-        pool->deleteLater();
-        return;
-    }
-    if (!m_stopping)
-        return;
-    for (const WorkerPool *each : std::as_const(m_pools)) {
-        if (each->workerCount() > 0)
-            return;
-    }
-    for (const WorkerPool *each : std::as_const(m_retiredPools)) {
-        if (each->workerCount() > 0)
-            return;
-    }
-    finishShutdown();
-}
-
-void Dispatcher::finishShutdown()
-{
-    if (m_finished)
-        return;
-    m_finished = true;
-    flushSettlements();
-    flushStatistics();
-    if (!m_pending.isEmpty())
-        qCWarning(lcMain) << m_pending.size()
-                          << "messages stay running; the next dispatcher resets them to pending at start";
-    m_running = false;
-    if (m_session)
-        m_session->close();
-    qCInfo(lcMain) << "stopped after" << m_rounds << "claim rounds," << m_claimedTotal << "messages claimed";
-    Q_EMIT finished(m_exitCode);
-}
-
-void Dispatcher::fail(int exitCode, const QString &message)
-{
-    qCCritical(lcMain).noquote() << message;
-    m_running = false;
-    m_stopping = true;
-    Q_EMIT finished(exitCode);
 }
 
 } // namespace pepsi

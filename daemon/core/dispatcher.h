@@ -5,6 +5,7 @@
 #include "config/configuration.h"
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
+#include "core/dispatchview.h"
 #include "core/statistics.h"
 #include "core/ticket.h"
 
@@ -24,7 +25,9 @@ class WorkerPool;
 // become claim rounds; claimed tickets go to the stage pools; what the pools
 // settle is written back; their run reports feed the statistics. It builds
 // the database session first and the pools once the session is up, and tears
-// them down in reverse (pools, then the session).
+// them down in reverse (pools, then the session). Its life is one Lifecycle
+// state, and every way out (a signal, a bad reload, the lock taken by another
+// dispatcher, a database it cannot use) goes through stop().
 class Dispatcher : public QObject
 {
     Q_OBJECT
@@ -40,32 +43,53 @@ public:
     // the statistics, then finished(exitCode).
     void shutdown(int exitCode = 0);
 
+    Lifecycle lifecycle() const { return m_lifecycle; }
+    // WaitingForLock: who holds the lock (empty otherwise).
+    QString lockHolder() const;
+    // Reconnecting (or Starting with the database unreachable): why.
+    QString lastDatabaseError() const;
+
 Q_SIGNALS:
     void finished(int exitCode);
+    void lifecycleChanged(pepsi::Lifecycle state);
+    void databaseLost(const QString &reason);
+    void databaseRestored(qint64 afterMs);
 
 private:
+    // Drain: workers finish what they hold (a signal, a bad reload).
+    // Abandon: another dispatcher owns the rows now, or nothing may be
+    // written at all: workers are stopped at once and nothing is written.
+    enum class StopMode { Drain, Abandon };
+    void stop(int exitCode, const QString &why, StopMode mode);
+    void finishStop();
+    void setLifecycle(Lifecycle state);
+
     void requestRound();
     void runRound();
-    void flushSettlements();
+    bool resetOrphansIfDue();
+    void flushSettlements(bool force = false);
     void flushStatistics();
     void flushStatisticsWhenIdle();
+    // A statement failed: the session decides whether the connection is
+    // gone; on a live one (a timeout, a row lock) the round runs again soon.
+    void statementFailed(const QString &what);
     void onNotified(const QString &channel);
-    void onDatabaseUp();
-    void onLockedOut(const QString &holder);
+    void onDatabaseUp(bool first);
+    bool startPipeline();
     void onSettle(const Settlement &settlement);
     void onPoolDrained(WorkerPool *pool);
     void reload();
     void applyGraph(const StageGraph &graph);
     WorkerPool *createPool(const StageConfig &stage);
     void armRetryTimer(std::optional<qint64> nextPausedInMs);
-    void fail(int exitCode, const QString &message);
-    void finishShutdown();
     int inFlight() const;
+    QList<qint64> heldIds() const;
 
     Configuration m_file;
     DispatchSettings m_fileSettings;
     DispatchSettings m_settings; // with the overlay applied at start
     StageGraph m_graph;
+    QList<OverlayRow> m_overlay; // what the graph was built from
     bool m_standby = false;
 
     std::unique_ptr<DatabaseSession> m_session;
@@ -76,6 +100,9 @@ private:
 
     QTimer m_roundTimer;      // zero-delay: coalesces every wake of one loop pass
     QTimer m_retryTimer;      // the earliest paused row
+    QTimer m_errorRetry;      // a statement failed on a live connection
+    QTimer m_settleHold;      // writing outcomes failed on a live connection: wait before the next try
+    int m_settleFailures = 0;
     QTimer m_heartbeat;       // POLL_INTERVAL
     QTimer m_statsTimer;      // STATS_INTERVAL
     QTimer m_idleStatsTimer;  // the idle flush, at most once a second
@@ -85,10 +112,11 @@ private:
     qint64 m_rounds = 0;
     qint64 m_claimedTotal = 0;
     int m_exitCode = 0;
-    bool m_running = false;   // pools built, claiming (the session may still be down)
+    Lifecycle m_lifecycle = Lifecycle::Starting;
+    bool m_pipelineBuilt = false;  // pools exist (the session may be down)
+    bool m_resetDue = false;       // running rows nobody holds go back to pending before the next claim
     bool m_reloadPending = false;
-    bool m_stopping = false;
-    bool m_finished = false;
+    bool m_mayWrite = true;        // false once another dispatcher owns the rows
 };
 
 } // namespace pepsi

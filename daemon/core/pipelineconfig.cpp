@@ -17,6 +17,8 @@ QStringList differences(const DispatchSettings &a, const DispatchSettings &b, bo
     check(a.user != b.user, "USER");
     check(a.controlSocket != b.controlSocket, "CONTROL_SOCKET");
     check(a.dbPoolSize != b.dbPoolSize, "DB_POOL_SIZE");
+    check(a.dbLockTimeout != b.dbLockTimeout, "DB_LOCK_TIMEOUT");
+    check(a.dbStatementTimeout != b.dbStatementTimeout, "DB_STATEMENT_TIMEOUT");
     if (onlyFixedAtStart)
         return names;
     check(a.maxRuntime != b.maxRuntime, "MAX_RUNTIME");
@@ -46,6 +48,9 @@ Result<PipelineConfig, ConfigError> PipelineConfig::atStart(const Configuration 
     result.settings.user = fileSettings.user;
     result.settings.controlSocket = fileSettings.controlSocket;
     result.settings.dbPoolSize = fileSettings.dbPoolSize;
+    // The sessions that read the overlay already run with these.
+    result.settings.dbLockTimeout = fileSettings.dbLockTimeout;
+    result.settings.dbStatementTimeout = fileSettings.dbStatementTimeout;
     return result;
 }
 

@@ -12,7 +12,8 @@ namespace pepsi {
 
 // pepsi.conf with the database overlay applied: the stage graph, and the
 // [pepsi-dispatch] settings. At start every overlay row applies (but those the
-// process already acted on: DATABASE, USER, CONTROL_SOCKET, DB_POOL_SIZE); on
+// process already acted on: DATABASE, USER, CONTROL_SOCKET, DB_POOL_SIZE and
+// the DB_*_TIMEOUTs of the sessions that read the overlay); on
 // reload only [stage-*] sections do, and any [pepsi-dispatch] difference is
 // listed as ignored.
 struct PipelineConfig

@@ -2,6 +2,7 @@
 #include "storage/databasesession.h"
 
 #include "app/logging.h"
+#include "storage/schemacheck.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -15,19 +16,24 @@ namespace {
 
 const QString QueueConnection = QStringLiteral("pepsi-queue");
 const QString ListenConnection = QStringLiteral("pepsi-listen");
-constexpr milliseconds FirstRetry = 200ms;
+// The first retry comes quickly: a session the server ended (an operator's
+// pg_terminate_backend) is back, lock and all, before a standby looks again.
+constexpr milliseconds FirstRetry = 100ms;
 constexpr milliseconds MaxRetry = 10s;
 constexpr milliseconds StandbyRetry = 1s;
+// At most one line per this for the attempts of one outage.
+constexpr milliseconds AttemptLineSpacing = 2s;
 
 } // namespace
 
-DatabaseSession::DatabaseSession(const QString &database, bool standby, QObject *parent)
+DatabaseSession::DatabaseSession(const QString &database, const SessionLimits &limits, bool standby, QObject *parent)
     : QObject(parent)
     , m_database(database)
+    , m_limits(limits)
     , m_standby(standby)
     , m_store(std::make_unique<QueueStore>(QueueConnection))
     , m_listener(std::make_unique<NotifyListener>(ListenConnection, nullptr))
-    , m_lock(std::make_unique<DispatcherLock>(ListenConnection))
+    , m_lock(std::make_unique<DispatcherLock>(QueueConnection))
     , m_stats(QueueConnection)
     , m_overlay(QueueConnection)
 {
@@ -35,9 +41,16 @@ DatabaseSession::DatabaseSession(const QString &database, bool standby, QObject 
     connect(&m_retry, &QTimer::timeout, this, &DatabaseSession::attempt);
     connect(m_listener.get(), &NotifyListener::notified, this,
             [this](const QString &channel) { Q_EMIT notified(channel); });
+    connect(m_listener.get(), &NotifyListener::lost, this,
+            [this](const QString &reason) { onConnectionLost(QStringLiteral("LISTEN"), reason); });
+    connect(&m_queueWatch, &ConnectionWatch::lost, this,
+            [this](const QString &reason) { onConnectionLost(QStringLiteral("queue"), reason); });
 }
 
-DatabaseSession::~DatabaseSession() = default;
+DatabaseSession::~DatabaseSession()
+{
+    close();
+}
 
 void DatabaseSession::open()
 {
@@ -47,6 +60,7 @@ void DatabaseSession::open()
 void DatabaseSession::close()
 {
     m_retry.stop();
+    m_queueWatch.stop();
     m_store->close();
     m_listener->close();
     m_state = State::Down;
@@ -54,71 +68,168 @@ void DatabaseSession::close()
 
 void DatabaseSession::attempt()
 {
-    const QString appName = DispatcherLock::applicationName();
-    if (!m_store->open(m_database, appName))
-        return goDown(m_store->lastError());
-    if (!m_listener->open(m_database, appName))
-        return goDown(m_listener->lastError());
-
-    const auto locked = m_lock->tryAcquire();
-    if (!locked)
-        return goDown(m_lock->lastError());
-    if (!*locked) {
-        QString holder = m_lock->describeHolder();
-        if (holder.isEmpty())
-            holder = QStringLiteral("(holder not visible to this database user)");
-        if (m_standby && !m_everUp) {
-            if (!m_waitLogged)
-                qCInfo(lcStore).noquote() << "standby: waiting for the active dispatcher" << holder;
-            m_waitLogged = true;
-            m_state = State::WaitingForLock;
-            Q_EMIT waiting(QStringLiteral("standby: waiting for the lock held by ") + holder);
-            // A standby writes nothing and holds no worker; it asks again each second.
-            m_store->close();
-            m_listener->close();
-            return scheduleRetry(StandbyRetry);
-        }
-        m_state = State::Down;
-        Q_EMIT lockedOut(holder);
+    if (m_state == State::Up)
         return;
+    const QString appName = DispatcherLock::applicationName();
+    // A queue connection that survived the outage still holds the lock.
+    if (!m_store->isOpen() || !m_queueWatch.isWatching()) {
+        m_queueWatch.stop();
+        if (!m_store->open(m_database, appName, m_limits))
+            return goDown(m_store->lastError());
+        if (!m_schemaChecked) {
+            const SchemaCheck check = SchemaCheck::run(QueueConnection);
+            if (check.verdict == SchemaCheck::Verdict::Unknown)
+                return goDown(check.message);
+            if (check.verdict != SchemaCheck::Verdict::Current) {
+                close();
+                Q_EMIT schemaRefused(check.message);
+                return;
+            }
+            m_schemaChecked = true;
+        }
+        if (!takeLock())
+            return;
+        m_queueWatch.watch(QueueConnection);
     }
-    if (!m_listener->subscribe())
-        return goDown(m_listener->lastError());
+    if (!m_listener->isOpen()) {
+        if (!m_listener->open(m_database, appName, m_limits))
+            return goDown(m_listener->lastError());
+        if (!m_listener->subscribe())
+            return goDown(m_listener->lastError());
+    }
 
-    if (m_outageLogged)
-        qCInfo(lcStore) << "database connection restored after" << m_downSince.elapsed() << "ms";
-    else if (m_waitLogged)
+    const bool restored = m_outageLogged;
+    const qint64 downMs = restored ? m_downSince.elapsed() : 0;
+    if (restored)
+        qCInfo(lcStore) << "database connection restored after" << downMs << "ms";
+    if (m_waitLogged && m_standby && !m_everUp)
         qCInfo(lcStore) << "standby: took over the dispatcher lock";
     m_failures = 0;
+    m_quietAttempts = 0;
     m_outageLogged = false;
     m_waitLogged = false;
+    m_ownWaitLogged = false;
+    m_sawLockFree = false;
+    m_lockHolder.clear();
+    m_lastError.clear();
     m_state = State::Up;
     const bool first = !m_everUp;
     m_everUp = true;
+    if (restored)
+        Q_EMIT this->restored(downMs);
     Q_EMIT up(first);
 }
 
-void DatabaseSession::statementFailed(const QString &what)
+bool DatabaseSession::takeLock()
+{
+    const bool waitingStandby = m_standby && !m_everUp;
+    if (waitingStandby) {
+        // The holder's session may have been ended while its process lives on
+        // and is reconnecting this very moment: a lock seen free only once is
+        // left to it. Looking takes nothing (pg_locks).
+        const auto held = m_lock->isHeld();
+        if (!held) {
+            goDown(m_lock->lastError());
+            return false;
+        }
+        if (*held || !m_sawLockFree) {
+            m_sawLockFree = !*held;
+            const auto holder = *held ? m_lock->holder() : std::nullopt;
+            const QString who = holder ? holder->description
+                                       : (m_lockHolder.isEmpty() ? QStringLiteral("(nobody; looking again)")
+                                                                 : m_lockHolder);
+            if (holder && !m_waitLogged) {
+                qCInfo(lcStore).noquote() << "standby: waiting for the active dispatcher" << who;
+                m_waitLogged = true;
+            }
+            waitForLock(who, StandbyRetry, true);
+            return false;
+        }
+    }
+    const auto locked = m_lock->tryAcquire();
+    if (!locked) {
+        goDown(m_lock->lastError());
+        return false;
+    }
+    if (*locked)
+        return true;
+    const auto holder = m_lock->holder();
+    if (!holder) { // freed meanwhile
+        waitForLock(QStringLiteral("(nobody; looking again)"), FirstRetry, false);
+        return false;
+    }
+    if (DispatcherLock::isOwnEarlierBackend(*holder)) {
+        // The server has not finished ending the session it dropped; that
+        // one is ours, not another dispatcher's.
+        if (!m_ownWaitLogged)
+            qCInfo(lcStore).noquote() << "waiting for this dispatcher's previous session to end, which still "
+                                         "holds the lock:"
+                                      << holder->description;
+        m_ownWaitLogged = true;
+        waitForLock(holder->description, FirstRetry, false);
+        return false;
+    }
+    if (waitingStandby) { // taken between the look and the try
+        waitForLock(holder->description, StandbyRetry, true);
+        return false;
+    }
+    close();
+    Q_EMIT lockedOut(holder->description);
+    return false;
+}
+
+void DatabaseSession::waitForLock(const QString &holder, milliseconds retry, bool closeAll)
+{
+    // A standby writes nothing and holds no worker; it asks again later. The
+    // queue connection goes either way: it holds no lock.
+    m_store->close();
+    if (closeAll)
+        m_listener->close();
+    const bool changed = m_state != State::WaitingForLock || m_lockHolder != holder;
+    m_state = State::WaitingForLock;
+    m_lockHolder = holder;
+    if (changed) {
+        Q_EMIT waitingForLock(holder);
+        Q_EMIT waiting((m_standby && !m_everUp ? QStringLiteral("standby: waiting for the lock held by ")
+                                               : QStringLiteral("waiting for the lock held by "))
+                       + holder);
+    }
+    m_retry.start(retry);
+}
+
+void DatabaseSession::onConnectionLost(const QString &which, const QString &reason)
+{
+    const QString what = QStringLiteral("the server closed the %1 connection: %2").arg(which, reason);
+    if (m_state == State::Up)
+        return goDown(what);
+    // Not up: the next attempt opens it again.
+    if (which == u"queue")
+        m_store->close();
+    else
+        m_listener->close();
+}
+
+bool DatabaseSession::statementFailed(const QString &what)
 {
     if (m_state != State::Up)
-        return;
+        return false;
     // A connection the server ended during the statement (57P01) still looks
     // open until libpq reads past the error: only a round trip tells.
-    if (m_store->isOpen() && m_listener->isOpen() && answers(QueueConnection) && answers(ListenConnection)) {
-        // A statement error on a live connection is a bug or a schema problem,
-        // not an outage; the caller keeps what it could not write.
+    if (m_store->isOpen() && m_listener->isOpen() && answers(QueueConnection)) {
+        // A live connection: a timeout, a row lock held elsewhere, a bad
+        // value. The caller keeps what it could not write and tries again.
         qCWarning(lcStore).noquote() << what;
-        return;
+        return true;
     }
     goDown(what);
+    return false;
 }
 
 void DatabaseSession::checkAlive()
 {
     if (m_state != State::Up)
         return;
-    QSqlQuery ping(QSqlDatabase::database(ListenConnection, false));
-    if (!ping.exec(QStringLiteral("SELECT 1")) || !m_listener->isOpen() || !m_store->isOpen())
+    if (!answers(QueueConnection) || !m_listener->isOpen() || !m_store->isOpen())
         goDown(QStringLiteral("the database connection does not answer"));
 }
 
@@ -132,27 +243,47 @@ void DatabaseSession::goDown(const QString &reason)
 {
     const bool wasUp = m_state == State::Up;
     m_state = State::Down;
-    m_store->close();
-    m_listener->close();
+    m_lastError = reason;
+    // Keep what still works: the queue connection holds the lock.
+    if (!m_queueWatch.isWatching() || !m_store->isOpen() || !answers(QueueConnection)) {
+        m_queueWatch.stop();
+        m_store->close();
+    }
+    if (!m_listener->isOpen())
+        m_listener->close();
     ++m_failures;
+    const milliseconds delay = std::min(MaxRetry, FirstRetry * (1 << std::min(m_failures - 1, 10)));
     if (!m_outageLogged) {
         qCWarning(lcStore).noquote() << (m_everUp ? "database connection lost:" : "cannot reach the database:")
                                      << reason << "; retrying with backoff";
         m_outageLogged = true;
         m_downSince.start();
+        m_lastAttemptLine.start();
+        m_quietAttempts = 0;
     } else {
-        qCDebug(lcStore).noquote() << "reconnect failed:" << reason;
+        logAttempt(reason, delay);
     }
     if (wasUp)
         Q_EMIT down(reason);
     Q_EMIT waiting(QStringLiteral("database unreachable, retrying"));
-    const milliseconds delay = std::min(MaxRetry, FirstRetry * (1 << std::min(m_failures - 1, 10)));
-    scheduleRetry(delay);
+    m_retry.start(delay);
 }
 
-void DatabaseSession::scheduleRetry(milliseconds delay)
+void DatabaseSession::logAttempt(const QString &reason, milliseconds next)
 {
-    m_retry.start(delay);
+    ++m_quietAttempts;
+    if (m_lastAttemptLine.isValid() && milliseconds(m_lastAttemptLine.elapsed()) < AttemptLineSpacing) {
+        qCDebug(lcStore).noquote() << "reconnect failed:" << reason;
+        return;
+    }
+    qCInfo(lcStore).noquote() << QStringLiteral("database still unreachable after %1 ms (%2 attempts since the "
+                                                "last line, next in %3 ms): %4")
+                                     .arg(m_downSince.elapsed())
+                                     .arg(m_quietAttempts)
+                                     .arg(next.count())
+                                     .arg(reason);
+    m_quietAttempts = 0;
+    m_lastAttemptLine.start();
 }
 
 } // namespace pepsi

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "storage/connectionwatch.h"
 #include "storage/dispatcherlock.h"
 #include "storage/notifylistener.h"
 #include "storage/overlaystore.h"
@@ -14,11 +15,13 @@
 
 namespace pepsi {
 
-// The dispatcher's life with its database: connect (queue connection plus the
-// LISTEN connection that carries the advisory lock), wait for the lock as a
-// standby, notice a lost connection, reconnect with a capped backoff, and take
-// the lock and LISTEN again. Workers and their reports carry on meanwhile;
-// the dispatcher only stops claiming while the session is down.
+// The dispatcher's life with its database: the queue connection, which
+// writes and holds the advisory lock, and the LISTEN connection. It checks the
+// schema once, waits for the lock as a standby, notices a connection the
+// server closed as it happens, reconnects with a capped backoff (keeping a
+// connection that still works, so a lost LISTEN connection does not give up
+// the lock), and takes the lock and LISTENs again. Workers and their reports
+// carry on meanwhile; the dispatcher only stops writing while it is not up.
 class DatabaseSession : public QObject
 {
     Q_OBJECT
@@ -26,17 +29,24 @@ class DatabaseSession : public QObject
 public:
     enum class State { Down, WaitingForLock, Up };
 
-    DatabaseSession(const QString &database, bool standby, QObject *parent);
+    DatabaseSession(const QString &database, const SessionLimits &limits, bool standby, QObject *parent);
     ~DatabaseSession() override;
 
     void open();
-    // A statement failed: if it was the connection, go down and reconnect.
-    void statementFailed(const QString &what);
-    // A round trip on the LISTEN connection: a silent dead socket shows here.
+    // A statement failed. If its connection is gone, the session goes down
+    // and reconnects; true when the session is still up (the statement failed
+    // on a live connection: a timeout, a row lock, a bad value).
+    bool statementFailed(const QString &what);
+    // A round trip on the queue connection: a silent dead peer shows here.
     void checkAlive();
     void close();
 
+    State state() const { return m_state; }
     bool isUp() const { return m_state == State::Up; }
+    // While waiting for the lock: who holds it.
+    QString lockHolder() const { return m_lockHolder; }
+    // While down: why.
+    QString lastError() const { return m_lastError; }
     QueueStore &store() { return *m_store; }
     StatsStore &stats() { return m_stats; }
     OverlayStore &overlay() { return m_overlay; }
@@ -44,34 +54,54 @@ public:
 Q_SIGNALS:
     // Connected, holding the lock, listening. `first`: the first time in this process.
     void up(bool first);
+    // Up again after an outage (or after the database was unreachable at start).
+    void restored(qint64 afterMs);
     void down(const QString &reason);
+    // Waiting for the lock: a standby, or our own earlier session still ending.
+    void waitingForLock(const QString &holder);
     // Another dispatcher holds the lock and this one must not run (exit 1).
     void lockedOut(const QString &holder);
     // Not serving, and why, in words for systemd's STATUS= (a standby's wait, an outage).
     void waiting(const QString &status);
+    // The schema is missing or older than this build needs (exit 78).
+    void schemaRefused(const QString &message);
     void notified(const QString &channel);
 
 private:
     void attempt();
+    // Takes the lock on the fresh queue connection; false when it did not
+    // (and it has already decided what follows).
+    bool takeLock();
+    void waitForLock(const QString &holder, std::chrono::milliseconds retry, bool closeAll);
     void goDown(const QString &reason);
-    void scheduleRetry(std::chrono::milliseconds delay);
+    void onConnectionLost(const QString &which, const QString &reason);
+    void logAttempt(const QString &reason, std::chrono::milliseconds next);
     // A round trip on the named connection succeeds.
     static bool answers(const QString &connectionName);
 
     QString m_database;
+    SessionLimits m_limits;
     bool m_standby = false;
     bool m_everUp = false;
+    bool m_schemaChecked = false;
+    bool m_sawLockFree = false;  // a standby takes a free lock only when it saw it free a second before
     State m_state = State::Down;
     std::unique_ptr<QueueStore> m_store;
     std::unique_ptr<NotifyListener> m_listener;
     std::unique_ptr<DispatcherLock> m_lock;
     StatsStore m_stats;
     OverlayStore m_overlay;
+    ConnectionWatch m_queueWatch;
     QTimer m_retry;
     QElapsedTimer m_downSince;
+    QElapsedTimer m_lastAttemptLine;
+    QString m_lockHolder;
+    QString m_lastError;
     int m_failures = 0;
+    int m_quietAttempts = 0;     // failed attempts not logged since the last line
     bool m_outageLogged = false;
-    bool m_waitLogged = false;
+    bool m_waitLogged = false;     // a standby said whom it waits for
+    bool m_ownWaitLogged = false;  // waiting for our own ended session
 };
 
 } // namespace pepsi

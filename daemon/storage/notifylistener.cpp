@@ -2,11 +2,12 @@
 #include "storage/notifylistener.h"
 
 #include "app/logging.h"
-#include "db/database.h"
+#include "storage/dispatcherconnection.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>
-#include <QVariant>
+#include <QSqlQuery>
+#include <QTimer>
 
 namespace pepsi {
 
@@ -14,6 +15,11 @@ NotifyListener::NotifyListener(QString connectionName, QObject *parent)
     : QObject(parent)
     , m_connectionName(std::move(connectionName))
 {
+    connect(&m_watch, &ConnectionWatch::notified, this, [this](const QString &channel, const QString &payload) {
+        qCDebug(lcNotify).noquote() << "notification on" << channel;
+        Q_EMIT notified(channel, payload);
+    });
+    connect(&m_watch, &ConnectionWatch::lost, this, &NotifyListener::lost);
 }
 
 NotifyListener::~NotifyListener()
@@ -22,46 +28,47 @@ NotifyListener::~NotifyListener()
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-bool NotifyListener::open(const QString &database, const QString &applicationName)
+bool NotifyListener::open(const QString &database, const QString &applicationName, const SessionLimits &limits)
 {
-    auto db = openDatabase(m_connectionName, database, applicationName);
+    close();
+    auto db = openDispatcherConnection(m_connectionName, database, applicationName, limits);
     if (!db) {
         m_lastError = db.error();
         return false;
     }
-    // The driver object survives reopening, so connect once.
-    QSqlDriver *driver = db.value().driver();
-    disconnect(driver, nullptr, this, nullptr);
-    connect(driver, &QSqlDriver::notification, this,
-            [this](const QString &name, QSqlDriver::NotificationSource, const QVariant &payload) {
-                qCDebug(lcNotify).noquote() << "notification on" << name;
-                Q_EMIT notified(name, payload.toString());
-            });
     return true;
 }
 
 bool NotifyListener::subscribe()
 {
-    QSqlDriver *driver = QSqlDatabase::database(m_connectionName, false).driver();
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     for (const QString &channel : {WorkqueueChannel, ConfigChannel}) {
-        // Subscriptions do not survive a reconnect; LISTEN again every time.
-        if (!driver->subscribeToNotification(channel)) {
-            m_lastError = QStringLiteral("LISTEN %1 failed: %2").arg(channel, driver->lastError().text());
+        if (!query.exec(QStringLiteral("LISTEN \"%1\"").arg(channel))) {
+            m_lastError = QStringLiteral("LISTEN %1 failed: %2").arg(channel, query.lastError().text().trimmed());
             return false;
         }
     }
+    if (!m_watch.watch(m_connectionName)) {
+        m_lastError = QStringLiteral("the LISTEN connection has no socket to watch");
+        return false;
+    }
+    // A notification that came in with the LISTEN results waits in libpq, not
+    // on the socket: read it once the caller is done.
+    QTimer::singleShot(0, &m_watch, &ConnectionWatch::poll);
     return true;
 }
 
 void NotifyListener::close()
 {
+    m_watch.stop();
     if (QSqlDatabase::contains(m_connectionName))
         QSqlDatabase::database(m_connectionName, false).close();
 }
 
 bool NotifyListener::isOpen() const
 {
-    return QSqlDatabase::contains(m_connectionName) && QSqlDatabase::database(m_connectionName, false).isOpen();
+    return m_watch.isWatching() && QSqlDatabase::contains(m_connectionName)
+           && QSqlDatabase::database(m_connectionName, false).isOpen();
 }
 
 } // namespace pepsi

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "storage/connectionwatch.h"
+#include "storage/dispatcherconnection.h"
+
 #include <QObject>
-#include <QSqlDriver>
 #include <QString>
 
 namespace pepsi {
 
 // The dispatcher's dedicated LISTEN connection (claims run on another one, so
-// a notification is never held up behind a query). It also carries the
-// dispatcher's advisory lock, which lives exactly as long as this session.
+// a notification is never held up behind a query). Notifications are read
+// from its socket by a ConnectionWatch rather than through QPSQL's
+// subscriptions, so that the socket closing is noticed as it happens too.
 class NotifyListener : public QObject
 {
     Q_OBJECT
@@ -21,7 +24,8 @@ public:
     NotifyListener(QString connectionName, QObject *parent);
     ~NotifyListener() override;
 
-    bool open(const QString &database, const QString &applicationName);
+    bool open(const QString &database, const QString &applicationName, const SessionLimits &limits);
+    // LISTEN on both channels (again: a new session listens to nothing).
     bool subscribe();
     void close();
     bool isOpen() const;
@@ -30,10 +34,13 @@ public:
 
 Q_SIGNALS:
     void notified(const QString &channel, const QString &payload);
+    // The server ended the session (or it broke) while nothing ran on it.
+    void lost(const QString &reason);
 
 private:
     QString m_connectionName;
     QString m_lastError;
+    ConnectionWatch m_watch;
 };
 
 } // namespace pepsi

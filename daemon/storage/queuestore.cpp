@@ -4,6 +4,7 @@
 #include "app/logging.h"
 #include "db/database.h"
 #include "protocol/statusline.h"
+#include "storage/dispatcherconnection.h"
 #include "storage/pgarray.h"
 
 #include <QSqlError>
@@ -14,14 +15,19 @@ namespace pepsi {
 namespace {
 
 // Resume due paused rows, claim for every stage with spare capacity, and find
-// the next paused deadline, in one round trip. The claim needs no SKIP LOCKED:
-// this dispatcher is the only pending -> running writer (advisory lock).
+// the next paused deadline, in one round trip. This dispatcher is the only
+// pending -> running writer (advisory lock), but an operator may hold a row
+// lock (an open transaction): both picks skip locked rows, so one such row
+// stalls nothing, and it is taken by the first round after the lock goes.
 // No quote characters in comments inside the SQL: the placeholder parser of
 // QSqlQuery takes one for the start of a literal and leaves :names unbound.
 const QString ClaimRoundSql = QStringLiteral(R"sql(
 WITH resumed AS (
     UPDATE workqueue SET status = 'pending', updated = now()
-     WHERE status = 'paused' AND (timeout IS NULL OR timeout <= now())
+     WHERE workqueue_id = ANY (ARRAY(
+            SELECT r.workqueue_id FROM workqueue r
+             WHERE r.status = 'paused' AND (r.timeout IS NULL OR r.timeout <= now())
+               FOR UPDATE SKIP LOCKED))
     RETURNING 1
 ), claimed AS (
     -- The ids are picked first (an InitPlan run once, per stage through the
@@ -43,15 +49,28 @@ WITH resumed AS (
                     SELECT q.workqueue_id FROM workqueue q
                      WHERE q.status = 'pending' AND q.stage >= d.stage AND q.stage <= d.stage
                      ORDER BY q.stage, q.workqueue_id
-                     LIMIT d.cap) AS p))
+                     LIMIT d.cap
+                       FOR UPDATE SKIP LOCKED) AS p))
        AND w.status::text = 'pending'
     RETURNING w.workqueue_id, w.stage, w.claims
 )
-SELECT workqueue_id, stage, claims::bigint FROM claimed
+SELECT workqueue_id, stage, claims::bigint, NULL::bigint FROM claimed
 UNION ALL
 SELECT (SELECT count(*) FROM resumed), NULL,
        (SELECT ceil(extract(epoch FROM min(timeout) - now()) * 1000)::bigint
-          FROM workqueue WHERE status = 'paused' AND timeout > now())
+          FROM workqueue WHERE status = 'paused' AND timeout > now()),
+       -- Rows skipped because another session holds a lock on them: due
+       -- paused rows left paused, and stages that got less than they asked
+       -- for while an unclaimed pending row remains. Nothing announces the
+       -- lock going away, so the dispatcher looks again soon.
+       (SELECT count(*) FROM workqueue r
+         WHERE r.status = 'paused' AND (r.timeout IS NULL OR r.timeout <= now()))
+       - (SELECT count(*) FROM resumed)
+       + (SELECT count(*) FROM unnest(:stages::text[], :caps::integer[]) AS d(stage, cap)
+           WHERE (SELECT count(*) FROM claimed c WHERE c.stage = d.stage) < d.cap
+             AND EXISTS (SELECT 1 FROM workqueue q
+                          WHERE q.status = 'pending' AND q.stage >= d.stage AND q.stage <= d.stage
+                            AND q.workqueue_id <> ALL (ARRAY(SELECT c.workqueue_id FROM claimed c))))
 )sql");
 
 // The guard: the row is still running under this claim. Only a claim bumps
@@ -114,10 +133,10 @@ QueueStore::~QueueStore()
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-bool QueueStore::open(const QString &database, const QString &applicationName)
+bool QueueStore::open(const QString &database, const QString &applicationName, const SessionLimits &limits)
 {
     close();
-    auto db = openDatabase(m_connectionName, database, applicationName);
+    auto db = openDispatcherConnection(m_connectionName, database, applicationName, limits);
     if (!db) {
         m_lastError = db.error();
         return false;
@@ -182,6 +201,7 @@ std::optional<ClaimRound> QueueStore::claimRound(const QList<StageDemand> &deman
             round.resumed = m_claim->value(0).toLongLong();
             if (!m_claim->isNull(2))
                 round.nextPausedInMs = m_claim->value(2).toLongLong();
+            round.skippedLocked = m_claim->value(3).toLongLong();
             continue;
         }
         round.claimed.append({Ticket{m_claim->value(0).toLongLong(), m_claim->value(2).toInt()},

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/ticket.h"
+#include "storage/dispatcherconnection.h"
 
 #include <QList>
 #include <QSqlDatabase>
@@ -29,6 +30,7 @@ struct ClaimRound
     QList<ClaimedMessage> claimed;
     qint64 resumed = 0;                   // paused rows that were due and are pending again
     std::optional<qint64> nextPausedInMs; // the earliest paused row still waiting
+    qint64 skippedLocked = 0;             // due or claimable rows another session holds a lock on
 };
 
 // Every statement the dispatcher runs against workqueue, in one place, on one
@@ -39,7 +41,7 @@ public:
     explicit QueueStore(QString connectionName);
     ~QueueStore();
 
-    bool open(const QString &database, const QString &applicationName);
+    bool open(const QString &database, const QString &applicationName, const SessionLimits &limits = {});
     void close();
     bool isOpen() const;
     QString lastError() const { return m_lastError; }

@@ -29,7 +29,10 @@ int main(int argc, char **argv)
                                    u"SECONDS"_s, u"120"_s);
     const QCommandLineOption noKill(u"no-daemon-kill"_s, u"Do not SIGKILL the daemon on the way."_s);
     const QCommandLineOption noRestart(u"no-database-restart"_s, u"Do not restart PostgreSQL on the way."_s);
-    parser.addOptions({messages, seed, stall, noKill, noRestart});
+    const QCommandLineOption noLocks(u"no-row-locks"_s, u"Do not hold row locks in a transaction on the way."_s);
+    const QCommandLineOption noTerminate(u"no-terminate"_s,
+                                         u"Do not end the dispatcher's sessions (pg_terminate_backend) on the way."_s);
+    parser.addOptions({messages, seed, stall, noKill, noRestart, noLocks, noTerminate});
     parser.process(app);
 
     SoakOptions options;
@@ -48,5 +51,7 @@ int main(int argc, char **argv)
     }
     options.killDaemon = !parser.isSet(noKill);
     options.restartDatabase = !parser.isSet(noRestart);
+    options.rowLocks = !parser.isSet(noLocks);
+    options.terminateSessions = !parser.isSet(noTerminate);
     return SoakRun(options).run();
 }

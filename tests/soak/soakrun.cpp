@@ -2,6 +2,7 @@
 #include "soakrun.h"
 
 #include "daemonprocess.h"
+#include "databasefaults.h"
 #include "queueprobe.h"
 #include "testcluster.h"
 #include "testdatabase.h"
@@ -18,6 +19,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr int InsertBatch = 2000;
+constexpr int RowLockSeconds = 10;
 
 // Runs the event loop (the daemon's stderr must keep flowing) for `ms`.
 void pump(int ms)
@@ -63,6 +65,10 @@ int SoakRun::run()
         m_killAt = int(n * (0.2 + 0.25 * random.generateDouble()));
     if (m_options.restartDatabase)
         m_restartAt = int(n * (0.55 + 0.25 * random.generateDouble()));
+    if (m_options.rowLocks)
+        m_lockAt = int(n * (0.05 + 0.1 * random.generateDouble()));
+    if (m_options.terminateSessions)
+        m_terminateAt = int(n * (0.4 + 0.1 * random.generateDouble()));
 
     m_out << "soak: " << n << " messages through a -> b -> c, seed " << m_options.seed << ", database "
           << m_db->name() << '\n';
@@ -74,7 +80,8 @@ int SoakRun::run()
         m_out << '\n';
     }
     m_out << "  daemon SIGKILL after " << m_killAt << " settled, PostgreSQL restart after " << m_restartAt
-          << " settled (-1: not planned)\n";
+          << " settled, row locks after " << m_lockAt << " settled (held " << RowLockSeconds
+          << " s), pg_terminate_backend after " << m_terminateAt << " settled (-1: not planned)\n";
     m_out.flush();
 
     if (!startDaemon() || !insertAll())
@@ -158,6 +165,16 @@ void SoakRun::settle()
             m_restartAt = -1;
             restartDatabase();
         }
+        if (m_lockAt >= 0 && done >= m_lockAt) {
+            m_lockAt = -1;
+            lockRows();
+        }
+        if (m_lockedFor.isValid() && m_lockedFor.elapsed() >= RowLockSeconds * 1000)
+            releaseRows();
+        if (m_terminateAt >= 0 && done >= m_terminateAt) {
+            m_terminateAt = -1;
+            terminateSessions();
+        }
         if (byStatus != last) {
             last = byStatus;
             sinceChange.restart();
@@ -234,6 +251,38 @@ void SoakRun::restartDatabase()
     m_out << m_events.last() << '\n';
     if (!restarted)
         m_problems << error;
+}
+
+void SoakRun::lockRows()
+{
+    m_faults = std::make_unique<DatabaseFaults>(m_db->newConnection(u"rowlocks"_s));
+    const QString what = m_faults->lockRows(20, 5);
+    const QString event = u"%1 s: an open transaction holds row locks: %2"_s.arg(elapsedSeconds(), 0, 'f', 1).arg(what);
+    m_events << event;
+    m_out << event << '\n';
+    if (m_faults->holdsLocks())
+        m_lockedFor.start();
+    else
+        m_problems << what;
+}
+
+void SoakRun::releaseRows()
+{
+    m_faults->releaseRows();
+    m_lockedFor.invalidate();
+    m_events << u"%1 s: row locks released"_s.arg(elapsedSeconds(), 0, 'f', 1);
+    m_out << m_events.last() << '\n';
+}
+
+void SoakRun::terminateSessions()
+{
+    DatabaseFaults faults(m_db->db());
+    const int ended = faults.terminateDispatcher(m_daemon->pid());
+    m_events << u"%1 s: pg_terminate_backend ended %2 sessions of the dispatcher"_s.arg(elapsedSeconds(), 0, 'f', 1)
+                    .arg(ended);
+    m_out << m_events.last() << '\n';
+    if (ended < 1)
+        m_problems << u"no dispatcher session to end"_s;
 }
 
 void SoakRun::reconnectAll()

@@ -9,6 +9,7 @@
 #include <memory>
 
 class DaemonProcess;
+class DatabaseFaults;
 class QueueProbe;
 class TestDatabase;
 
@@ -19,6 +20,8 @@ struct SoakOptions
     int stallSeconds = 120;  // give up when nothing settles for this long
     bool killDaemon = true;  // SIGKILL the daemon once and start a fresh one
     bool restartDatabase = true;
+    bool rowLocks = true;           // an operator's transaction holds row locks for a while
+    bool terminateSessions = true;  // pg_terminate_backend on the dispatcher's sessions
 };
 
 // One soak run: a fresh database, the daemon with three stages of the fake
@@ -39,6 +42,9 @@ private:
     void settle();
     void killDaemon();
     void restartDatabase();
+    void lockRows();
+    void releaseRows();
+    void terminateSessions();
     void reconnectAll();
     void progress(const QMap<QString, int> &byStatus);
     // The verdict; prints the report.
@@ -56,6 +62,10 @@ private:
     QHash<qint64, int> m_index;                        // workqueue_id -> plan index
     int m_killAt = -1;                                 // settled messages that trigger the event
     int m_restartAt = -1;
+    int m_lockAt = -1;
+    int m_terminateAt = -1;
+    QElapsedTimer m_lockedFor;                         // valid while rows are locked
+    std::unique_ptr<DatabaseFaults> m_faults;
     int m_orphansAtKill = 0;                           // rows running when the daemon was killed
     QStringList m_events;
     QStringList m_problems;                            // anything that fails the run besides the rows

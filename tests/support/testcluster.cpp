@@ -3,6 +3,7 @@
 
 #include "db/database.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QSqlQuery>
@@ -79,17 +80,45 @@ bool TestCluster::probe()
 
 bool TestCluster::restart(QString *error, int timeoutMs)
 {
+    return pgCtl({u"-m"_s, u"fast"_s, u"restart"_s}, error, timeoutMs);
+}
+
+bool TestCluster::stop(QString *error, int timeoutMs)
+{
     if (m_pgCtl.isEmpty() && !probe()) {
         *error = m_whyNot;
         return false;
     }
-    QStringList command{m_pgCtl, u"-D"_s, m_dataDirectory, u"-m"_s, u"fast"_s, u"-w"_s,
+    QFile opts(m_dataDirectory + u"/postmaster.opts"_s);
+    if (opts.open(QIODevice::ReadOnly)) {
+        const QString line = QString::fromLocal8Bit(opts.readLine()).trimmed();
+        const qsizetype space = line.indexOf(u' ');
+        m_serverOptions = space < 0 ? QString() : line.mid(space + 1);
+    }
+    return pgCtl({u"-m"_s, u"fast"_s, u"stop"_s}, error, timeoutMs);
+}
+
+bool TestCluster::start(QString *error, int timeoutMs)
+{
+    QStringList arguments;
+    if (!m_serverOptions.isEmpty())
+        arguments << u"-o"_s << m_serverOptions;
+    return pgCtl(arguments << u"start"_s, error, timeoutMs);
+}
+
+bool TestCluster::pgCtl(const QStringList &arguments, QString *error, int timeoutMs)
+{
+    if (m_pgCtl.isEmpty() && !probe()) {
+        *error = m_whyNot;
+        return false;
+    }
+    QStringList command{m_pgCtl, u"-D"_s, m_dataDirectory, u"-w"_s,
                         u"-t"_s, QString::number(std::max(1, timeoutMs / 1000))};
     // scripts/pg-sandbox keeps the server log next to the data directory.
     const QString log = QFileInfo(m_dataDirectory).absolutePath() + u"/log"_s;
-    if (QFileInfo::exists(log))
+    if (QFileInfo::exists(log) && !arguments.contains(u"stop"_s))
         command << u"-l"_s << log;
-    command << u"restart"_s;
+    command << arguments;
     if (!m_owner.isEmpty())
         command = QStringList{u"runuser"_s, u"-u"_s, m_owner, u"--"_s} + command;
 

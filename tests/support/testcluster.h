@@ -21,9 +21,17 @@ public:
     // Blocks until the server accepts connections again (pg_ctl -w), at most
     // timeoutMs; false with *error (pg_ctl's output) otherwise.
     bool restart(QString *error, int timeoutMs = 60000);
+    // The server down (`pg_ctl stop -m fast`) and up again (`pg_ctl start`
+    // with the options it ran with, from postmaster.opts), for a test that
+    // starts a daemon while there is no server at all.
+    bool stop(QString *error, int timeoutMs = 60000);
+    bool start(QString *error, int timeoutMs = 60000);
 
 private:
+    bool pgCtl(const QStringList &arguments, QString *error, int timeoutMs);
+
     QString m_whyNot;
+    QString m_serverOptions; // postmaster.opts without the program, read by stop()
     QString m_dataDirectory;
     QString m_pgCtl;
     QString m_owner; // empty: run pg_ctl as ourselves

@@ -51,6 +51,8 @@ void TestDispatchSettings::defaults()
     QCOMPARE(s->statsInterval, 60s);
     QCOMPARE(s->tempfailDelay, 30s);
     QCOMPARE(s->dbPoolSize, 8);
+    QCOMPARE(s->dbLockTimeout, 1s);
+    QCOMPARE(s->dbStatementTimeout, 5s);
     QCOMPARE(s->configFile, QString());
     QCOMPARE(s->controlSocket, QString());
     QCOMPARE(s->user, QStringLiteral("pepsi"));
@@ -71,7 +73,7 @@ void TestDispatchSettings::allOptions()
                                 "STATS_INTERVAL = 1.5 s\nTEMPFAIL_DELAY = 1 h\nDB_POOL_SIZE = 1000\n"
                                 "CONFIG_FILE = $ETC/pepsi.conf\n"
                                 "CONTROL_SOCKET = ${PEPSI_TST_RUNTIME:-/run}/pepsi/dispatch.sock\n"
-                                "USER = pepsi-test\n");
+                                "USER = pepsi-test\nDB_LOCK_TIMEOUT = 250 ms\nDB_STATEMENT_TIMEOUT = 30 s\n");
     QVERIFY2(s.ok(), qPrintable(s.ok() ? QString() : s.error().toString()));
     QCOMPARE(s->database, QStringLiteral("host=/run/pg dbname=pepsi"));
     QCOMPARE(s->maxRuntime, 600s);
@@ -83,6 +85,8 @@ void TestDispatchSettings::allOptions()
     QCOMPARE(s->configFile, QStringLiteral("/etc/pepsi/pepsi.conf"));
     QCOMPARE(s->controlSocket, QStringLiteral("/run/user/1000/pepsi/dispatch.sock"));
     QCOMPARE(s->user, QStringLiteral("pepsi-test"));
+    QCOMPARE(s->dbLockTimeout, 250ms);
+    QCOMPARE(s->dbStatementTimeout, 30s);
 
     const auto longest = settingsFrom("[pepsi-dispatch]\nMAX_RUNTIME = 24 d\nPOLL_INTERVAL = 1 ms\n");
     QVERIFY(longest.ok());

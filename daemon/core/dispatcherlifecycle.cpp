@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The Dispatcher's life: coming up (the session, the overlay, the pools),
+// coming back after an outage, and the one way out. The rounds and what they
+// write are in dispatcher.cpp.
+#include "core/dispatcher.h"
+
+#include "app/logging.h"
+#include "core/pipelineconfig.h"
+#include "storage/databasesession.h"
+#include "workers/workerpool.h"
+
+#include <algorithm>
+
+namespace pepsi {
+
+namespace {
+
+bool sameOverlay(const QList<OverlayRow> &a, const QList<OverlayRow> &b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const OverlayRow &x, const OverlayRow &y) {
+        return x.section == y.section && x.option == y.option && x.value == y.value;
+    });
+}
+
+} // namespace
+
+QString Dispatcher::lockHolder() const
+{
+    return m_lifecycle == Lifecycle::WaitingForLock && m_session ? m_session->lockHolder() : QString();
+}
+
+QString Dispatcher::lastDatabaseError() const
+{
+    return m_session && !m_session->isUp() ? m_session->lastError() : QString();
+}
+
+void Dispatcher::setLifecycle(Lifecycle state)
+{
+    if (m_lifecycle == state)
+        return;
+    qCDebug(lcMain).noquote() << "lifecycle:" << lifecycleName(m_lifecycle) << "->" << lifecycleName(state);
+    m_lifecycle = state;
+    Q_EMIT lifecycleChanged(state);
+}
+
+void Dispatcher::start()
+{
+    SessionLimits limits;
+    limits.lockTimeout = m_settings.dbLockTimeout;
+    limits.statementTimeout = m_settings.dbStatementTimeout;
+    m_session = std::make_unique<DatabaseSession>(m_settings.database, limits, m_standby, nullptr);
+    connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
+    connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
+    connect(m_session.get(), &DatabaseSession::waiting, &m_notifier, &ServiceNotifier::setStatus);
+    connect(m_session.get(), &DatabaseSession::waitingForLock, this, [this] {
+        if (m_lifecycle != Lifecycle::Stopping && m_lifecycle != Lifecycle::Stopped)
+            setLifecycle(Lifecycle::WaitingForLock);
+    });
+    connect(m_session.get(), &DatabaseSession::down, this, [this](const QString &reason) {
+        if (m_lifecycle == Lifecycle::Running)
+            setLifecycle(Lifecycle::Reconnecting);
+        Q_EMIT databaseLost(reason);
+    });
+    connect(m_session.get(), &DatabaseSession::restored, this, &Dispatcher::databaseRestored);
+    connect(m_session.get(), &DatabaseSession::lockedOut, this, [this](const QString &holder) {
+        if (m_pipelineBuilt)
+            // The other dispatcher has reset our rows; our workers must not run them twice.
+            return stop(1, QStringLiteral("another dispatcher took over while the database was unreachable: %1")
+                               .arg(holder), StopMode::Abandon);
+        stop(1, QStringLiteral("another dispatcher is already running on this database: %1 "
+                               "(use serve --standby to wait for it)").arg(holder), StopMode::Abandon);
+    });
+    connect(m_session.get(), &DatabaseSession::schemaRefused, this,
+            [this](const QString &message) { stop(78, message, StopMode::Abandon); });
+    m_heartbeat.setInterval(m_settings.pollInterval);
+    m_heartbeat.start();
+    m_session->open();
+}
+
+void Dispatcher::onDatabaseUp(bool first)
+{
+    Q_UNUSED(first);
+    if (m_lifecycle == Lifecycle::Stopping || m_lifecycle == Lifecycle::Stopped) {
+        // Back while workers drain: what they settled can be written now.
+        flushSettlements(true);
+        return;
+    }
+    m_resetDue = true;
+    if (!m_pipelineBuilt) {
+        if (!startPipeline())
+            return;
+    } else {
+        // A config_changed sent while the connection was down is lost: look.
+        const auto overlay = m_session->overlay().read();
+        if (!overlay)
+            return statementFailed(m_session->overlay().lastError());
+        if (m_reloadPending || !sameOverlay(*overlay, m_overlay)) {
+            qCInfo(lcMain) << "config_overlay changed while the database was unreachable; reloading";
+            reload();
+        }
+    }
+    setLifecycle(Lifecycle::Running);
+    m_notifier.ready(); // READY=1 the first time; the figures replace a waiting status
+    // Catch up: notifications sent while away are lost, and outcomes wait to be written.
+    requestRound();
+}
+
+bool Dispatcher::startPipeline()
+{
+    const auto overlay = m_session->overlay().read();
+    if (!overlay) {
+        statementFailed(m_session->overlay().lastError());
+        return false;
+    }
+    const auto pipeline = PipelineConfig::atStart(m_file, *overlay, m_fileSettings);
+    if (!pipeline) {
+        stop(78, QStringLiteral("bad configuration: ") + pipeline.error().toString(), StopMode::Abandon);
+        return false;
+    }
+    for (const QString &option : pipeline->ignored)
+        qCWarning(lcMain).noquote() << "config_overlay: [pepsi-dispatch]" << option
+                                    << "cannot change once the dispatcher runs; ignored";
+    m_settings = pipeline->settings;
+    m_overlay = *overlay;
+    // Every running row is an orphan now; only the lock holder may reset them.
+    if (!resetOrphansIfDue())
+        return false;
+    m_heartbeat.setInterval(m_settings.pollInterval);
+    m_statsTimer.start(m_settings.statsInterval);
+    applyGraph(pipeline->graph);
+    m_pipelineBuilt = true;
+    qCInfo(lcMain).noquote() << "listening; stages:"
+                             << (m_graph.names().isEmpty() ? QStringLiteral("(none)") : m_graph.names().join(u' '));
+    return true;
+}
+
+bool Dispatcher::resetOrphansIfDue()
+{
+    if (!m_resetDue)
+        return true;
+    // After a reconnect, a claim that committed just as the connection broke
+    // left rows running that no worker of ours holds; nobody else would free
+    // them. At start nothing is held, so every running row goes back.
+    const auto orphans = m_session->store().resetOrphansExcept(heldIds());
+    if (!orphans) {
+        statementFailed(m_session->store().lastError());
+        return false;
+    }
+    m_resetDue = false;
+    if (*orphans > 0 && !m_pipelineBuilt)
+        qCInfo(lcMain) << "reset" << *orphans << "running rows left by a previous dispatcher to pending";
+    else if (*orphans > 0)
+        qCInfo(lcMain) << "reset" << *orphans << "running rows no worker holds (claimed as the connection broke)";
+    return true;
+}
+
+void Dispatcher::shutdown(int exitCode)
+{
+    stop(exitCode, {}, StopMode::Drain);
+}
+
+void Dispatcher::stop(int exitCode, const QString &why, StopMode mode)
+{
+    if (m_lifecycle == Lifecycle::Stopping || m_lifecycle == Lifecycle::Stopped)
+        return; // the first reason wins
+    if (!why.isEmpty())
+        qCCritical(lcMain).noquote() << why;
+    m_exitCode = exitCode;
+    setLifecycle(Lifecycle::Stopping);
+    m_notifier.stopping();
+    m_heartbeat.stop();
+    m_retryTimer.stop();
+    m_errorRetry.stop();
+    m_statsTimer.stop();
+    if (mode == StopMode::Abandon) {
+        // The rows they hold are another dispatcher's now (or were never
+        // ours): stop the workers at once and write nothing.
+        m_mayWrite = false;
+        const QList<qint64> held = heldIds();
+        int workers = 0;
+        for (const WorkerPool *pool : std::as_const(m_pools))
+            workers += pool->workerCount();
+        for (const WorkerPool *pool : std::as_const(m_retiredPools))
+            workers += pool->workerCount();
+        if (workers > 0 || !held.isEmpty())
+            qCWarning(lcMain) << "stopping" << workers << "workers at once; the" << held.size()
+                              << "messages they held are left to the dispatcher that holds the lock";
+        qDeleteAll(m_pools);
+        m_pools.clear();
+        qDeleteAll(m_retiredPools);
+        m_retiredPools.clear();
+        m_pending.clear();
+        return finishStop();
+    }
+    if (m_pools.isEmpty() && m_retiredPools.isEmpty())
+        return finishStop();
+    qCInfo(lcMain) << "stopping: letting workers finish what they hold";
+    for (WorkerPool *pool : std::as_const(m_pools))
+        pool->shutdown();
+    for (WorkerPool *pool : std::as_const(m_retiredPools))
+        pool->shutdown();
+    onPoolDrained(nullptr);
+}
+
+void Dispatcher::onPoolDrained(WorkerPool *pool)
+{
+    const bool stopping = m_lifecycle == Lifecycle::Stopping;
+    if (pool && m_retiredPools.contains(pool) && !stopping) {
+        m_retiredPools.removeOne(pool);
+        pool->deleteLater();
+        return;
+    }
+    if (!stopping)
+        return;
+    for (const WorkerPool *each : std::as_const(m_pools)) {
+        if (each->workerCount() > 0)
+            return;
+    }
+    for (const WorkerPool *each : std::as_const(m_retiredPools)) {
+        if (each->workerCount() > 0)
+            return;
+    }
+    finishStop();
+}
+
+void Dispatcher::finishStop()
+{
+    if (m_lifecycle == Lifecycle::Stopped)
+        return;
+    flushSettlements(true);
+    flushStatistics();
+    if (!m_pending.isEmpty())
+        qCWarning(lcMain) << m_pending.size()
+                          << "messages stay running (the database could not be written); the next dispatcher "
+                             "resets them to pending at start";
+    if (m_stats.hasDelta() && m_mayWrite)
+        qCWarning(lcMain) << "statistics of the last runs could not be written";
+    if (m_session)
+        m_session->close();
+    qCInfo(lcMain) << "stopped after" << m_rounds << "claim rounds," << m_claimedTotal << "messages claimed";
+    setLifecycle(Lifecycle::Stopped);
+    Q_EMIT finished(m_exitCode);
+}
+
+} // namespace pepsi

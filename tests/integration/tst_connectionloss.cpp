@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// Issue 8, points 7 and 8: losing a database connection never makes the
+// daemon exit and never lets a second dispatcher in while this one runs
+// workers. An operator ends the dispatcher's sessions with
+// pg_terminate_backend (each connection, then all at once) while a --standby
+// waits: the original notices at once, keeps its lock, LISTENs again and
+// picks up new rows without the heartbeat; the standby never starts a
+// worker. A config_changed sent while the dispatcher cannot connect is not
+// lost. Real daemons, real fake workers, real PostgreSQL.
+#include "daemonprocess.h"
+#include "db/database.h"
+#include "queueprobe.h"
+#include "sampler.h"
+#include "testdatabase.h"
+
+#include <QElapsedTimer>
+#include <QRegularExpression>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTest>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// ALTER DATABASE ... ALLOW_CONNECTIONS cannot be run from inside that database.
+bool allowConnections(const QString &database, bool allow)
+{
+    const QString name = u"pepsi-test-admin-allow"_s;
+    bool ok = false;
+    {
+        const auto admin = pepsi::openDatabase(name, qEnvironmentVariable("PEPSI_TEST_DATABASE"), name);
+        if (admin) {
+            QSqlQuery q(*admin);
+            ok = q.exec(u"ALTER DATABASE %1 ALLOW_CONNECTIONS %2"_s.arg(database, allow ? u"true"_s : u"false"_s));
+            if (!ok)
+                qWarning("%s", qPrintable(q.lastError().text()));
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
+}
+
+} // namespace
+
+class tst_ConnectionLoss : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void terminateBackends_data();
+    void terminateBackends();
+    void lockTakenWhileReconnecting();
+    void overlayChangedWhileDisconnected();
+
+private:
+    std::unique_ptr<DaemonProcess> newDaemon(const QString &pollInterval = u"60 s"_s);
+    // The backends of the daemon with this pid, by what they do.
+    QString backendsOf(qint64 daemonPid, const QString &which);
+    // The pid in the application_name of whoever holds the dispatcher lock; 0: nobody.
+    qint64 lockHolderPid();
+    // The last "database connection restored after N ms" -> N; -1 without such a line.
+    static qint64 reconnectMs(DaemonProcess &daemon);
+
+    std::unique_ptr<TestDatabase> m_db;
+    std::unique_ptr<QueueProbe> m_queue;
+};
+
+void tst_ConnectionLoss::initTestCase()
+{
+    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
+}
+
+void tst_ConnectionLoss::init()
+{
+    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
+    m_queue = std::make_unique<QueueProbe>(m_db->db());
+}
+
+void tst_ConnectionLoss::cleanup()
+{
+    m_queue.reset();
+    m_db.reset();
+}
+
+std::unique_ptr<DaemonProcess> tst_ConnectionLoss::newDaemon(const QString &pollInterval)
+{
+    auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
+    // Only the dispatcher's own wakes may pick up rows in these tests.
+    daemon->setOption(u"POLL_INTERVAL"_s, pollInterval);
+    daemon->addStage(u"s"_s, DaemonProcess::fakeWorker());
+    return daemon;
+}
+
+QString tst_ConnectionLoss::backendsOf(qint64 daemonPid, const QString &which)
+{
+    // The queue connection holds the advisory lock; the other one LISTENs.
+    const QString mine = u"a.application_name LIKE 'pepsi-dispatch % pid %1 %'"_s.arg(daemonPid);
+    const QString lockHolder = u"EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' "
+                               "AND l.granted)"_s;
+    QString condition = mine;
+    if (which == u"queue")
+        condition += u" AND "_s + lockHolder;
+    else if (which == u"listen")
+        condition += u" AND NOT "_s + lockHolder;
+    return u"SELECT pid FROM pg_stat_activity a WHERE "_s + condition;
+}
+
+qint64 tst_ConnectionLoss::lockHolderPid()
+{
+    const QString name = m_queue->text(
+        u"SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+        "WHERE l.locktype = 'advisory' AND l.granted AND l.objid = 1885696115 AND l.database = "
+        "(SELECT oid FROM pg_database WHERE datname = current_database())"_s);
+    const QRegularExpressionMatch match = QRegularExpression(u" pid ([0-9]+) "_s).match(name);
+    return match.hasMatch() ? match.captured(1).toLongLong() : 0;
+}
+
+qint64 tst_ConnectionLoss::reconnectMs(DaemonProcess &daemon)
+{
+    qint64 ms = -1;
+    QRegularExpressionMatchIterator matches
+        = QRegularExpression(u"database connection restored after ([0-9]+) ms"_s).globalMatch(daemon.log());
+    while (matches.hasNext())
+        ms = matches.next().captured(1).toLongLong();
+    return ms;
+}
+
+void tst_ConnectionLoss::terminateBackends_data()
+{
+    QTest::addColumn<QString>("which");
+    QTest::addColumn<int>("backends");
+    QTest::newRow("queue connection (holds the lock)") << u"queue"_s << 1;
+    QTest::newRow("LISTEN connection") << u"listen"_s << 1;
+    QTest::newRow("all at once") << u"all"_s << 2;
+}
+
+void tst_ConnectionLoss::terminateBackends()
+{
+    QFETCH(QString, which);
+    QFETCH(int, backends);
+    auto original = newDaemon();
+    QVERIFY(original->start());
+    QVERIFY2(original->waitForReady(), qPrintable(original->log()));
+    auto standby = newDaemon();
+    QVERIFY(standby->start({u"--standby"_s}));
+    QVERIFY2(standby->waitForLog(QRegularExpression(u"standby: waiting"_s)), qPrintable(standby->log()));
+    QCOMPARE(lockHolderPid(), original->pid());
+
+    qsizetype standbyWorkers = 0;
+    Sampler sampler([&] { standbyWorkers = std::max(standbyWorkers, standby->workerPids().size()); });
+
+    // Three times in a row, with work in flight each time: a standby that
+    // looks while the original reconnects must leave it its lock.
+    int done = 0;
+    for (int turn = 1; turn <= 3; ++turn) {
+        QCOMPARE(m_queue->insert(u"s"_s, 20, {{u"s"_s, u"slow:50"_s}}).size(), 20);
+        QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= done + 2, 10000);
+        qInfo("%s, turn %d: backends of the dispatcher: %s", qPrintable(which), turn,
+              qPrintable(m_queue->text(u"SELECT string_agg(concat_ws(' ', a.pid, CASE WHEN EXISTS (SELECT 1 FROM "
+                                       "pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory') THEN 'lock' END, "
+                                       "left(a.query, 30)), '; ') FROM pg_stat_activity a WHERE a.application_name "
+                                       "LIKE 'pepsi-dispatch % pid %1 %'"_s.arg(original->pid()))));
+        // Picked once, then ended in one statement.
+        const QString victims = m_queue->text(u"SELECT string_agg(pid::text, ',') FROM ("_s
+                                              + backendsOf(original->pid(), which) + u") v"_s);
+        QVERIFY2(victims.split(u',').size() == backends,
+                 qPrintable(victims + u": "_s
+                            + m_queue->text(u"SELECT string_agg(concat_ws(' ', pid, application_name, state, "
+                                            "backend_start, query), '; ') FROM pg_stat_activity"_s)));
+        QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM unnest('{%1}'::int[]) p WHERE pg_terminate_backend(p)"_s
+                                     .arg(victims)),
+                 qint64(backends));
+        QTRY_COMPARE_WITH_TIMEOUT(original->countLog(QRegularExpression(u"database connection restored after"_s)),
+                                  turn, 5000);
+        qInfo("%s, turn %d: reconnected in %lld ms", qPrintable(which), turn, reconnectMs(*original));
+        QCOMPARE(lockHolderPid(), original->pid());
+
+        // New rows, no heartbeat for a minute: the new LISTEN must hear them.
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(m_queue->insert(u"s"_s, 20).size(), 20);
+        done += 40;
+        QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), done, 5000);
+        qInfo("%s, turn %d: 20 new rows done %lld ms after the insert", qPrintable(which), turn, clock.elapsed());
+    }
+    // A standby waits up to two polls before it takes a free lock: stay that long.
+    QTest::qWait(2500);
+    sampler.take();
+
+    QVERIFY(original->isRunning());
+    QCOMPARE(lockHolderPid(), original->pid());
+    QCOMPARE(standbyWorkers, qsizetype(0));
+    QVERIFY(standby->isRunning());
+    QVERIFY2(!standby->log().contains(u"took over"_s) && !standby->log().contains(u"listening"_s),
+             qPrintable(standby->log()));
+    for (const QueueRow &row : m_queue->rows())
+        QVERIFY2(row.status == u"done"_s && !row.dispatchError && row.runs(u"s"_s) == 1, qPrintable(row.describe()));
+    QCOMPARE(original->countLog(QRegularExpression(u"^WARNING pepsi.dispatch.store: database connection lost"_s)), 3);
+    // Noticed on the connection that was ended (the queue connection may
+    // also show it by a failed statement first).
+    const int onListen = original->countLog(QRegularExpression(u"connection lost: .*LISTEN connection"_s));
+    if (which == u"listen")
+        QCOMPARE(onListen, 3);
+    else if (which == u"queue")
+        QCOMPARE(onListen, 0);
+
+    QCOMPARE(original->terminate(), 0);
+    // Now, and only now, the standby takes over.
+    QVERIFY2(standby->waitForReady(10000), qPrintable(standby->log()));
+    QCOMPARE(standby->terminate(), 0);
+}
+
+// The session holding the lock ends and, before the dispatcher is back,
+// another session takes the lock. From that moment the dispatcher must not
+// claim (the rows are not its to hand out): it stops its workers and exits 1.
+// Today the lock sat on the LISTEN connection while the queue connection
+// went on claiming.
+void tst_ConnectionLoss::lockTakenWhileReconnecting()
+{
+    auto daemon = newDaemon();
+    QVERIFY(daemon->start());
+    QVERIFY2(daemon->waitForReady(), qPrintable(daemon->log()));
+    // Their answers wake the dispatcher for claim rounds while it is away.
+    QCOMPARE(m_queue->insert(u"s"_s, 8, {{u"s"_s, u"slow:500"_s}}).size(), 8);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'running'"_s), 8, 5000);
+    const QList<qint64> workers = daemon->workerPids();
+    QVERIFY(!workers.isEmpty());
+
+    // One statement: the lock holder ends, and this session waits for the
+    // lock and takes it, before the dispatcher can reconnect.
+    QSqlDatabase other = m_db->newConnection(u"other"_s);
+    QSqlQuery take(other);
+    QVERIFY(take.exec(u"SELECT pg_terminate_backend(pid), pg_advisory_lock(1885696115) FROM ("_s
+                      + backendsOf(daemon->pid(), u"queue"_s) + u") v"_s));
+    const QList<qint64> fresh = m_queue->insert(u"s"_s, 10);
+    QCOMPARE(fresh.size(), 10);
+
+    QCOMPARE(daemon->waitForExit(10000), 1);
+    QVERIFY2(daemon->log().contains(u"another dispatcher took over"_s), qPrintable(daemon->log()));
+    // Not one of the new rows was claimed without the lock.
+    QCOMPARE(m_queue->count(u"workqueue_id >= %1 AND status = 'pending' AND claims = 0"_s.arg(fresh.first())), 10);
+    for (const qint64 pid : workers)
+        QTRY_VERIFY_WITH_TIMEOUT(DaemonProcess::isGone(pid), 3000);
+    QVERIFY(take.exec(u"SELECT pg_advisory_unlock(1885696115)"_s));
+}
+
+// Connections are refused while the overlay gains a stage: its NOTIFY reaches
+// nobody. After the reconnect the dispatcher reads the overlay anyway.
+void tst_ConnectionLoss::overlayChangedWhileDisconnected()
+{
+    // A heartbeat every second: even a dispatcher that notices the outage
+    // only then must be back and have reloaded within the waits below.
+    auto daemon = newDaemon(u"1 s"_s);
+    QVERIFY(daemon->start());
+    QVERIFY2(daemon->waitForReady(), qPrintable(daemon->log()));
+
+    QVERIFY(allowConnections(m_db->name(), false));
+    const QString victims = backendsOf(daemon->pid(), u"all"_s);
+    QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM ("_s + victims + u") v WHERE pg_terminate_backend(v.pid)"_s), qint64(2));
+    QVERIFY2(daemon->waitForLog(QRegularExpression(u"database connection lost"_s), 5000), qPrintable(daemon->log()));
+
+    QVERIFY(m_db->exec(u"INSERT INTO config_overlay (section, option, value) VALUES ('stage-t', 'PROGRAM', '%1')"_s
+                           .arg(DaemonProcess::fakeWorker())));
+    const QList<qint64> ids = m_queue->insert(u"t"_s, 3);
+    QCOMPARE(ids.size(), 3);
+    // Let it fail to connect a few times.
+    QTest::qWait(1000);
+    QVERIFY(!daemon->log().contains(u"pipeline reloaded"_s));
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(allowConnections(m_db->name(), true));
+
+    QVERIFY2(daemon->waitForLog(QRegularExpression(u"pipeline reloaded; stages: s t"_s), 15000),
+             qPrintable(daemon->log()));
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"stage = 't' AND status = 'done'"_s), 3, 5000);
+    qInfo("down %lld ms in all; stage t (from the overlay) done %lld ms after connections were allowed again",
+          reconnectMs(*daemon), clock.elapsed());
+    QVERIFY(daemon->isRunning());
+    QCOMPARE(daemon->terminate(), 0);
+}
+
+QTEST_GUILESS_MAIN(tst_ConnectionLoss)
+#include "tst_connectionloss.moc"
