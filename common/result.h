@@ -36,6 +36,7 @@ public:
     template <typename U>
         requires(!std::is_same_v<std::decay_t<U>, T> && !std::is_same_v<std::decay_t<U>, E>
                  && !std::is_convertible_v<U, T> && std::is_convertible_v<U, E>)
+    // NOLINTNEXTLINE(bugprone-forwarding-reference-overload): the constraint excludes T and E
     Result(U &&error) : m_v(std::in_place_index<1>, E(std::forward<U>(error)))
     {
     }

@@ -28,12 +28,12 @@ const QString ConnectionName = QStringLiteral("pepsi-schema");
 
 void printOut(const QString &text)
 {
-    std::fputs(qPrintable(text + u'\n'), stdout);
+    (void)std::fputs(qPrintable(text + u'\n'), stdout);
 }
 
 void printErr(const QString &text)
 {
-    std::fputs(qPrintable(QStringLiteral("pepsi-schema: ") + text + u'\n'), stderr);
+    (void)std::fputs(qPrintable(QStringLiteral("pepsi-schema: ") + text + u'\n'), stderr);
 }
 
 QString resolvedConfigFile(const QString &fromCommandLine)

@@ -66,8 +66,8 @@ private:
 
 } // namespace
 
-SchemaInstaller::SchemaInstaller(QSqlDatabase db, QString scriptDir)
-    : m_db(std::move(db))
+SchemaInstaller::SchemaInstaller(const QSqlDatabase &db, QString scriptDir)
+    : m_db(db)
     , m_scriptDir(std::move(scriptDir))
 {
 }

@@ -36,7 +36,7 @@ public:
     };
 
     // db must be an open QPSQL connection; it is used from the calling thread.
-    explicit SchemaInstaller(QSqlDatabase db, QString scriptDir = QStringLiteral(":/sql"));
+    explicit SchemaInstaller(const QSqlDatabase &db, QString scriptDir = QStringLiteral(":/sql"));
 
     // The scripts this build carries, by version. An error names a file whose
     // name is not NNN_name.sql or a version that appears twice or is skipped.

@@ -36,8 +36,9 @@ void writeLine(QtMsgType type, const QMessageLogContext &context, const QString 
         line.append(context.category).append(": ");
     line.append(message.toUtf8()).append('\n');
     // One write per line so lines from concurrent processes do not interleave.
-    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
-    std::fflush(stderr);
+    // Nowhere to report a failed write of the log itself.
+    (void)std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+    (void)std::fflush(stderr);
 }
 
 } // namespace

@@ -22,8 +22,8 @@ constexpr int ExitConfig = 78; // EX_CONFIG
 
 void printErr(const QString &text)
 {
-    std::fputs(text.toLocal8Bit().constData(), stderr);
-    std::fputc('\n', stderr);
+    (void)std::fputs(text.toLocal8Bit().constData(), stderr);
+    (void)std::fputc('\n', stderr);
 }
 
 } // namespace
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
     }
     const pepsi::CommandLine &line = parsed.value();
     if (line.action == pepsi::CommandLine::Action::Help) {
-        std::fputs(pepsi::CommandLine::usage().toLocal8Bit().constData(), stdout);
+        (void)std::fputs(pepsi::CommandLine::usage().toLocal8Bit().constData(), stdout);
         return 0;
     }
     if (line.action == pepsi::CommandLine::Action::Version) {
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
     }
 
     // Writing to a worker that just died must not kill the dispatcher.
-    std::signal(SIGPIPE, SIG_IGN);
+    (void)std::signal(SIGPIPE, SIG_IGN);
     pepsi::UnixSignals signals;
     if (!signals.install()) {
         qCCritical(lcMain) << "cannot install signal handlers";

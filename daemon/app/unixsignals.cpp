@@ -31,7 +31,7 @@ UnixSignals::~UnixSignals()
 {
     if (m_fds[0] >= 0) {
         for (int sig : {SIGTERM, SIGINT, SIGHUP})
-            ::signal(sig, SIG_DFL);
+            (void)::signal(sig, SIG_DFL);
         g_writeFd = -1;
         ::close(m_fds[0]);
         ::close(m_fds[1]);

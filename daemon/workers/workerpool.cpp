@@ -124,7 +124,7 @@ QString WorkerPool::resolveProgram(QString *why) const
                                                                                  : QStringLiteral("does not exist"));
         return {};
     }
-    const QString found = QStandardPaths::findExecutable(program);
+    QString found = QStandardPaths::findExecutable(program);
     if (found.isEmpty())
         *why = QStringLiteral("PROGRAM \"%1\" is not found on PATH").arg(program);
     return found;

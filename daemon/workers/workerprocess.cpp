@@ -16,7 +16,7 @@ namespace {
 
 // The head of a status line that is kept: a failure keeps 1000 bytes of its
 // reason; a success line with its fused-stage reports stays far below this.
-constexpr qsizetype MaxStatusLineBytes = 16 * 1024;
+constexpr qsizetype MaxStatusLineBytes = qsizetype(16) * 1024;
 // stderr: a logged line shows at most this much of the worker's line ...
 constexpr qsizetype MaxStderrLineBytes = 2000;
 // ... and at most this many lines a second are logged per worker; the rest
@@ -36,7 +36,7 @@ void prepareChild()
     // A worker must not outlive the dispatcher, even one killed with SIGKILL.
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     // The dispatcher ignores SIGPIPE; ignored signals survive exec.
-    ::signal(SIGPIPE, SIG_DFL);
+    (void)::signal(SIGPIPE, SIG_DFL);
     // A Ctrl-C on the dispatcher's terminal is for the dispatcher, which then
     // stops its workers in order; it must not reach them directly.
     ::setpgid(0, 0);
@@ -331,7 +331,7 @@ WorkerExit WorkerProcess::classifyExit(int exitCode, QProcess::ExitStatus status
         // Condemned: its head was settled then, the rest never ran. Signalled
         // by us: however it ended, it was told to; what it held goes back.
         exit.kind = WorkerExit::Kind::Stopped;
-    } else if (crashed) {
+    } else if (crashed) { // NOLINT(bugprone-branch-clone): the order of the tests decides, not the bodies
         // Stopping (input closed) or not: a crash fails the head.
         exit.kind = WorkerExit::Kind::Died;
     } else if (m_answered == 0 && (exitCode != 0 || !m_inFlight.empty())) {
@@ -371,7 +371,7 @@ void WorkerProcess::onErrorOccurred(QProcess::ProcessError error)
     // Crashes and I/O errors are followed by finished().
 }
 
-void WorkerProcess::finish(WorkerExit exit)
+void WorkerProcess::finish(const WorkerExit &exit)
 {
     m_state = State::Exited;
     m_watchdog.stop();

@@ -99,7 +99,7 @@ private:
     void handleLine(QByteArrayView line, bool cut);
     void violation(const QString &reason);
     void headChanged();
-    void finish(WorkerExit exit);
+    void finish(const WorkerExit &exit);
     void logStderrLine(QByteArrayView line, bool cut);
     void logDroppedStderr();
     WorkerExit classifyExit(int exitCode, QProcess::ExitStatus status) const;
