@@ -103,6 +103,10 @@ void ControlConnection::send(const QByteArray &line)
     if (m_socket->bytesToWrite() + line.size() > m_server.limits().maxQueuedOutput)
         return drop(QStringLiteral("does not read its replies or events (%1 bytes queued)").arg(m_socket->bytesToWrite()));
     m_socket->write(line);
+    // Now rather than at the next loop pass: a client that half-closes after
+    // its request (echo ... | socat) makes Qt close the socket on that EOF,
+    // and what was still buffered would be lost. flush() does not block.
+    m_socket->flush();
 }
 
 void ControlConnection::closeWith(const QString &why)

@@ -50,6 +50,23 @@ QJsonObject ControlTestClient::request(const QByteArray &line, int timeoutMs)
     return {};
 }
 
+QJsonObject ControlTestClient::requestBlocking(const QByteArray &line, int timeoutMs)
+{
+    m_socket.write(line + '\n');
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        if (!m_socket.canReadLine() && !m_socket.waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime()))))
+            continue;
+        if (!m_socket.canReadLine())
+            continue;
+        const QJsonObject object = QJsonDocument::fromJson(m_socket.readLine()).object();
+        if (object.contains(QStringLiteral("ok")))
+            return object;
+        events.append(object);
+    }
+    return {};
+}
+
 std::optional<QJsonObject> ControlTestClient::takeEvent(const QString &name, int timeoutMs)
 {
     const QDeadlineTimer deadline(timeoutMs);

@@ -17,6 +17,9 @@ public:
     // empty when none came in time. Events met on the way are kept.
     QJsonObject request(const QJsonObject &request, int timeoutMs = 10000);
     QJsonObject request(const QByteArray &line, int timeoutMs = 10000);
+    // The same without the event loop, for timing a server in another process
+    // (the loop's polling would add its own milliseconds); never for one in this process.
+    QJsonObject requestBlocking(const QByteArray &line, int timeoutMs = 10000);
     // The next line of any kind; nothing on timeout or when the line is not an object.
     std::optional<QJsonObject> nextLine(int timeoutMs = 5000);
     // Waits for an event named `name` (looking at kept events first) and takes it.
