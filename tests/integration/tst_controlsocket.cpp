@@ -4,7 +4,7 @@
 // pepsi-test) and acceptance for the service account, a second daemon on the
 // same socket, a stale socket file, events that match what happens (a killed
 // worker, a drained stage, requeued rows), the round trip of `status` while
-// 5,000 messages flow.
+// 5,000 messages flow, and the documented scripts (socat, pepsi-rates.py).
 #include "controltestclient.h"
 #include "daemonprocess.h"
 #include "queueprobe.h"
@@ -109,6 +109,7 @@ private Q_SLOTS:
     void killedWorkerIsReported();
     void drainedStageClaimsNothing();
     void requeuedRowsFinish();
+    void documentedScripts();
 
 private:
     bool startDaemon(DaemonProcess &daemon, const QStringList &arguments = {});
@@ -668,6 +669,57 @@ void tst_ControlSocket::requeuedRowsFinish()
     QCOMPARE(last.value(u"result"_s)[u"requeued"_s].toInt(), 1);
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 30, 5000);
     QCOMPARE(probe.count(u"state ? 'dispatch_error'"_s), 0);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// The socat one-liner and doc/examples/pepsi-rates.py, as documented.
+void tst_ControlSocket::documentedScripts()
+{
+    if (QStandardPaths::findExecutable(u"socat"_s).isEmpty() || QStandardPaths::findExecutable(u"python3"_s).isEmpty())
+        QSKIP("needs socat and python3 (scripts/deps installs them)");
+    DaemonProcess daemon(m_db->uri());
+    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
+    daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
+    QVERIFY(startDaemon(daemon));
+    QueueProbe probe(m_db->db());
+    QVERIFY(!probe.insert(u"a"_s, 4000, {{u"a"_s, u"slow:1"_s}}).isEmpty());
+
+    // doc/control-protocol.rst, "Scripting", with this daemon's socket.
+    QProcess socat;
+    socat.start(u"sh"_s, {u"-c"_s, u"echo '{\"cmd\":\"status\"}' | socat - UNIX-CONNECT:"_s + daemon.controlSocket()});
+    QTRY_VERIFY_WITH_TIMEOUT(socat.state() == QProcess::NotRunning, 10000);
+    QCOMPARE(socat.exitCode(), 0);
+    const QByteArray output = socat.readAllStandardOutput();
+    const QJsonObject status = QJsonDocument::fromJson(output).object();
+    QVERIFY2(status.value(u"ok"_s).toBool(), output.left(500).constData());
+    QCOMPARE(keysOf(status.value(u"result"_s)[u"stages"_s]), QStringList({u"a"_s, u"b"_s}));
+
+    QProcess rates;
+    rates.start(u"python3"_s, {QStringLiteral(PEPSI_SOURCE_DIR) + u"/doc/examples/pepsi-rates.py"_s, u"--socket"_s,
+                               daemon.controlSocket(), u"--ticks"_s, u"4"_s});
+    // Not waitForFinished(): the daemon under test must be able to write its
+    // log to us meanwhile, or it blocks on a full pipe.
+    QTRY_VERIFY_WITH_TIMEOUT(rates.state() == QProcess::NotRunning, 20000);
+    QCOMPARE(rates.exitCode(), 0);
+    const QStringList lines = QString::fromUtf8(rates.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 4);
+    const QRegularExpression shape(uR"(^\d\d:\d\d:\d\d  a ([\d.]+)/s busy \d+ in flight \d+  b ([\d.]+)/s busy \d+ in flight \d+  \(claimed \d+, completed \d+\)$)"_s);
+    double highest = 0;
+    for (const QString &line : lines) {
+        const auto match = shape.match(line);
+        QVERIFY2(match.hasMatch(), qPrintable(line));
+        highest = std::max(highest, match.captured(1).toDouble());
+    }
+    qInfo("pepsi-rates.py: %s", qPrintable(lines.last()));
+    QVERIFY2(highest > 0, "no rate above zero while messages flowed");
+
+    // Its errors are clear.
+    QProcess missing;
+    missing.start(u"python3"_s, {QStringLiteral(PEPSI_SOURCE_DIR) + u"/doc/examples/pepsi-rates.py"_s, u"--socket"_s,
+                                 daemon.controlSocket() + u".missing"_s});
+    QTRY_VERIFY_WITH_TIMEOUT(missing.state() == QProcess::NotRunning, 10000);
+    QCOMPARE(missing.exitCode(), 1);
+    QVERIFY(missing.readAllStandardError().startsWith("pepsi-rates: cannot connect to "));
     QCOMPARE(daemon.terminate(), 0);
 }
 
