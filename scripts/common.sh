@@ -78,6 +78,7 @@ with_sandbox() {
   local mark=$1
   shift
   mkdir -p "$PG_DIR"
+  # shellcheck disable=SC2016 # expanded by the inner shell, from its arguments
   flock -s -o "$PG_DIR/.users" bash -c '
     sandbox=$1 dir=$2 mark=$3
     shift 3
@@ -94,6 +95,7 @@ with_sandbox() {
 release_sandbox() {
   [[ -f $PG_DIR/.started-by-test ]] || return 0
   local status=0
+  # shellcheck disable=SC2016 # expanded by the inner shell, from its arguments
   flock -n -E 200 -x -o "$PG_DIR/.users" bash -c '
     [[ -f $2/.started-by-test ]] || exit 0
     "$1" stop "$2" && rm -f "$2/.started-by-test"' \

@@ -47,6 +47,31 @@ QByteArrayView cutUtf8(QByteArrayView text, qsizetype maxBytes)
     return text.first(end);
 }
 
+bool isControl(char16_t c)
+{
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+}
+
+// A reason as PostgreSQL can store it and a log can show it: invalid UTF-8
+// replaced, control characters (NUL included) replaced, at most maxBytes of
+// UTF-8. The cut comes last: a replacement character takes three bytes.
+QString cleanReason(QByteArrayView raw, qsizetype maxBytes)
+{
+    // Cutting the raw bytes first bounds the work; cleaning only replaces
+    // (one byte -> at most three), so the clean text starts with the same characters.
+    QString text = QString::fromUtf8(cutUtf8(raw, maxBytes));
+    for (QChar &c : text) {
+        if (c == u'\t')
+            c = u' ';
+        else if (isControl(c.unicode()))
+            c = QChar::ReplacementCharacter;
+    }
+    QByteArray utf8 = text.toUtf8();
+    if (utf8.size() <= maxBytes)
+        return text;
+    return QString::fromUtf8(cutUtf8(utf8, maxBytes));
+}
+
 } // namespace
 
 QString quoteForLog(QByteArrayView line, qsizetype maxBytes)
@@ -58,6 +83,19 @@ QString quoteForLog(QByteArrayView line, qsizetype maxBytes)
             c = u'?';
     }
     return cut.size() < line.size() ? text + QStringLiteral("…") : text;
+}
+
+bool couldBeStatusLine(QByteArrayView head)
+{
+    qsizetype i = head.startsWith('-') ? 1 : 0;
+    const qsizetype digitsFrom = i;
+    while (i < head.size() && head[i] >= '0' && head[i] <= '9')
+        ++i;
+    if (i - digitsFrom > 18) // parseDecimal's limit
+        return false;
+    if (i == head.size())
+        return true;
+    return i > digitsFrom && (head[i] == ' ' || head[i] == '\r');
 }
 
 Result<StatusLine, QString> parseStatusLine(QByteArrayView line)
@@ -79,7 +117,7 @@ Result<StatusLine, QString> parseStatusLine(QByteArrayView line)
     StatusLine status;
     status.code = int(negative ? -*magnitude : *magnitude);
     if (status.code != 0) {
-        status.reason = QString::fromUtf8(cutUtf8(rest.trimmed(), StatusLine::MaxReasonBytes));
+        status.reason = cleanReason(rest.trimmed(), StatusLine::MaxReasonBytes);
         return status;
     }
 

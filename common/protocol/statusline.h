@@ -28,7 +28,9 @@ struct StatusLine
     static constexpr int MaxReasonBytes = 1000;
 
     int code = 0;
-    QString reason;       // empty on success; cut to MaxReasonBytes
+    // Empty on success. Storable as it is: invalid UTF-8 and control
+    // characters (NUL included) replaced, at most MaxReasonBytes of UTF-8.
+    QString reason;
     QList<FusedRun> fused;
 
     bool succeeded() const { return code == 0; }
@@ -37,6 +39,10 @@ struct StatusLine
 
 // The error is a reason ready for state.dispatch_error after "protocol error: ".
 Result<StatusLine, QString> parseStatusLine(QByteArrayView line);
+
+// Whether a line still being written can become a status line: false once
+// its start cannot be a code (a worker writing garbage without a newline).
+bool couldBeStatusLine(QByteArrayView head);
 
 // A line cut to a loggable size, with invalid UTF-8 replaced.
 QString quoteForLog(QByteArrayView line, qsizetype maxBytes = 200);

@@ -2,7 +2,6 @@
 #include "core/dispatcher.h"
 
 #include "app/logging.h"
-#include "app/sdnotify.h"
 #include "core/dispatchstate.h"
 #include "core/pipelineconfig.h"
 #include "storage/databasesession.h"
@@ -40,6 +39,12 @@ Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settin
     connect(&m_statsTimer, &QTimer::timeout, this, &Dispatcher::flushStatistics);
     connect(&m_idleStatsTimer, &QTimer::timeout, this, &Dispatcher::flushStatisticsWhenIdle);
     m_lastStatsFlush.start();
+    m_notifier.setFigureSource([this] {
+        int workers = 0;
+        for (const WorkerPool *pool : std::as_const(m_pools))
+            workers += pool->workerCount();
+        return ServiceNotifier::Figures{workers, inFlight(), m_stats.totals().stageRuns};
+    });
     m_state = new DispatchState(*this);
 }
 
@@ -61,6 +66,7 @@ void Dispatcher::start()
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
     connect(m_session.get(), &DatabaseSession::lockedOut, this, &Dispatcher::onLockedOut);
     connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
+    connect(m_session.get(), &DatabaseSession::waiting, &m_notifier, &ServiceNotifier::setStatus);
     m_heartbeat.setInterval(m_settings.pollInterval);
     m_heartbeat.start();
     m_session->open();
@@ -95,7 +101,6 @@ void Dispatcher::onDatabaseUp()
         m_running = true;
         qCInfo(lcMain).noquote() << "listening; stages:"
                                  << (m_graph.names().isEmpty() ? QStringLiteral("(none)") : m_graph.names().join(u' '));
-        sdNotify("READY=1");
     } else {
         // A claim that committed just as the connection broke left rows
         // running that no worker of ours holds; nobody else would free them.
@@ -114,6 +119,7 @@ void Dispatcher::onDatabaseUp()
         if (m_reloadPending)
             reload();
     }
+    m_notifier.ready();
     // Catch up: notifications sent while away are lost, and outcomes wait to be written.
     requestRound();
 }
@@ -332,7 +338,7 @@ void Dispatcher::shutdown(int exitCode)
         return;
     m_stopping = true;
     m_exitCode = exitCode;
-    sdNotify("STOPPING=1");
+    m_notifier.stopping();
     m_heartbeat.stop();
     m_retryTimer.stop();
     if (!m_running)

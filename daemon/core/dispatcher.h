@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "app/servicenotifier.h"
 #include "config/configuration.h"
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
@@ -74,6 +75,7 @@ private:
     QHash<QString, WorkerPool *> m_pools;  // children
     QList<WorkerPool *> m_retiredPools;    // stages removed by a reload, draining
     Statistics m_stats;
+    ServiceNotifier m_notifier;
 
     QTimer m_roundTimer;      // zero-delay: coalesces every wake of one loop pass
     QTimer m_retryTimer;      // the earliest paused row

@@ -7,10 +7,8 @@
 #include "storage/databasesession.h"
 #include "workers/workerpool.h"
 
-#include <QChildEvent>
 #include <QCoreApplication>
 #include <QJsonArray>
-#include <QPointer>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QSysInfo>
@@ -88,111 +86,41 @@ void DispatchState::attachSession(DatabaseSession *session)
 
 void DispatchState::watchPool(WorkerPool *pool)
 {
-    // The pools own their workers as children and tell nobody when they
-    // start one; seeing the child arrive is how the events get their pid.
-    pool->installEventFilter(this);
-    // The end of a cooldown shows here; its start is reported after the
-    // worker event that caused it (the pool frees capacity first).
-    connect(pool, &WorkerPool::capacityFreed, this, [this, pool] {
-        if (!pool->inCooldown())
-            checkCooldown(pool);
-    });
-}
-
-bool DispatchState::eventFilter(QObject *watched, QEvent *event)
-{
-    if (event->type() == QEvent::ChildAdded) {
-        // The child is still being constructed: look at it once it is whole.
-        const QPointer<QObject> child = static_cast<QChildEvent *>(event)->child();
-        const QPointer<WorkerPool> pool = qobject_cast<WorkerPool *>(watched);
-        QMetaObject::invokeMethod(
-            this,
-            [this, child, pool] {
-                if (auto *worker = qobject_cast<WorkerProcess *>(child.data()); worker && pool)
-                    watchWorker(worker, pool);
-            },
-            Qt::QueuedConnection);
-    }
-    return DispatchView::eventFilter(watched, event);
-}
-
-void DispatchState::watchWorker(WorkerProcess *worker, WorkerPool *pool)
-{
     const QString stage = pool->stage().name;
-    const auto started = [this, stage](WorkerProcess *w) {
-        emitEvent(QStringLiteral("worker_started"), {{QStringLiteral("pid"), double(w->pid())}, {QStringLiteral("stage"), stage}});
-    };
-    if (worker->state() != WorkerProcess::State::Starting && worker->pid() > 0)
-        started(worker);
-    else
-        connect(worker, &WorkerProcess::started, this, started);
-
-    connect(worker, &WorkerProcess::timedOut, this, [this, stage](WorkerProcess *w, Ticket ticket) {
-        emitEvent(QStringLiteral("worker_killed"),
-                  {{QStringLiteral("pid"), double(w->pid())}, {QStringLiteral("stage"), stage},
-                   {QStringLiteral("reason"), QStringLiteral("timeout")}, {QStringLiteral("message_id"), idOrNull(ticket.id)},
-                   {QStringLiteral("detail"), QStringLiteral("the head-of-line message outlived MAX_RUNTIME")}});
+    const auto field = [](const char *name) { return QString::fromLatin1(name); };
+    connect(pool, &WorkerPool::workerStarted, this, [this, stage, field](qint64 pid) {
+        emitEvent(field("worker_started"), {{field("pid"), double(pid)}, {field("stage"), stage}});
     });
-    connect(worker, &WorkerProcess::protocolViolation, this,
-            [this, stage](WorkerProcess *w, Ticket ticket, const QString &reason) {
-                emitEvent(QStringLiteral("worker_killed"),
-                          {{QStringLiteral("pid"), double(w->pid())}, {QStringLiteral("stage"), stage},
-                           {QStringLiteral("reason"), QStringLiteral("protocol error")},
-                           {QStringLiteral("message_id"), idOrNull(ticket.id)}, {QStringLiteral("detail"), reason}});
+    connect(pool, &WorkerPool::workerExited, this, [this, stage, field](qint64 pid, const QString &reason, qint64 messages) {
+        emitEvent(field("worker_exited"), {{field("pid"), double(pid)}, {field("stage"), stage},
+                                           {field("reason"), reason}, {field("messages"), double(messages)}});
+    });
+    connect(pool, &WorkerPool::workerCrashed, this,
+            [this, stage, field](qint64 pid, const QString &cause, qint64 messageId, int requeued) {
+                emitEvent(field("worker_crashed"), {{field("pid"), double(pid)}, {field("stage"), stage},
+                                                    {field("cause"), cause}, {field("message_id"), idOrNull(messageId)},
+                                                    {field("requeued"), requeued}});
             });
-    const QPointer<WorkerPool> owner = pool;
-    connect(worker, &WorkerProcess::exited, this,
-            [this, stage, owner](WorkerProcess *w, const Tickets &unanswered, const WorkerExit &exit) {
-                QJsonObject fields{{QStringLiteral("pid"), double(w->pid())}, {QStringLiteral("stage"), stage}};
-                switch (exit.kind) {
-                case WorkerExit::Kind::Clean:
-                case WorkerExit::Kind::Stopped: {
-                    QString reason = exit.kind == WorkerExit::Kind::Clean ? QStringLiteral("clean") : QStringLiteral("stopped");
-                    if (owner && w->answeredCount() >= owner->stage().maxMessages)
-                        reason = QStringLiteral("recycled");
-                    fields.insert(QStringLiteral("reason"), reason);
-                    fields.insert(QStringLiteral("messages"), double(w->answeredCount()));
-                    emitEvent(QStringLiteral("worker_exited"), fields);
-                    break;
-                }
-                case WorkerExit::Kind::Died:
-                    fields.insert(QStringLiteral("cause"), exit.cause);
-                    fields.insert(QStringLiteral("message_id"),
-                                  unanswered.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(double(unanswered.first().id)));
-                    fields.insert(QStringLiteral("requeued"), double(std::max<qsizetype>(0, unanswered.size() - 1)));
-                    m_cooldownReason.insert(stage, exit.cause);
-                    emitEvent(QStringLiteral("worker_crashed"), fields);
-                    break;
-                case WorkerExit::Kind::FailedToStart:
-                    fields.insert(QStringLiteral("cause"), exit.cause);
-                    fields.insert(QStringLiteral("stderr"), QJsonValue::Null);
-                    m_cooldownReason.insert(stage, exit.cause);
-                    emitEvent(QStringLiteral("start_failed"), fields);
-                    break;
-                }
-                if (owner)
-                    checkCooldown(owner);
+    connect(pool, &WorkerPool::workerKilled, this,
+            [this, stage, field](qint64 pid, const QString &reason, qint64 messageId, const QString &detail) {
+                emitEvent(field("worker_killed"), {{field("pid"), double(pid)}, {field("stage"), stage},
+                                                   {field("reason"), reason}, {field("message_id"), idOrNull(messageId)},
+                                                   {field("detail"), detail}});
             });
-}
-
-void DispatchState::checkCooldown(WorkerPool *pool)
-{
-    const QString stage = pool->stage().name;
-    const bool now = pool->inCooldown();
-    if (now == m_inCooldown.value(stage, false))
-        return;
-    m_inCooldown.insert(stage, now);
-    if (now) {
-        const PoolSnapshot snapshot = pool->snapshot();
-        const QString reason = m_cooldownReason.value(stage);
-        emitEvent(QStringLiteral("cooldown_entered"),
-                  {{QStringLiteral("stage"), stage},
-                   {QStringLiteral("until"), snapshot.cooldownUntil ? QJsonValue(snapshot.cooldownUntil->toString(Qt::ISODateWithMs))
-                                                                    : QJsonValue(QJsonValue::Null)},
-                   {QStringLiteral("reason"), reason.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(reason)}});
-    } else {
-        emitEvent(QStringLiteral("cooldown_left"), {{QStringLiteral("stage"), stage}});
-    }
+    connect(pool, &WorkerPool::startFailed, this, [this, stage, field](const QString &cause, const QString &lastStderrLine) {
+        emitEvent(field("start_failed"),
+                  {{field("stage"), stage}, {field("cause"), cause},
+                   {field("stderr"), lastStderrLine.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(lastStderrLine)}});
+    });
+    connect(pool, &WorkerPool::cooldownEntered, this, [this, stage, field](const QDateTime &until, const QString &reason) {
+        m_cooldownReason.insert(stage, reason);
+        emitEvent(field("cooldown_entered"), {{field("stage"), stage},
+                                              {field("until"), until.toUTC().toString(Qt::ISODateWithMs)},
+                                              {field("reason"), reason}});
+    });
+    connect(pool, &WorkerPool::cooldownLeft, this, [this, stage, field] {
+        emitEvent(field("cooldown_left"), {{field("stage"), stage}});
+    });
 }
 
 void DispatchState::reloaded()
@@ -213,10 +141,7 @@ void DispatchState::sample()
     m_samples.push_back(std::move(now));
     while (m_samples.size() > KeptSamples)
         m_samples.pop_front();
-    // A pool whose PROGRAM cannot be found enters cooldown without any worker
-    // to report it; and a stop begins without a signal.
-    for (WorkerPool *pool : allPools())
-        checkCooldown(pool);
+    // A stop begins without a signal.
     checkLifecycle();
 }
 

@@ -15,12 +15,11 @@ namespace pepsi {
 class DatabaseSession;
 class Dispatcher;
 class WorkerPool;
-class WorkerProcess;
 
 // The Dispatcher's face for the control socket: copies of its state
 // (DispatchView) and the admin operations (DispatchControl). It reads the
 // Dispatcher's members (a friend) and the pools through their const
-// snapshot methods, turns what the pools and the session report into events,
+// snapshot methods, turns what the pools and the session signal into events,
 // and keeps what only the socket needs: rates over 10 and 60 s, the
 // one-second cache of the queue counts, the last cooldown reason per stage.
 class DispatchState : public DispatchView, public DispatchControl
@@ -51,12 +50,7 @@ public:
     std::optional<QString> resume(const QString &stage, uint uid) override;
     Result<RequeueOutcome, QString> requeue(const RequeueRequest &request, uint uid) override;
 
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override;
-
 private:
-    void watchWorker(WorkerProcess *worker, WorkerPool *pool);
-    void checkCooldown(WorkerPool *pool);
     void sample();
     void checkLifecycle();
     Lifecycle lifecycle() const;
@@ -71,7 +65,6 @@ private:
     QString m_databaseError;
     QElapsedTimer m_downSince;
     QString m_reloadSource = QStringLiteral("notify");
-    QHash<QString, bool> m_inCooldown;
     QHash<QString, QString> m_cooldownReason;
 
     std::optional<QueueCounts> m_queueCache;

@@ -72,6 +72,7 @@ void DatabaseSession::attempt()
                 qCInfo(lcStore).noquote() << "standby: waiting for the active dispatcher" << holder;
             m_waitLogged = true;
             m_state = State::WaitingForLock;
+            Q_EMIT waiting(QStringLiteral("standby: waiting for the lock held by ") + holder);
             // A standby writes nothing and holds no worker; it asks again each second.
             m_store->close();
             m_listener->close();
@@ -144,6 +145,7 @@ void DatabaseSession::goDown(const QString &reason)
     }
     if (wasUp)
         Q_EMIT down(reason);
+    Q_EMIT waiting(QStringLiteral("database unreachable, retrying"));
     const milliseconds delay = std::min(MaxRetry, FirstRetry * (1 << std::min(m_failures - 1, 10)));
     scheduleRetry(delay);
 }

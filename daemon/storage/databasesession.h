@@ -47,6 +47,8 @@ Q_SIGNALS:
     void down(const QString &reason);
     // Another dispatcher holds the lock and this one must not run (exit 1).
     void lockedOut(const QString &holder);
+    // Not serving, and why, in words for systemd's STATUS= (a standby's wait, an outage).
+    void waiting(const QString &status);
     void notified(const QString &channel);
 
 private:

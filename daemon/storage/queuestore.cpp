@@ -3,6 +3,7 @@
 
 #include "app/logging.h"
 #include "db/database.h"
+#include "protocol/statusline.h"
 #include "storage/pgarray.h"
 
 #include <QSqlError>
@@ -202,6 +203,14 @@ std::optional<qint64> QueueStore::settle(const Settlements &settlements)
             return std::nullopt;
         }
     }
+    qint64 changed = 0;
+    if (settleSplitting(settlements, &changed) != SettleStep::Written)
+        return std::nullopt;
+    return changed;
+}
+
+QueueStore::SettleStep QueueStore::settleBatch(const Settlements &settlements, qint64 *changed)
+{
     QList<qint64> ids, claims, pauses;
     QStringList statuses, reasons;
     for (const Settlement &s : settlements) {
@@ -216,11 +225,59 @@ std::optional<qint64> QueueStore::settle(const Settlements &settlements)
     m_settle->bindValue(QStringLiteral(":statuses"), pgTextArray(statuses));
     m_settle->bindValue(QStringLiteral(":reasons"), pgTextArray(reasons));
     m_settle->bindValue(QStringLiteral(":pauses"), pgIntArray(pauses));
-    if (!run(*m_settle, "writing message outcomes"))
-        return std::nullopt;
-    const qint64 changed = m_settle->numRowsAffected();
-    m_settle->finish();
-    return changed;
+    if (run(*m_settle, "writing message outcomes")) {
+        *changed += m_settle->numRowsAffected();
+        m_settle->finish();
+        return SettleStep::Written;
+    }
+    const QString code = m_settle->lastError().nativeErrorCode();
+    // Worth trying again later as it is: the connection is gone, or the
+    // statement ran into a timeout, a lock or a shortage on the server.
+    const bool passing = code.isEmpty() || code.startsWith(u"08") || code.startsWith(u"57") || code.startsWith(u"53")
+        || code == u"55P03" || code == u"40001" || code == u"40P01";
+    if (passing || !answers())
+        return SettleStep::TryLater;
+    return SettleStep::Rejected;
+}
+
+QueueStore::SettleStep QueueStore::settleSplitting(const Settlements &settlements, qint64 *changed)
+{
+    const SettleStep step = settleBatch(settlements, changed);
+    if (step != SettleStep::Rejected)
+        return step;
+    // The server refused this batch on a live connection: something in one
+    // entry it cannot take. Write the rest; keeping the batch would refuse
+    // every later outcome with it.
+    if (settlements.size() > 1) {
+        const qsizetype half = settlements.size() / 2;
+        for (const Settlements &part : {settlements.first(half), settlements.sliced(half)}) {
+            if (settleSplitting(part, changed) == SettleStep::TryLater)
+                return SettleStep::TryLater;
+        }
+        return SettleStep::Written;
+    }
+    const Settlement &refused = settlements.constFirst();
+    const QString why = m_lastError;
+    Settlement plain = refused;
+    plain.reason = QStringLiteral("the dispatcher could not store the reason of this outcome");
+    const SettleStep retried = refused.reason.isEmpty() ? SettleStep::Rejected : settleBatch({plain}, changed);
+    if (retried == SettleStep::TryLater)
+        return retried;
+    if (retried == SettleStep::Written)
+        qCWarning(lcStore).noquote() << "message" << refused.ticket.id << "outcome" << statusName(refused.outcome)
+                                     << "written without its reason, which the database refused:" << why
+                                     << "; the reason was:" << quoteForLog(refused.reason.toUtf8());
+    else
+        qCCritical(lcStore).noquote() << "message" << refused.ticket.id << "outcome" << statusName(refused.outcome)
+                                      << "cannot be written and is dropped:" << why
+                                      << "; the row stays running until the next start-up reset";
+    return SettleStep::Written;
+}
+
+bool QueueStore::answers()
+{
+    QSqlQuery ping(QSqlDatabase::database(m_connectionName, false));
+    return ping.exec(QStringLiteral("SELECT 1"));
 }
 
 std::optional<qint64> QueueStore::resetOrphans()

@@ -50,7 +50,12 @@ public:
     std::optional<ClaimRound> claimRound(const QList<StageDemand> &demands);
 
     // Guarded writes for messages that did not succeed; one statement per batch.
-    // Returns the number of rows changed, or nothing when the statement failed.
+    // Returns the number of rows changed, or nothing when the batch should be
+    // written again later (connection lost, timeout, lock): then nothing or
+    // part of it was written, and writing it again is harmless (the guard).
+    // A batch the server refuses on a live connection is split: every entry
+    // it can take is written, and the one it cannot is logged (written
+    // without its reason if that helps), never kept to block later batches.
     std::optional<qint64> settle(const Settlements &settlements);
 
     // Start-up: rows a previous dispatcher left running go back to pending.
@@ -67,7 +72,12 @@ public:
     QString connectionName() const { return m_connectionName; }
 
 private:
+    enum class SettleStep { Written, Rejected, TryLater };
+
     bool run(QSqlQuery &query, const char *what);
+    SettleStep settleBatch(const Settlements &settlements, qint64 *changed);
+    SettleStep settleSplitting(const Settlements &settlements, qint64 *changed);
+    bool answers();
 
     QString m_connectionName;
     QString m_lastError;

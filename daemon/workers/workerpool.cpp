@@ -20,12 +20,16 @@ WorkerPool::WorkerPool(const StageConfig &stage, const PoolOptions &options, QOb
     , m_environment(QProcessEnvironment::systemEnvironment())
 {
     m_environment.insert(QStringLiteral("PEPSI_STAGE"), stage.name);
+    // systemd's notification socket and watchdog are the daemon's, not its workers'.
+    for (const char *name : {"NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"})
+        m_environment.remove(QString::fromLatin1(name));
     // One timer per pool, armed for the earliest idle deadline of its workers.
     m_idleTimer.setSingleShot(true);
     m_cooldown.setSingleShot(true);
     connect(&m_idleTimer, &QTimer::timeout, this, &WorkerPool::reapIdle);
     connect(&m_cooldown, &QTimer::timeout, this, [this] {
         qCDebug(lcPool).noquote() << "stage" << m_stage.name << "cooldown over";
+        Q_EMIT cooldownLeft();
         Q_EMIT capacityFreed();
     });
 }
@@ -131,6 +135,7 @@ WorkerProcess *WorkerPool::spawn()
     QString why;
     const QString program = resolveProgram(&why);
     if (program.isEmpty()) {
+        Q_EMIT startFailed(why, QString());
         enterCooldown(why);
         return nullptr;
     }
@@ -143,17 +148,20 @@ WorkerProcess *WorkerPool::spawn()
     launch.environment = m_environment;
     launch.maxRuntime = m_options.maxRuntime;
     launch.terminateGrace = m_options.killGrace;
+    launch.startTimeout = m_options.startTimeout;
 
     auto *worker = new WorkerProcess(launch, this);
     connect(worker, &WorkerProcess::answered, this, &WorkerPool::onAnswered);
     connect(worker, &WorkerProcess::exited, this, &WorkerPool::onExited);
+    connect(worker, &WorkerProcess::started, this, [this](WorkerProcess *w) { Q_EMIT workerStarted(w->pid()); });
     connect(worker, &WorkerProcess::timedOut, this, [this](WorkerProcess *w, Ticket ticket) {
+        const QString reason = QStringLiteral("timeout after %1").arg(formatRelativeTime(m_options.maxRuntime));
         qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << w->pid() << "message" << ticket.id
                                     << "timed out after" << formatRelativeTime(m_options.maxRuntime)
                                     << "; terminating the worker";
-        settleOne(ticket, Settlement::Outcome::Timeout,
-                  QStringLiteral("timeout after %1").arg(formatRelativeTime(m_options.maxRuntime)));
+        settleOne(ticket, Settlement::Outcome::Timeout, reason);
         report(RunReport::Result::TimedOut, duration_cast<microseconds>(m_options.maxRuntime).count());
+        Q_EMIT workerKilled(w->pid(), QStringLiteral("timeout"), ticket.id, reason);
     });
     connect(worker, &WorkerProcess::protocolViolation, this, [this](WorkerProcess *w, Ticket ticket, const QString &reason) {
         qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << w->pid() << "message" << ticket.id << reason
@@ -162,6 +170,7 @@ WorkerProcess *WorkerPool::spawn()
             settleOne(ticket, Settlement::Outcome::Fail, reason);
             report(RunReport::Result::Failed, 0);
         }
+        Q_EMIT workerKilled(w->pid(), QStringLiteral("protocol error"), ticket.id != 0 ? ticket.id : -1, reason);
     });
     m_workers.append(worker);
     worker->start();
@@ -188,6 +197,7 @@ void WorkerPool::onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLi
         qCDebug(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << "recycles after"
                                   << worker->answeredCount() << "messages";
         worker->retire();
+        m_stopReasons.insert(worker, QStringLiteral("recycled"));
     }
     becameIdleMaybe(worker);
     Q_EMIT capacityFreed();
@@ -198,7 +208,7 @@ void WorkerPool::becameIdleMaybe(WorkerProcess *worker)
     if (worker->outstanding() > 0 || worker->state() != WorkerProcess::State::Running)
         return;
     if (worker->isRetiring()) {
-        worker->closeInput(m_options.stopGrace);
+        stopWorker(worker, m_stopReasons.value(worker, QStringLiteral("retired")));
         return;
     }
     if (!m_idleSince.contains(worker)) {
@@ -227,7 +237,7 @@ void WorkerPool::reapIdle()
         if (it.value().elapsed() >= m_options.idleTimeout.count() && worker->outstanding() == 0) {
             qCDebug(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << "idle; stopping it";
             worker->retire();
-            worker->closeInput(m_options.stopGrace);
+            stopWorker(worker, QStringLiteral("idle"));
             it = m_idleSince.erase(it);
         } else {
             ++it;
@@ -240,27 +250,42 @@ void WorkerPool::onExited(WorkerProcess *worker, const Tickets &unanswered, cons
 {
     m_workers.removeOne(worker);
     m_idleSince.remove(worker);
+    const QString stopReason = m_stopReasons.take(worker);
     worker->deleteLater();
+    const qint64 pid = worker->pid();
     switch (exit.kind) {
     case WorkerExit::Kind::Clean:
+        Q_EMIT workerExited(pid, stopReason.isEmpty() ? QStringLiteral("clean") : stopReason, worker->answeredCount());
         break;
     case WorkerExit::Kind::Stopped:
         requeue(unanswered);
+        if (!worker->isCondemned())
+            Q_EMIT workerExited(pid, stopReason.isEmpty() ? QStringLiteral("stopped") : stopReason,
+                                worker->answeredCount());
         break;
-    case WorkerExit::Kind::FailedToStart:
+    case WorkerExit::Kind::FailedToStart: {
+        // Its ids never ran: they go back, and no message fails for a stage
+        // that cannot start. The stage waits; the cooldown grows while it lasts.
         requeue(unanswered);
-        enterCooldown(exit.cause);
+        QString why = exit.cause;
+        if (!exit.lastStderrLine.isEmpty())
+            why += QStringLiteral("; last stderr line: \"%1\"").arg(exit.lastStderrLine);
+        Q_EMIT startFailed(exit.cause, exit.lastStderrLine);
+        enterCooldown(why);
         break;
+    }
     case WorkerExit::Kind::Died:
         report(RunReport::Result::Crashed, 0, {}, !unanswered.isEmpty());
         if (!unanswered.isEmpty()) {
-            qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << exit.cause
+            qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << pid << exit.cause
                                         << "holding message" << unanswered.first().id;
             settleOne(unanswered.first(), Settlement::Outcome::Fail, exit.cause);
             requeue(unanswered.mid(1));
         } else {
-            qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << exit.cause;
+            qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << pid << exit.cause;
         }
+        Q_EMIT workerCrashed(pid, exit.cause, unanswered.isEmpty() ? -1 : unanswered.first().id,
+                             std::max<int>(0, int(unanswered.size()) - 1));
         // Dying before the first answer means trouble with the program or its
         // environment rather than with one message: do not respawn at full speed.
         if (!worker->hasAnswered())
@@ -271,6 +296,12 @@ void WorkerPool::onExited(WorkerProcess *worker, const Tickets &unanswered, cons
         Q_EMIT drained();
     else
         Q_EMIT capacityFreed();
+}
+
+void WorkerPool::stopWorker(WorkerProcess *worker, const QString &reason)
+{
+    m_stopReasons.insert(worker, reason);
+    worker->closeInput(m_options.stopGrace);
 }
 
 void WorkerPool::enterCooldown(const QString &why)
@@ -284,6 +315,7 @@ void WorkerPool::enterCooldown(const QString &why)
         qCDebug(lcPool).noquote() << "stage" << m_stage.name << "still cannot run workers:" << why
                                   << "; holding off for" << formatRelativeTime(delay);
     m_cooldown.start(delay);
+    Q_EMIT cooldownEntered(QDateTime::currentDateTimeUtc().addMSecs(delay.count()), why);
 }
 
 void WorkerPool::requeue(const Tickets &tickets)
@@ -306,8 +338,10 @@ void WorkerPool::retireWorkers()
 {
     m_idleTimer.stop();
     m_idleSince.clear();
+    const QString reason = QStringLiteral("retired");
     for (WorkerProcess *worker : std::as_const(m_workers)) {
         worker->retire();
+        m_stopReasons.insert(worker, reason);
         if (worker->outstanding() == 0)
             worker->closeInput(m_options.stopGrace);
     }
@@ -317,7 +351,10 @@ void WorkerPool::reconfigure(const StageConfig &stage)
 {
     m_stage = stage;
     m_startFailures = 0;
-    m_cooldown.stop();
+    if (m_cooldown.isActive()) {
+        m_cooldown.stop();
+        Q_EMIT cooldownLeft();
+    }
     retireWorkers();
 }
 
@@ -335,7 +372,7 @@ void WorkerPool::shutdown()
     // Workers finish what they hold within the grace; after it they are
     // terminated and what they still hold goes back to pending.
     for (WorkerProcess *worker : std::as_const(m_workers))
-        worker->closeInput(m_options.stopGrace);
+        stopWorker(worker, QStringLiteral("stopped"));
 }
 
 } // namespace pepsi

@@ -6,6 +6,7 @@
 #include "core/ticket.h"
 #include "workers/workerprocess.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
@@ -23,6 +24,7 @@ struct PoolOptions
     std::chrono::milliseconds tempfailDelay{0};
     std::chrono::milliseconds stopGrace{std::chrono::seconds(3)}; // stdin closed -> SIGTERM
     std::chrono::milliseconds killGrace{std::chrono::seconds(2)}; // SIGTERM -> SIGKILL
+    std::chrono::milliseconds startTimeout{std::chrono::seconds(60)}; // exec -> first read of its input
 };
 
 // The policy for one stage's workers: how many, which one gets the next ids
@@ -66,6 +68,20 @@ Q_SIGNALS:
     void runEnded(const pepsi::RunReport &report);
     void drained();
 
+    // What happens to the workers, in plain values (for the control socket).
+    void workerStarted(qint64 pid);
+    // It ended as asked or on its own holding nothing; reason: idle, recycled,
+    // retired, stopped (shutdown) or clean; messages: how many it answered.
+    void workerExited(qint64 pid, const QString &reason, qint64 messages);
+    // It died holding work: messageId failed (-1: it held none), `requeued` went back.
+    void workerCrashed(qint64 pid, const QString &cause, qint64 messageId, int requeued);
+    // We condemned it; reason: "timeout" or "protocol error"; messageId -1: none.
+    void workerKilled(qint64 pid, const QString &reason, qint64 messageId, const QString &detail);
+    // The stage's program could not be started or exited before answering anything.
+    void startFailed(const QString &cause, const QString &lastStderrLine);
+    void cooldownEntered(const QDateTime &until, const QString &reason);
+    void cooldownLeft();
+
 private:
     WorkerProcess *spawn();
     // Ids `worker` may take now: QUEUE_LIMIT and what is left of MAX_MESSAGES.
@@ -78,6 +94,7 @@ private:
     void reapIdle();
     void armIdleTimer();
     void enterCooldown(const QString &why);
+    void stopWorker(WorkerProcess *worker, const QString &reason);
     void requeue(const Tickets &tickets);
     void settleOne(Ticket ticket, Settlement::Outcome outcome, const QString &reason, qint64 pauseMs = 0);
     void report(RunReport::Result result, qint64 busyUsec, QList<FusedRun> fused = {}, bool heldMessage = true);
@@ -87,6 +104,7 @@ private:
     QProcessEnvironment m_environment;
     QList<WorkerProcess *> m_workers;              // children; alive or exiting
     QHash<WorkerProcess *, QElapsedTimer> m_idleSince;
+    QHash<WorkerProcess *, QString> m_stopReasons; // why we closed its input
     QTimer m_idleTimer;
     QTimer m_cooldown;
     int m_startFailures = 0;

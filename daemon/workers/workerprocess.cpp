@@ -4,7 +4,9 @@
 #include "app/logging.h"
 
 #include <csignal>
+#include <fcntl.h>
 #include <linux/close_range.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -12,8 +14,18 @@ namespace pepsi {
 
 namespace {
 
-// A status line is short; a worker that writes this much without a newline is broken.
-constexpr qsizetype MaxLineBytes = 64 * 1024;
+// The head of a status line that is kept: a failure keeps 1000 bytes of its
+// reason; a success line with its fused-stage reports stays far below this.
+constexpr qsizetype MaxStatusLineBytes = 16 * 1024;
+// stderr: a logged line shows at most this much of the worker's line ...
+constexpr qsizetype MaxStderrLineBytes = 2000;
+// ... and at most this many lines a second are logged per worker; the rest
+// are counted and the count logged.
+constexpr int MaxStderrLinesPerSecond = 50;
+constexpr std::chrono::milliseconds StderrWindow{1000};
+// While a new worker has not read its first ids (configuration, database
+// connection), nothing it holds is timed; this is how often it is looked at.
+constexpr std::chrono::milliseconds StartProbeInterval{50};
 
 void prepareChild()
 {
@@ -30,24 +42,63 @@ void prepareChild()
     ::setpgid(0, 0);
 }
 
+// Bytes written to the worker's stdin that it has not read yet; -1 when that
+// cannot be told. The pipe is reached through /proc (QProcess does not give
+// out its descriptor); opening a read end for FIONREAD consumes nothing.
+int unreadInput(qint64 pid)
+{
+    const QByteArray path = "/proc/" + QByteArray::number(pid) + "/fd/0";
+    const int fd = ::open(path.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int unread = -1;
+    if (::ioctl(fd, FIONREAD, &unread) != 0)
+        unread = -1;
+    ::close(fd);
+    return unread;
+}
+
 } // namespace
 
 WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
     : QObject(parent)
     , m_launch(launch)
+    , m_stdout(MaxStatusLineBytes)
+    , m_stderr(MaxStderrLineBytes)
 {
     m_watchdog.setSingleShot(true);
     m_killTimer.setSingleShot(true);
     m_graceTimer.setSingleShot(true);
+    m_stderrWindow.setSingleShot(true);
+    m_startProbe.setInterval(StartProbeInterval);
     connect(&m_watchdog, &QTimer::timeout, this, &WorkerProcess::onWatchdog);
-    connect(&m_killTimer, &QTimer::timeout, this, [this] { m_process.kill(); });
+    connect(&m_killTimer, &QTimer::timeout, this, [this] {
+        m_signalSent = SIGKILL;
+        m_process.kill();
+    });
     connect(&m_graceTimer, &QTimer::timeout, this, &WorkerProcess::terminate);
+    connect(&m_startProbe, &QTimer::timeout, this, &WorkerProcess::probeStart);
+    m_startDeadline.setSingleShot(true);
+    connect(&m_startDeadline, &QTimer::timeout, this, [this] {
+        if (m_ready || m_state == State::Exited)
+            return;
+        qCWarning(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid
+                                      << "has not read its input" << m_launch.startTimeout.count()
+                                      << "ms after it started; terminating it";
+        m_startTimedOut = true;
+        terminate();
+    });
+    connect(&m_stderrWindow, &QTimer::timeout, this, &WorkerProcess::logDroppedStderr);
     connect(&m_process, &QProcess::started, this, [this] {
         m_pid = m_process.processId();
         if (m_state == State::Starting)
             m_state = State::Running;
         qCDebug(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "started";
         Q_EMIT started(this);
+        if (!m_inFlight.empty())
+            m_startProbe.start();
+        if (!m_ready && m_launch.startTimeout.count() > 0)
+            m_startDeadline.start(m_launch.startTimeout);
     });
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &WorkerProcess::onStdout);
     connect(&m_process, &QProcess::readyReadStandardError, this, &WorkerProcess::onStderr);
@@ -82,6 +133,9 @@ void WorkerProcess::send(const Tickets &tickets)
         m_writeBuffer.append(QByteArray::number(ticket.id)).append('\n');
     }
     m_process.write(m_writeBuffer);
+    m_bytesSent += m_writeBuffer.size();
+    if (!m_ready && m_state == State::Running && !m_startProbe.isActive())
+        m_startProbe.start();
     if (wasIdle)
         headChanged();
 }
@@ -102,55 +156,110 @@ void WorkerProcess::terminate()
         return;
     m_state = State::Stopping;
     m_graceTimer.stop();
+    m_signalSent = SIGTERM;
     m_process.terminate();
     m_killTimer.start(m_launch.terminateGrace);
 }
 
-void WorkerProcess::onStdout()
+void WorkerProcess::probeStart()
 {
-    m_stdout.append(m_process.readAllStandardOutput());
-    qsizetype from = 0;
-    for (qsizetype nl; (nl = m_stdout.indexOf('\n', from)) >= 0; from = nl + 1)
-        handleLine(QByteArrayView(m_stdout).sliced(from, nl - from));
-    m_stdout.remove(0, from);
-    if (m_stdout.size() > MaxLineBytes && !m_condemned) {
-        handleLine(QByteArrayView(m_stdout).first(200));
-        m_stdout.clear();
+    if (m_ready || m_inFlight.empty() || m_state == State::Exited) {
+        m_startProbe.stop();
+        return;
     }
+    // It has taken bytes out of its stdin: it is past its start-up and reading.
+    // (QProcess may hold ids it has not written to the pipe yet; a worker may
+    // read one line at a time.)
+    const qint64 inPipe = m_bytesSent - m_process.bytesToWrite();
+    const int unread = unreadInput(m_pid);
+    if (unread < 0 || (inPipe > 0 && unread < inPipe))
+        becomeReady();
 }
 
-void WorkerProcess::handleLine(QByteArrayView line)
+void WorkerProcess::becomeReady()
+{
+    if (m_ready)
+        return;
+    m_ready = true;
+    m_startProbe.stop();
+    m_startDeadline.stop();
+    qCDebug(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "is reading its input";
+    if (!m_inFlight.empty())
+        headChanged();
+}
+
+void WorkerProcess::onStdout()
+{
+    // At most a pipe's worth arrives per call; what follows a decision to
+    // kill the worker is dropped, never kept.
+    const QByteArray data = m_process.readAllStandardOutput();
+    if (m_condemned)
+        return;
+    m_stdout.feed(data, [this](QByteArrayView line, bool cut) {
+        handleLine(line, cut);
+        return !m_condemned;
+    });
+    if (m_condemned) {
+        m_stdout.clear();
+        return;
+    }
+    // A line still being written that cannot become a status line (or that
+    // comes with nothing outstanding) is a violation now: its newline may never come.
+    const QByteArrayView partial = m_stdout.pending();
+    if (!partial.isEmpty() && (m_inFlight.empty() || !couldBeStatusLine(partial)))
+        handleLine(partial, m_stdout.pendingCut());
+}
+
+void WorkerProcess::handleLine(QByteArrayView line, bool cut)
 {
     if (m_condemned)
         return;
     if (m_inFlight.empty()) {
+        const QString reason =
+            QStringLiteral("protocol error: unexpected line \"%1\" with no message outstanding").arg(quoteForLog(line));
         m_condemned = true;
-        Q_EMIT protocolViolation(this, Ticket{},
-                                 QStringLiteral("protocol error: unexpected line \"%1\" with no message outstanding")
-                                     .arg(quoteForLog(line)));
+        m_stdout.clear();
+        Q_EMIT protocolViolation(this, Ticket{}, reason);
         terminate();
         return;
     }
-    const Ticket head = m_inFlight.front();
     auto status = parseStatusLine(line);
-    m_inFlight.pop_front();
+    if (status && cut && status->succeeded()) // its fused-stage reports are not all here
+        status = QStringLiteral("\"%1\" (a success line of more than %2 bytes)")
+                     .arg(quoteForLog(line))
+                     .arg(MaxStatusLineBytes);
     if (!status) {
-        m_condemned = true;
-        m_watchdog.stop();
-        Q_EMIT protocolViolation(this, head, QStringLiteral("protocol error: ") + status.error());
-        terminate();
+        violation(QStringLiteral("protocol error: ") + status.error());
         return;
     }
+    // Unknown (0) for a first answer that came before its start was seen.
+    const qint64 busyUsec = m_headClock.isValid() ? m_headClock.nsecsElapsed() / 1000 : 0;
+    const Ticket head = m_inFlight.front();
+    m_inFlight.pop_front();
     ++m_answered;
-    const qint64 busyUsec = m_headClock.nsecsElapsed() / 1000;
+    m_ready = true;
+    m_startProbe.stop();
+    m_startDeadline.stop();
     headChanged();
     Q_EMIT answered(this, head, status.value(), busyUsec);
 }
 
+void WorkerProcess::violation(const QString &reason)
+{
+    const Ticket head = m_inFlight.front();
+    m_inFlight.pop_front();
+    m_condemned = true;
+    m_stdout.clear();
+    m_watchdog.stop();
+    Q_EMIT protocolViolation(this, head, reason);
+    terminate();
+}
+
 void WorkerProcess::headChanged()
 {
-    if (m_inFlight.empty()) {
+    if (m_inFlight.empty() || !m_ready) {
         m_watchdog.stop();
+        m_headClock.invalidate();
         return;
     }
     m_headClock.start();
@@ -163,6 +272,7 @@ void WorkerProcess::onWatchdog()
     if (m_inFlight.empty() || m_condemned)
         return;
     m_condemned = true;
+    m_stdout.clear();
     const Ticket head = m_inFlight.front();
     m_inFlight.pop_front();
     Q_EMIT timedOut(this, head);
@@ -171,67 +281,109 @@ void WorkerProcess::onWatchdog()
 
 void WorkerProcess::onStderr()
 {
-    m_stderr.append(m_process.readAllStandardError());
-    qsizetype from = 0;
-    for (qsizetype nl; (nl = m_stderr.indexOf('\n', from)) >= 0; from = nl + 1)
-        logStderrLine(QByteArrayView(m_stderr).sliced(from, nl - from));
-    m_stderr.remove(0, from);
-    if (m_stderr.size() > MaxLineBytes) {
-        logStderrLine(m_stderr);
-        m_stderr.clear();
-    }
+    const QByteArray data = m_process.readAllStandardError();
+    m_stderr.feed(data, [this](QByteArrayView line, bool cut) {
+        logStderrLine(line, cut);
+        return true;
+    });
 }
 
-void WorkerProcess::logStderrLine(QByteArrayView line)
+void WorkerProcess::logStderrLine(QByteArrayView line, bool cut)
 {
+    m_lastStderrLine = line.first(std::min<qsizetype>(line.size(), 200)).toByteArray();
+    if (!m_stderrWindow.isActive()) {
+        m_stderrWindow.start(StderrWindow);
+        m_stderrLinesInWindow = 0;
+    }
+    if (++m_stderrLinesInWindow > MaxStderrLinesPerSecond) {
+        ++m_stderrDropped;
+        return;
+    }
     qCInfo(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "stderr:"
-                               << quoteForLog(line, 2000);
+                               << quoteForLog(line, MaxStderrLineBytes) + (cut ? QStringLiteral("…") : QString());
+}
+
+void WorkerProcess::logDroppedStderr()
+{
+    if (m_stderrDropped == 0)
+        return;
+    qCWarning(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "stderr:" << m_stderrDropped
+                                  << "lines dropped (more than" << MaxStderrLinesPerSecond << "a second)";
+    m_stderrDropped = 0;
+}
+
+WorkerExit WorkerProcess::classifyExit(int exitCode, QProcess::ExitStatus status) const
+{
+    const bool crashed = status == QProcess::CrashExit;
+    WorkerExit exit;
+    exit.lastStderrLine = quoteForLog(m_lastStderrLine);
+    if (crashed)
+        exit.cause = QStringLiteral("crashed: signal %1").arg(exitCode);
+    else if (!m_inFlight.empty() || exitCode != 0)
+        exit.cause = QStringLiteral("exited with status %1 without answering").arg(exitCode);
+
+    if (m_startTimedOut && m_answered == 0) {
+        // It never got to its input: no message is to blame.
+        exit.kind = WorkerExit::Kind::FailedToStart;
+        exit.cause = QStringLiteral("did not read its input within %1 ms of starting")
+                         .arg(m_launch.startTimeout.count());
+    } else if (m_condemned || m_signalSent != 0) {
+        // Condemned: its head was settled then, the rest never ran. Signalled
+        // by us: however it ended, it was told to; what it held goes back.
+        exit.kind = WorkerExit::Kind::Stopped;
+    } else if (crashed) {
+        // Stopping (input closed) or not: a crash fails the head.
+        exit.kind = WorkerExit::Kind::Died;
+    } else if (m_answered == 0 && (exitCode != 0 || !m_inFlight.empty())) {
+        // It never got as far as answering: its configuration, a library, the
+        // program itself. No message is to blame.
+        exit.kind = WorkerExit::Kind::FailedToStart;
+        exit.cause = QStringLiteral("exited with status %1 before answering anything").arg(exitCode);
+    } else if (exitCode != 0) {
+        exit.kind = WorkerExit::Kind::Died;
+    } else if (!m_inFlight.empty()) {
+        // Exit 0 holding ids: after we closed its input, what it did not run
+        // goes back; on its own, the head is its last message.
+        exit.kind = m_state == State::Stopping ? WorkerExit::Kind::Stopped : WorkerExit::Kind::Died;
+    }
+    return exit;
 }
 
 void WorkerProcess::onFinished(int exitCode, QProcess::ExitStatus status)
 {
     onStdout(); // lines that arrived together with the exit
-    if (!m_stderr.isEmpty())
-        logStderrLine(m_stderr);
-    QString cause;
-    if (status == QProcess::CrashExit)
-        cause = QStringLiteral("crashed: signal %1").arg(exitCode);
-    else if (!m_inFlight.empty() || exitCode != 0)
-        cause = QStringLiteral("exited with status %1 without answering").arg(exitCode);
-    finish(cause);
+    onStderr();
+    if (!m_stderr.pending().isEmpty())
+        logStderrLine(m_stderr.pending(), m_stderr.pendingCut());
+    m_stderr.clear();
+    logDroppedStderr();
+    finish(classifyExit(exitCode, status));
 }
 
 void WorkerProcess::onErrorOccurred(QProcess::ProcessError error)
 {
     if (error == QProcess::FailedToStart) {
-        m_state = State::Exited;
-        m_watchdog.stop();
-        const Tickets unanswered(m_inFlight.begin(), m_inFlight.end());
-        m_inFlight.clear();
-        Q_EMIT exited(this, unanswered,
-                      WorkerExit{WorkerExit::Kind::FailedToStart,
-                                 QStringLiteral("failed to start: ") + m_process.errorString()});
+        WorkerExit exit;
+        exit.kind = WorkerExit::Kind::FailedToStart;
+        exit.cause = QStringLiteral("failed to start: ") + m_process.errorString();
+        finish(exit);
     }
     // Crashes and I/O errors are followed by finished().
 }
 
-void WorkerProcess::finish(const QString &cause)
+void WorkerProcess::finish(WorkerExit exit)
 {
-    const bool stopping = m_state == State::Stopping || m_condemned;
     m_state = State::Exited;
     m_watchdog.stop();
     m_killTimer.stop();
     m_graceTimer.stop();
+    m_startProbe.stop();
+    m_startDeadline.stop();
+    m_stderrWindow.stop();
     const Tickets unanswered(m_inFlight.begin(), m_inFlight.end());
     m_inFlight.clear();
-    WorkerExit exit;
-    exit.cause = cause;
-    if (stopping)
-        exit.kind = WorkerExit::Kind::Stopped;
-    else if (!unanswered.isEmpty() || !cause.isEmpty())
-        exit.kind = WorkerExit::Kind::Died;
     qCDebug(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "exited"
-                                << (cause.isEmpty() ? QStringLiteral("cleanly") : cause);
+                                << (exit.cause.isEmpty() ? QStringLiteral("cleanly") : exit.cause);
     Q_EMIT exited(this, unanswered, exit);
 }
 

@@ -4,6 +4,7 @@
 #include "core/snapshots.h"
 #include "core/ticket.h"
 #include "protocol/statusline.h"
+#include "workers/linesplitter.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -22,23 +23,28 @@ struct WorkerLaunch
     QProcessEnvironment environment;
     std::chrono::milliseconds maxRuntime{0};
     std::chrono::milliseconds terminateGrace{std::chrono::seconds(2)};
+    // A worker that has not begun to read its input this long after exec is
+    // stopped as a start failure (MAX_RUNTIME does not run before that).
+    std::chrono::milliseconds startTimeout{std::chrono::seconds(60)};
 };
 
 struct WorkerExit
 {
     enum class Kind {
         Clean,         // exited 0 holding nothing
-        Stopped,       // we closed its input or terminated it (idle, recycle, shutdown, condemned)
-        Died,          // exited or was killed on its own while it could still work
-        FailedToStart, // never ran: nothing it held was touched
+        Stopped,       // ended by us (idle, recycle, shutdown, condemned), holding ids it never ran
+        Died,          // crashed, or exited holding ids after answering: the head fails
+        FailedToStart, // never ran, or exited with a status before answering anything
     };
     Kind kind = Kind::Clean;
     QString cause; // "crashed: signal 9", "exited with status 2 without answering", "failed to start: ..."
+    QString lastStderrLine; // the last line it wrote to stderr, cut for the log; empty: none
 };
 
 // One stage program process speaking the worker protocol: it writes ids,
 // matches status lines to them in order, times the head-of-line message and
-// escalates terminate -> kill. It only reports; the pool decides what follows.
+// escalates terminate -> kill. It reads what the process writes in bounded
+// memory, whatever it writes. It only reports; the pool decides what follows.
 class WorkerProcess : public QObject
 {
     Q_OBJECT
@@ -63,6 +69,10 @@ public:
     const std::deque<Ticket> &inFlight() const { return m_inFlight; }
     qint64 answeredCount() const { return m_answered; }
     bool hasAnswered() const { return m_answered > 0; }
+    // It has read its input at least once (or answered): past its own start-up.
+    bool isReady() const { return m_ready; }
+    // Killed for a timeout or a protocol violation (its head is settled).
+    bool isCondemned() const { return m_condemned; }
     void retire() { m_retiring = true; }
     bool isRetiring() const { return m_retiring; }
     bool accepting() const { return !m_retiring && (m_state == State::Starting || m_state == State::Running); }
@@ -85,26 +95,41 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onErrorOccurred(QProcess::ProcessError error);
     void onWatchdog();
-    void handleLine(QByteArrayView line);
+    void probeStart();
+    void becomeReady();
+    void handleLine(QByteArrayView line, bool cut);
+    void violation(const QString &reason);
     void headChanged();
-    void finish(const QString &cause);
-    void logStderrLine(QByteArrayView line);
+    void finish(WorkerExit exit);
+    void logStderrLine(QByteArrayView line, bool cut);
+    void logDroppedStderr();
+    WorkerExit classifyExit(int exitCode, QProcess::ExitStatus status) const;
 
     WorkerLaunch m_launch;
     QProcess m_process;
     QTimer m_watchdog;
     QTimer m_killTimer;
     QTimer m_graceTimer;
+    QTimer m_startProbe;
+    QTimer m_startDeadline;
+    QTimer m_stderrWindow;
     QElapsedTimer m_headClock;
     std::deque<Ticket> m_inFlight;
-    QByteArray m_stdout;
-    QByteArray m_stderr;
+    LineSplitter m_stdout;
+    LineSplitter m_stderr;
+    QByteArray m_lastStderrLine;
     QByteArray m_writeBuffer;
     qint64 m_pid = 0;
     qint64 m_answered = 0;
+    qint64 m_bytesSent = 0;   // ids written to its stdin, in bytes, ever
+    int m_stderrLinesInWindow = 0;
+    qint64 m_stderrDropped = 0;
+    int m_signalSent = 0;     // the last signal we sent it (SIGTERM, SIGKILL), 0: none
     State m_state = State::Starting;
-    bool m_condemned = false;
-    bool m_retiring = false;  // gets no new ids; stops once what it holds is answered // a protocol violation or timeout: further lines are ignored
+    bool m_ready = false;
+    bool m_startTimedOut = false;
+    bool m_condemned = false; // a protocol violation or timeout: further output is dropped
+    bool m_retiring = false;  // gets no new ids; stops once what it holds is answered
 
     // --- read by the control socket (core/snapshots.h); in workers/workersnapshots.cpp ---
 public:

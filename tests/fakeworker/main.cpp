@@ -24,6 +24,22 @@
 //   stderr          write "fake stderr line for <id>" to stderr, then advance
 //   fds             store this process's open fds in state.fds.<stage>, then advance
 //
+// Hostile output (issue 8). The raw bytes go out before the kit's own
+// "3 fake failure" answer, on the same line, so the line reads
+// "3 <raw> / 3 fake failure":
+//   nul-reason      <raw> = "bad<NUL>reason"
+//   bad-utf8        <raw> = "bad \xff\xfe utf-8 \x1b[0m" (invalid UTF-8, an escape)
+//   long-reason:N   <raw> = N bytes of 'r'
+//   stdout-flood:N  write N bytes of 'x' to stdout without a newline, ignoring
+//                   SIGTERM, then hang: only SIGKILL ends it
+//   stderr-flood:N  write N lines to stderr ("fake flood line K"), then advance
+//
+// At start, before the kit reads anything, PEPSI_FAKE_START (a list of
+// STAGE=MODE, comma-separated) applies MODE to the worker of STAGE:
+//   exit:N          write "pepsi-fakeworker: exiting with status N at start"
+//                   to stderr and exit N (78: bad configuration, 127: missing)
+//   sleep:MS        sleep MS milliseconds first (a slow start-up)
+//
 // Every write it makes (advance, pause) also sets state.runs.<stage> += 1 and
 // state.pids.<stage> = its pid, in the same UPDATE. An unknown mode answers
 // "2 fake: unknown mode ...".
@@ -33,7 +49,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cerrno>
+#include <algorithm>
 #include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
@@ -87,6 +106,45 @@ long long argumentOf(const QByteArray &mode)
     bool ok = false;
     const long long value = colon < 0 ? -1 : mode.mid(colon + 1).toLongLong(&ok);
     return ok ? value : -1;
+}
+
+// The raw start of a status line; the kit's answer completes it.
+Outcome rawPrefix(const QByteArray &raw)
+{
+    writeOut(STDOUT_FILENO, "3 " + raw + " / ");
+    return Outcome::fail(3, "fake failure");
+}
+
+void writeFlood(int fd, long long bytes, char fill)
+{
+    const QByteArray chunk(64 * 1024, fill);
+    for (long long left = bytes; left > 0;) {
+        const ssize_t n = ::write(fd, chunk.constData(), size_t(std::min<long long>(left, chunk.size())));
+        if (n < 0 && errno != EINTR)
+            return;
+        if (n > 0)
+            left -= n;
+    }
+}
+
+// PEPSI_FAKE_START for this stage, before the kit starts.
+void startUp()
+{
+    const QByteArray stage = qgetenv("PEPSI_STAGE");
+    for (const QByteArray &entry : qgetenv("PEPSI_FAKE_START").split(',')) {
+        const qsizetype eq = entry.indexOf('=');
+        if (eq < 0 || entry.first(eq) != stage)
+            continue;
+        const QByteArray mode = entry.sliced(eq + 1);
+        const long long argument = argumentOf(mode);
+        if (mode.startsWith("exit:") && argument >= 0) {
+            writeOut(STDERR_FILENO, "pepsi-fakeworker: exiting with status " + QByteArray::number(argument)
+                                        + " at start\n");
+            ::_exit(int(argument));
+        }
+        if (mode.startsWith("sleep:") && argument >= 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(argument));
+    }
 }
 
 Outcome handle(StageContext &ctx, qint64 id)
@@ -159,6 +217,30 @@ Outcome handle(StageContext &ctx, qint64 id)
         writeOut(STDERR_FILENO, "fake stderr line for " + QByteArray::number(id) + '\n');
         return ctx.advance(id, record);
     }
+    if (kind == "nul-reason")
+        return rawPrefix(QByteArray("bad\0reason", 10));
+    if (kind == "bad-utf8")
+        return rawPrefix("bad \xff\xfe utf-8 \x1b[0m");
+    if (kind == "long-reason" && argument >= 0)
+        return rawPrefix(QByteArray(qsizetype(argument), 'r'));
+    if (kind == "stdout-flood" && argument >= 0) {
+        std::signal(SIGTERM, SIG_IGN);
+        // Ignoring SIGTERM, it would outlive a dispatcher that dies meanwhile.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        writeFlood(STDOUT_FILENO, argument, 'x');
+        hangForever();
+    }
+    if (kind == "stderr-flood" && argument >= 0) {
+        QByteArray lines;
+        for (long long i = 0; i < argument; ++i) {
+            lines += "fake flood line " + QByteArray::number(i) + '\n';
+            if (lines.size() > 60000 || i + 1 == argument) {
+                writeOut(STDERR_FILENO, lines);
+                lines.clear();
+            }
+        }
+        return ctx.advance(id, record);
+    }
     if (kind == "fds") {
         StateUpdate withFds = record;
         withFds.set({QStringLiteral("fds"), ctx.stage()}, openFds());
@@ -171,5 +253,6 @@ Outcome handle(StageContext &ctx, qint64 id)
 
 int main(int argc, char **argv)
 {
+    startUp();
     return runWorker(argc, argv, handle);
 }

@@ -19,6 +19,7 @@ private Q_SLOTS:
     void settleIsGuarded_data();
     void settleIsGuarded();
     void settleWritesEveryOutcome();
+    void settleSplitsARefusedBatch();
     void resetOrphans();
     void resetOrphansKeepsWhatWorkersHold();
     void claimPlanUsesThePartialIndex_data();
@@ -172,6 +173,51 @@ void TestQueueStore::settleWritesEveryOutcome()
     QCOMPARE(rows.value(0).toString(), QStringLiteral("timeout"));
     QCOMPARE(rows.value(1).toString(), QStringLiteral("timeout after 300 s"));
     QCOMPARE(rows.value(2).toString(), QStringLiteral("1")); // the stage's own state is kept
+}
+
+// Issue 8.1: one entry the server refuses (a NUL byte reached a reason) must
+// not keep the others, nor any later batch, from being written.
+void TestQueueStore::settleSplitsARefusedBatch()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES "
+                                    "(1,'a'),(2,'a'),(3,'a'),(4,'a'),(5,'a'),(6,'a'),(7,'a')")));
+    QueueStore store(QStringLiteral("tst-queue"));
+    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    const auto round = store.claimRound({{QStringLiteral("a"), 7}});
+    QVERIFY(round && round->claimed.size() == 7);
+    const auto t = [&](int i) { return round->claimed.at(i).ticket; };
+    const QString refused = QStringLiteral("status 3: bad") + QChar(0) + QStringLiteral("reason");
+    const auto changed = store.settle({
+        {t(0), Settlement::Outcome::Fail, QStringLiteral("status 3: one"), 0},
+        {t(1), Settlement::Outcome::Requeue, {}, 0},
+        {t(2), Settlement::Outcome::Fail, refused, 0},
+        {t(3), Settlement::Outcome::Timeout, QStringLiteral("timeout after 1 s"), 0},
+        {t(4), Settlement::Outcome::Fail, QStringLiteral("status 4: five"), 0},
+    });
+    QVERIFY2(changed, qPrintable(store.lastError()));
+    QCOMPARE(*changed, 5);
+    const auto statusOf = [&](int id) {
+        QSqlQuery query(tdb.db());
+        if (!query.exec(QStringLiteral("SELECT status::text || ' ' || coalesce(state->>'dispatch_error', '-') "
+                                       "FROM workqueue WHERE workqueue_id = %1").arg(id))
+            || !query.next())
+            return QString();
+        return query.value(0).toString();
+    };
+    QCOMPARE(statusOf(1), QStringLiteral("failed status 3: one"));
+    QCOMPARE(statusOf(2), QStringLiteral("pending -"));
+    QCOMPARE(statusOf(3), QStringLiteral("failed the dispatcher could not store the reason of this outcome"));
+    QCOMPARE(statusOf(4), QStringLiteral("timeout timeout after 1 s"));
+    QCOMPARE(statusOf(5), QStringLiteral("failed status 4: five"));
+
+    // The next batch goes through as one statement again.
+    const auto next = store.settle({{t(5), Settlement::Outcome::Fail, QStringLiteral("status 2: six"), 0},
+                                    {t(6), Settlement::Outcome::Requeue, {}, 0}});
+    QVERIFY2(next, qPrintable(store.lastError()));
+    QCOMPARE(*next, 2);
+    QCOMPARE(statusOf(6), QStringLiteral("failed status 2: six"));
+    QCOMPARE(statusOf(7), QStringLiteral("pending -"));
 }
 
 void TestQueueStore::resetOrphans()

@@ -19,7 +19,24 @@ struct Fault
 constexpr Fault Faults[] = {
     {"crash", 0.005},        {"hang", 0.002},           {"garbage", 0.005},
     {"pause-once:200", 0.01}, {"tempfail-once", 0.01}, {"commit-crash", 0.005},
+    // Hostile output (issue 8): reasons PostgreSQL cannot store as written,
+    // a reason far over the limit, a stderr flood.
+    {"nul-reason", 0.002},   {"bad-utf8", 0.002},       {"long-reason:200000", 0.002},
+    {"stderr-flood:20000", 0.001}, {"stdout-flood:4000000", 0.0005},
 };
+
+// The reason of the fake worker's hostile answers ("3 <raw> / 3 fake failure"), cleaned.
+QString hostileError(const QString &mode)
+{
+    const QString replaced(QChar::ReplacementCharacter);
+    if (mode == u"nul-reason"_s)
+        return u"status 3: bad"_s + replaced + u"reason / 3 fake failure"_s;
+    if (mode == u"bad-utf8"_s)
+        return u"status 3: bad "_s + replaced + replaced + u" utf-8 "_s + replaced + u"[0m / 3 fake failure"_s;
+    if (mode.startsWith(u"long-reason:"_s))
+        return u"status 3: "_s + QString(1000, u'r');
+    return {};
+}
 
 QString modeOf(const QJsonObject &fake, const QString &stage)
 {
@@ -70,6 +87,17 @@ SoakPlan::Expected SoakPlan::expected(int index) const
         if (mode == u"garbage"_s) {
             out.status = u"failed"_s;
             out.error = u"protocol error: \"this is not a status line\""_s;
+            return out;
+        }
+        if (mode.startsWith(u"stdout-flood:"_s)) { // garbage without a newline, killed after the SIGTERM grace
+            out.status = u"failed"_s;
+            out.error = u"protocol error: \"x"_s;
+            out.errorIsPrefix = true;
+            return out;
+        }
+        if (const QString error = hostileError(mode); !error.isEmpty()) {
+            out.status = u"failed"_s;
+            out.error = error;
             return out;
         }
         // The pause is a write of its own; commit-crash commits before it dies.

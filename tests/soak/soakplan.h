@@ -23,6 +23,7 @@ public:
         QString status;                  // done | failed | timeout
         QString stage;                   // where it ends
         std::optional<QString> error;    // exact state.dispatch_error of failed/timeout rows
+        bool errorIsPrefix = false;      // ... or how it starts (a flood's quoted line)
         bool triedLater = false;         // done after a tempfail-once: the error starts "status 75: "
         QHash<QString, int> runs;        // state.runs.<stage> without reruns
     };

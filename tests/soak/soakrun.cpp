@@ -276,7 +276,10 @@ bool SoakRun::report()
             example(u"expected %1 at %2"_s.arg(expected.status, expected.stage), row);
         }
         const bool fromTryLater = row.dispatchError && row.dispatchError->startsWith(u"status 75: "_s);
-        const bool errorOk = expected.status != u"done"_s ? row.dispatchError == expected.error
+        const bool errorMatches = expected.errorIsPrefix
+            ? row.dispatchError && expected.error && row.dispatchError->startsWith(*expected.error)
+            : row.dispatchError == expected.error;
+        const bool errorOk = expected.status != u"done"_s ? errorMatches
             : expected.triedLater                         ? fromTryLater
                                                           : (!row.dispatchError || fromTryLater); // an outage's 75
         if (!errorOk) {

@@ -6,6 +6,7 @@
 using pepsi::parseStatusLine;
 using pepsi::quoteForLog;
 using pepsi::StatusLine;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -37,6 +38,8 @@ private Q_SLOTS:
     void errors();
     void quote_data();
     void quote();
+    void prefix_data();
+    void prefix();
 };
 
 void TestStatusLine::parse_data()
@@ -78,6 +81,32 @@ void TestStatusLine::parse_data()
         << QByteArray("5 " + QByteArray(1200, 'b')) << 5 << QString(1000, u'b') << none;
     QTest::newRow("cut does not split a UTF-8 sequence")
         << QByteArray("6 " + reasonCrossingTheLimit()) << 6 << QString(998, u'a') << none;
+
+    // Cleaning: what PostgreSQL cannot store (NUL, invalid UTF-8) and what a
+    // log line must not carry (control characters) never reaches the reason.
+    const QString replaced(QChar::ReplacementCharacter);
+    QTest::newRow("NUL in the reason") << QByteArray("3 bad\0reason", 12) << 3
+                                       << QString(u"bad"_s + replaced + u"reason"_s) << none;
+    QTest::newRow("invalid UTF-8") << QByteArray("3 bad \xff\xfe reason") << 3
+                                   << QString(u"bad "_s + replaced + replaced + u" reason"_s) << none;
+    QTest::newRow("truncated UTF-8 sequence") << QByteArray("3 x\xE2\x82") << 3 << QString(u"x"_s + replaced + replaced)
+                                              << none;
+    QTest::newRow("overlong encoding of NUL") << QByteArray("3 a\xC0\x80z") << 3
+                                              << QString(u"a"_s + replaced + replaced + u"z"_s) << none;
+    QTest::newRow("escape sequence") << QByteArray("3 \x1b[31mred") << 3 << QString(replaced + u"[31mred"_s)
+                                     << none;
+    QTest::newRow("tab becomes a space") << QByteArray("3 a\tb") << 3 << u"a b"_s << none;
+    QTest::newRow("DEL and a C1 control") << QByteArray("3 a\x7f" "b\xC2\x85" "c") << 3
+                                          << QString(u"a"_s + replaced + u"b"_s + replaced + u"c"_s) << none;
+    QTest::newRow("try later, NUL") << QByteArray("75 wait\0", 8) << StatusLine::TryLater
+                                    << QString(u"wait"_s + replaced) << none;
+    // A replacement takes three bytes: the limit holds for the cleaned text.
+    QTest::newRow("replacement at the limit is cut")
+        << QByteArray("3 " + QByteArray(999, 'a') + "\xff") << 3 << QString(999, u'a') << none;
+    QTest::newRow("replacements fill the limit")
+        << QByteArray("3 " + QByteArray(600, '\x01')) << 3 << QString(333, QChar::ReplacementCharacter) << none;
+    QTest::newRow("100 KB reason") << QByteArray("3 " + QByteArray(100 * 1024, 'r')) << 3 << QString(1000, u'r')
+                                   << none;
 }
 
 void TestStatusLine::parse()
@@ -92,6 +121,8 @@ void TestStatusLine::parse()
     QCOMPARE(status->code, code);
     QCOMPARE(status->reason, reason);
     QVERIFY(status->reason.toUtf8().size() <= StatusLine::MaxReasonBytes);
+    for (const QChar c : status->reason)
+        QVERIFY2(c.unicode() >= 0x20 && (c.unicode() < 0x7f || c.unicode() > 0x9f), "a control character");
     QCOMPARE(describeFused(*status), fused);
     QCOMPARE(status->succeeded(), code == 0);
 }
@@ -175,6 +206,33 @@ void TestStatusLine::quote()
     QFETCH(QString, quoted);
 
     QCOMPARE(maxBytes < 0 ? quoteForLog(line) : quoteForLog(line, maxBytes), quoted);
+}
+
+// couldBeStatusLine(): the start of a line still being written.
+void TestStatusLine::prefix_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<bool>("possible");
+    QTest::newRow("empty") << QByteArray() << true;
+    QTest::newRow("digit") << QByteArray("7") << true;
+    QTest::newRow("minus") << QByteArray("-") << true;
+    QTest::newRow("code and space") << QByteArray("3 ") << true;
+    QTest::newRow("reason under way") << QByteArray("3 rrrr") << true;
+    QTest::newRow("success, CR") << QByteArray("0\r") << true;
+    QTest::newRow("18 digits") << QByteArray(18, '9') << true;
+    QTest::newRow("19 digits") << QByteArray(19, '9') << false;
+    QTest::newRow("letter first") << QByteArray("x") << false;
+    QTest::newRow("space first") << QByteArray(" 0") << false;
+    QTest::newRow("minus, letter") << QByteArray("-x") << false;
+    QTest::newRow("digit, letter") << QByteArray("3x") << false;
+    QTest::newRow("NUL first") << QByteArray(1, '\0') << false;
+}
+
+void TestStatusLine::prefix()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(bool, possible);
+    QCOMPARE(pepsi::couldBeStatusLine(head), possible);
 }
 
 QTEST_APPLESS_MAIN(TestStatusLine)
