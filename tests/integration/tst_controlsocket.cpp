@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The control socket of a real pepsi-dispatch with a flowing pipeline: every
-// command and field, the admin refusal for another user (a client run as
-// pepsi-test) and acceptance for the service account, a second daemon on the
-// same socket, a stale socket file, events that match what happens (a killed
-// worker, a drained stage, requeued rows), the round trip of `status` while
-// 5,000 messages flow, and the documented scripts (socat, pepsi-rates.py).
+// The control protocol of a real pepsi-dispatch with a flowing pipeline: every
+// command and every documented field, the round trip of `status` while 5,000
+// messages flow, and the documented scripts (socat, pepsi-rates.py).
+#include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
 #include "queueprobe.h"
@@ -13,82 +11,13 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QProcess>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QStandardPaths>
-#include <QTest>
 
 #include <algorithm>
-#include <csignal>
 #include <memory>
-#include <pwd.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QStringList keysOf(const QJsonValue &value)
-{
-    QStringList keys = value.toObject().keys();
-    keys.sort();
-    return keys;
-}
-
-QStringList sorted(QStringList list)
-{
-    list.sort();
-    return list;
-}
-
-// Every documented field is there (more may come: the protocol allows it).
-bool hasAll(const QJsonValue &value, const QStringList &fields, QString *missing)
-{
-    const QJsonObject object = value.toObject();
-    for (const QString &field : fields) {
-        if (!object.contains(field)) {
-            *missing = field + u" in "_s + QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)).left(400);
-            return false;
-        }
-    }
-    return true;
-}
-
-#define VERIFY_FIELDS(value, ...)                                                                                      \
-    do {                                                                                                               \
-        QString missing_;                                                                                              \
-        QVERIFY2(hasAll(value, QStringList{__VA_ARGS__}, &missing_), qPrintable(u"missing "_s + missing_));           \
-    } while (false)
-
-// A client in Python run as another account: one reply line per request.
-const char *const PeerScript = R"py(
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-f = s.makefile('rw')
-for line in sys.argv[2:]:
-    f.write(line + '\n')
-    f.flush()
-    print(f.readline().strip(), flush=True)
-)py";
-
-qint64 rssKiB(qint64 pid)
-{
-    return DaemonProcess::procStatusField(pid, u"VmRSS"_s).split(u' ').first().toLongLong();
-}
-
-uint uidOf(const char *account)
-{
-    const passwd *entry = ::getpwnam(account);
-    return entry ? entry->pw_uid : uint(-1);
-}
-
-} // namespace
 
 class tst_ControlSocket : public QObject
 {
@@ -101,20 +30,9 @@ private Q_SLOTS:
 
     void everyCommandAndField();
     void statusRoundTripWhileFlowing();
-    void adminRefusedToOtherUsers();
-    void secondDaemonOnTheSameSocket();
-    void staleSocketIsReplaced();
-    void standbyLeavesTheSocket();
-    void nonReaderIsDropped();
-    void killedWorkerIsReported();
-    void drainedStageClaimsNothing();
-    void requeuedRowsFinish();
     void documentedScripts();
 
 private:
-    bool startDaemon(DaemonProcess &daemon, const QStringList &arguments = {});
-    QList<QJsonObject> runAs(const char *account, const QString &socket, const QStringList &requests);
-
     std::unique_ptr<TestDatabase> m_db;
 };
 
@@ -133,40 +51,13 @@ void tst_ControlSocket::cleanup()
     m_db.reset();
 }
 
-bool tst_ControlSocket::startDaemon(DaemonProcess &daemon, const QStringList &arguments)
-{
-    if (!daemon.start(arguments) || !daemon.waitForReady()) {
-        qWarning("the daemon did not get ready: %s", qPrintable(daemon.log()));
-        return false;
-    }
-    return true;
-}
-
-QList<QJsonObject> tst_ControlSocket::runAs(const char *account, const QString &socket, const QStringList &requests)
-{
-    QProcess client;
-    client.start(u"runuser"_s, QStringList{u"-u"_s, QString::fromLatin1(account), u"--"_s, u"python3"_s, u"-c"_s,
-                                          QString::fromLatin1(PeerScript), socket} + requests);
-    // The event loop runs meanwhile: the daemon's log must not fill its pipe.
-    if (!QTest::qWaitFor([&client] { return client.state() == QProcess::NotRunning; }, 20000) || client.exitCode() != 0) {
-        qWarning("client as %s failed: %s", account, client.readAllStandardError().constData());
-        return {};
-    }
-    QList<QJsonObject> replies;
-    for (const QByteArray &line : client.readAllStandardOutput().split('\n')) {
-        if (!line.isEmpty())
-            replies.append(QJsonDocument::fromJson(line).object());
-    }
-    return replies;
-}
-
 // Every command, and every documented field of its reply, while messages flow.
 void tst_ControlSocket::everyCommandAndField()
 {
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"2"_s}});
-    QVERIFY(startDaemon(daemon));
+    QVERIFY(startReady(daemon));
     ControlTestClient client;
     QVERIFY(client.connectTo(daemon.controlSocket()));
     QVERIFY(client.request(R"({"cmd":"subscribe"})"_ba).value(u"ok"_s).toBool());
@@ -308,7 +199,7 @@ void tst_ControlSocket::statusRoundTripWhileFlowing()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(daemon));
+    QVERIFY(startReady(daemon));
     ControlTestClient client;
     QVERIFY(client.connectTo(daemon.controlSocket()));
     QueueProbe probe(m_db->db());
@@ -342,336 +233,6 @@ void tst_ControlSocket::statusRoundTripWhileFlowing()
     QCOMPARE(daemon.terminate(), 0);
 }
 
-// Read commands for anyone who can open the socket; admin ones only for root
-// and the service account. The client runs as another account.
-void tst_ControlSocket::adminRefusedToOtherUsers()
-{
-    if (!DaemonProcess::runningAsRoot() || uidOf("pepsi-test") == uint(-1))
-        QSKIP("needs root and the pepsi-test account (scripts/test creates it)");
-    if (QStandardPaths::findExecutable(u"python3"_s).isEmpty())
-        QSKIP("needs python3");
-    DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(daemon));
-    const QString socket = daemon.controlSocket();
-    // Let the other account reach the socket at all (it is 0660 in a 0750 directory).
-    QCOMPARE(::chmod(QFile::encodeName(QFileInfo(socket).absolutePath()).constData(), 0755), 0);
-    QCOMPARE(::chmod(QFile::encodeName(socket).constData(), 0666), 0);
-
-    const QStringList admin{uR"({"id":"r","cmd":"reload"})"_s, uR"({"id":"d","cmd":"drain","stage":"a"})"_s,
-                            uR"({"id":"u","cmd":"resume","stage":"a"})"_s,
-                            uR"({"id":"q","cmd":"requeue","stage":"a","status":"failed"})"_s};
-    const QList<QJsonObject> replies =
-        runAs("pepsi-test", socket, admin + QStringList{uR"({"cmd":"version"})"_s, uR"({"cmd":"status"})"_s});
-    QCOMPARE(replies.size(), 6);
-    const uint testUid = uidOf("pepsi-test");
-    for (int i = 0; i < 4; ++i) {
-        QCOMPARE(replies[i].value(u"ok"_s).toBool(), false);
-        const QString error = replies[i].value(u"error"_s).toString();
-        QVERIFY2(error.startsWith(u"permission denied: '"_s)
-                     && error.endsWith(u"needs root or the service account %1 (you are uid %2)"_s
-                                           .arg(DaemonProcess::serviceUser())
-                                           .arg(testUid)),
-                 qPrintable(error));
-    }
-    QCOMPARE(replies[4].value(u"result"_s)[u"peer"_s][u"admin"_s].toBool(), false);
-    QCOMPARE(uint(replies[4].value(u"result"_s)[u"peer"_s][u"uid"_s].toInteger()), testUid);
-    QCOMPARE(replies[5].value(u"ok"_s).toBool(), true);
-    QCOMPARE(replies[5].value(u"result"_s)[u"stages"_s][u"a"_s][u"drained"_s].toBool(), false);
-    for (const QString &command : {u"reload"_s, u"drain"_s, u"resume"_s, u"requeue"_s})
-        QVERIFY(daemon.waitForLog(QRegularExpression(u"refused %1 to uid %2 pid \\d+"_s.arg(command).arg(testUid))));
-
-    // The service account itself may.
-    const QList<QJsonObject> own = runAs(DaemonProcess::serviceUser().toLocal8Bit().constData(), socket,
-                                         {uR"({"cmd":"drain","stage":"a"})"_s, uR"({"cmd":"resume","stage":"a"})"_s});
-    QCOMPARE(own.size(), 2);
-    QCOMPARE(own[0].value(u"result"_s)[u"drained"_s].toBool(), true);
-    QCOMPARE(own[1].value(u"result"_s)[u"drained"_s].toBool(), false);
-    QVERIFY(daemon.waitForLog(QRegularExpression(u"admin command .*\"drain\".* from uid %1 pid \\d+"_s
-                                                     .arg(uidOf(DaemonProcess::serviceUser().toLocal8Bit().constData())))));
-    QCOMPARE(daemon.terminate(), 0);
-}
-
-// A second daemon on a live socket stops with a clear message before it
-// touches the database (its DATABASE does not even exist).
-void tst_ControlSocket::secondDaemonOnTheSameSocket()
-{
-    DaemonProcess first(m_db->uri());
-    first.addStage(u"a"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(first));
-
-    DaemonProcess second(u"postgresql:///pepsi_no_such_database?host=/nonexistent"_s);
-    second.setOption(u"CONTROL_SOCKET"_s, first.controlSocket());
-    second.addStage(u"a"_s, DaemonProcess::fakeWorker());
-    QVERIFY(second.start());
-    QCOMPARE(second.waitForExit(), 1);
-    const QString log = second.log();
-    QVERIFY2(log.contains(u"the control socket %1 belongs to pepsi-dispatch (pid %2 on "_s.arg(first.controlSocket())
-                              .arg(first.pid()))
-                 && log.contains(u"still running"_s),
-             qPrintable(log));
-    QVERIFY2(!log.contains(u"database"_s, Qt::CaseInsensitive) && !log.contains(u"listening"_s), qPrintable(log));
-
-    ControlTestClient client;
-    QVERIFY(client.connectTo(first.controlSocket()));
-    QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()), first.pid());
-    QCOMPARE(first.terminate(), 0);
-}
-
-// A daemon killed with SIGKILL leaves its socket and lock file; the next one
-// replaces them.
-void tst_ControlSocket::staleSocketIsReplaced()
-{
-    DaemonProcess first(m_db->uri());
-    first.addStage(u"a"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(first));
-    const QString socket = first.controlSocket();
-    first.kill();
-    QVERIFY(QFile::exists(socket));
-    QVERIFY(QFile::exists(socket + u".lock"_s));
-
-    DaemonProcess second(m_db->uri());
-    second.setOption(u"CONTROL_SOCKET"_s, socket);
-    second.addStage(u"a"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(second));
-    QVERIFY(second.countLog(QRegularExpression(u"replacing the stale control socket"_s)) == 1);
-    struct stat info {};
-    QCOMPARE(::stat(QFile::encodeName(socket).constData(), &info), 0);
-    QCOMPARE(info.st_mode & 0777, mode_t(0660));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(socket));
-    QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()), second.pid());
-    QCOMPARE(second.terminate(), 0);
-}
-
-// A waiting standby on the same socket path leaves it to the active daemon,
-// and takes it once it holds the dispatcher lock itself.
-void tst_ControlSocket::standbyLeavesTheSocket()
-{
-    DaemonProcess active(m_db->uri());
-    active.addStage(u"a"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(active));
-    DaemonProcess standby(m_db->uri());
-    standby.setOption(u"CONTROL_SOCKET"_s, active.controlSocket());
-    standby.addStage(u"a"_s, DaemonProcess::fakeWorker());
-    QVERIFY(standby.start({u"--standby"_s}));
-    QVERIFY2(standby.waitForLog(QRegularExpression(u"standby: waiting"_s)), qPrintable(standby.log()));
-    QVERIFY(!standby.log().contains(u"control socket"_s));
-    {
-        ControlTestClient client;
-        QVERIFY(client.connectTo(active.controlSocket()));
-        QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()), active.pid());
-    }
-
-    QCOMPARE(active.terminate(), 0);
-    QVERIFY2(standby.waitForReady(10000), qPrintable(standby.log()));
-    QVERIFY2(standby.waitForLog(QRegularExpression(u"control socket "_s + QRegularExpression::escape(active.controlSocket()))),
-             qPrintable(standby.log()));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(active.controlSocket()));
-    const QJsonObject version = client.request(R"({"cmd":"version"})"_ba).value(u"result"_s).toObject();
-    QCOMPARE(qint64(version.value(u"pid"_s).toDouble()), standby.pid());
-    QCOMPARE(version.value(u"standby"_s).toBool(), true);
-    QCOMPARE(version.value(u"role"_s).toString(), u"active"_s);
-    QCOMPARE(version.value(u"state"_s).toString(), u"running"_s);
-    QCOMPARE(standby.terminate(), 0);
-}
-
-// A client that asks and asks and never reads: the daemon drops it at the
-// output cap, its memory stays flat, and the other clients are served.
-void tst_ControlSocket::nonReaderIsDropped()
-{
-    DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(daemon));
-    QueueProbe probe(m_db->db());
-    QVERIFY(!probe.insert(u"a"_s, 3000).isEmpty());
-    ControlTestClient other;
-    QVERIFY(other.connectTo(daemon.controlSocket()));
-    QVERIFY(other.request(R"({"cmd":"subscribe"})"_ba).value(u"ok"_s).toBool());
-    const qint64 rssBefore = rssKiB(daemon.pid());
-
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    const QByteArray name = QFile::encodeName(daemon.controlSocket());
-    memcpy(address.sun_path, name.constData(), size_t(name.size()));
-    QCOMPARE(::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
-    QByteArray burst = R"({"cmd":"subscribe"})" "\n";
-    for (int i = 0; i < 1000; ++i)
-        burst += R"({"cmd":"status"})" "\n";
-    qint64 rssMax = rssBefore;
-    qint64 sent = 0;
-    int served = 0;
-    QElapsedTimer clock;
-    clock.start();
-    const QRegularExpression dropped(u"does not read its replies or events .* dropping it"_s);
-    while (!daemon.waitForLog(dropped, 1) && clock.elapsed() < 30000) {
-        const ssize_t n = ::send(fd, burst.constData(), size_t(burst.size()), MSG_DONTWAIT | MSG_NOSIGNAL);
-        sent += std::max<ssize_t>(0, n);
-        QCOMPARE(other.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
-        ++served;
-        rssMax = std::max(rssMax, rssKiB(daemon.pid()));
-    }
-    ::close(fd);
-    QVERIFY2(daemon.countLog(dropped) == 1, qPrintable(daemon.log().right(2000)));
-    qInfo("the non-reader was dropped after %lld ms and %lld bytes of requests; daemon RSS %lld KiB before, "
-          "at most %lld KiB; the other client got %d replies meanwhile",
-          clock.elapsed(), sent, rssBefore, rssMax, served);
-    // 1 MiB of queued output at most, plus what one read of requests makes.
-    QVERIFY2(rssMax - rssBefore < 16 * 1024, qPrintable(u"RSS grew by %1 KiB"_s.arg(rssMax - rssBefore)));
-    QCOMPARE(other.request(R"({"cmd":"status"})"_ba).value(u"ok"_s).toBool(), true);
-    QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 3000, 30000);
-    QVERIFY(other.takeEvent(u"tick"_s));
-    QCOMPARE(daemon.terminate(), 0);
-}
-
-// kill -9 a worker: its worker_crashed event names it and its message.
-void tst_ControlSocket::killedWorkerIsReported()
-{
-    DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}});
-    QVERIFY(startDaemon(daemon));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["worker_started","worker_crashed","cooldown_entered"]})"_ba)
-                .value(u"ok"_s)
-                .toBool());
-    QueueProbe probe(m_db->db());
-    const QList<qint64> ids = probe.insertModes(u"s"_s, {u"hang"_s});
-    QVERIFY(!ids.isEmpty());
-    const auto started = client.takeEvent(u"worker_started"_s);
-    QVERIFY(started);
-    const qint64 pid = qint64(started->value(u"pid"_s).toDouble());
-    QCOMPARE(daemon.workerPids(u"s"_s), QList<qint64>{pid});
-    QTRY_COMPARE(probe.count(u"status = 'running'"_s), 1);
-    // The worker holds it: workers shows it at the head of line.
-    QTRY_COMPARE(qint64(client.request(R"({"cmd":"workers"})"_ba).value(u"result"_s)[0][u"head_id"_s].toDouble()),
-                 ids.first());
-
-    QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
-    const auto crashed = client.takeEvent(u"worker_crashed"_s);
-    QVERIFY(crashed);
-    QCOMPARE(qint64(crashed->value(u"pid"_s).toDouble()), pid);
-    QCOMPARE(crashed->value(u"stage"_s).toString(), u"s"_s);
-    QCOMPARE(crashed->value(u"cause"_s).toString(), u"crashed: signal 9"_s);
-    QCOMPARE(qint64(crashed->value(u"message_id"_s).toDouble()), ids.first());
-    QCOMPARE(crashed->value(u"requeued"_s).toInt(), 0);
-    QTRY_COMPARE(probe.count(u"status = 'failed' AND state->>'dispatch_error' = 'crashed: signal 9'"_s), 1);
-    // A worker that dies before its first answer holds the stage off.
-    const auto cooldown = client.takeEvent(u"cooldown_entered"_s);
-    QVERIFY(cooldown);
-    QCOMPARE(cooldown->value(u"reason"_s).toString(), u"crashed: signal 9"_s);
-    QCOMPARE(daemon.terminate(), 0);
-}
-
-// drain: no claim for the stage until resume; the state shows, survives a
-// reload, and the events come.
-void tst_ControlSocket::drainedStageClaimsNothing()
-{
-    DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    daemon.addStage(u"t"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(daemon));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["stage_drained","stage_resumed"]})"_ba).value(u"ok"_s).toBool());
-
-    QCOMPARE(client.request(R"({"cmd":"drain","stage":"s"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), true);
-    const auto drained = client.takeEvent(u"stage_drained"_s);
-    QVERIFY(drained);
-    QCOMPARE(drained->value(u"stage"_s).toString(), u"s"_s);
-    QCOMPARE(drained->value(u"uid"_s).toInt(), int(::geteuid()));
-    QueueProbe probe(m_db->db());
-    QVERIFY(!probe.insert(u"s"_s, 20).isEmpty());
-    QVERIFY(!probe.insert(u"t"_s, 20).isEmpty());
-    // The other stage flows; this one is not claimed at all.
-    QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"stage = 't' AND status = 'done'"_s), 20, 10000);
-    QTest::qWait(1000);
-    QCOMPARE(probe.count(u"stage = 's' AND status = 'pending' AND claims = 0"_s), 20);
-    QJsonObject pool = client.request(R"({"cmd":"status"})"_ba).value(u"result"_s)[u"stages"_s][u"s"_s].toObject();
-    QCOMPARE(pool.value(u"drained"_s).toBool(), true);
-    QCOMPARE(pool.value(u"capacity"_s).toInt(), 0);
-    QCOMPARE(pool.value(u"queue"_s)[u"pending"_s].toInt(), 20);
-
-    // A reload keeps it drained.
-    QVERIFY(client.request(R"({"cmd":"reload"})"_ba).value(u"ok"_s).toBool());
-    QTest::qWait(500);
-    QCOMPARE(probe.count(u"stage = 's' AND claims = 0"_s), 20);
-    QCOMPARE(client.request(R"({"cmd":"stages"})"_ba).value(u"result"_s)[u"stages"_s][0][u"drained"_s].toBool(), true);
-    // Draining twice is fine.
-    QVERIFY(client.request(R"({"cmd":"drain","stage":"s"})"_ba).value(u"ok"_s).toBool());
-
-    QCOMPARE(client.request(R"({"cmd":"resume","stage":"s"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), false);
-    QVERIFY(client.takeEvent(u"stage_resumed"_s));
-    // A claim round right away, not at the next heartbeat (30 s).
-    QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"stage = 's' AND status = 'done'"_s), 20, 5000);
-    QCOMPARE(daemon.terminate(), 0);
-}
-
-// requeue: failed rows go back to pending without dispatch_error and finish;
-// bounded by limit with `more`; a row locked by another session is skipped.
-void tst_ControlSocket::requeuedRowsFinish()
-{
-    DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(daemon));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["requeued"]})"_ba).value(u"ok"_s).toBool());
-    QueueProbe probe(m_db->db());
-    const QList<qint64> ids = probe.insert(u"s"_s, 30, {{u"s"_s, u"fail:3"_s}});
-    QCOMPARE(ids.size(), 30);
-    QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'failed'"_s), 30, 10000);
-    QTRY_COMPARE(client.request(R"({"cmd":"queues"})"_ba).value(u"result"_s)[u"stages"_s][u"s"_s][u"failed"_s].toInt(), 30);
-    // From now on they succeed.
-    QVERIFY(m_db->exec(u"UPDATE workqueue SET state = state - 'fake'"_s));
-
-    const QJsonObject byId = client.request(QJsonObject{{u"cmd"_s, u"requeue"_s}, {u"stage"_s, u"s"_s},
-                                                        {u"status"_s, u"failed"_s},
-                                                        {u"ids"_s, QJsonArray{double(ids[0]), double(ids[1]), double(ids[2])}}});
-    QCOMPARE(byId.value(u"result"_s)[u"requeued"_s].toInt(), 3);
-    QCOMPARE(byId.value(u"result"_s)[u"more"_s].toBool(), false);
-    const auto event = client.takeEvent(u"requeued"_s);
-    QVERIFY(event);
-    QCOMPARE(event->value(u"count"_s).toInt(), 3);
-    QCOMPARE(event->value(u"status"_s).toString(), u"failed"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 3, 5000);
-
-    // Bounded: 20 of the 27 left, and it says more match.
-    const QJsonObject limited = client.request(R"({"cmd":"requeue","stage":"s","status":"failed","limit":20})"_ba);
-    QCOMPARE(limited.value(u"result"_s)[u"requeued"_s].toInt(), 20);
-    QCOMPARE(limited.value(u"result"_s)[u"more"_s].toBool(), true);
-    QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 23, 5000);
-
-    // Another session holds one of the last 7 locked: skipped, not waited for.
-    QSqlDatabase other = m_db->newConnection(u"locker"_s);
-    QVERIFY(other.transaction());
-    QSqlQuery lock(other);
-    QVERIFY2(lock.exec(u"SELECT workqueue_id FROM workqueue WHERE status = 'failed' ORDER BY workqueue_id LIMIT 1 FOR UPDATE"_s)
-                 && lock.next(),
-             qPrintable(lock.lastError().text()));
-    const qint64 locked = lock.value(0).toLongLong();
-    QElapsedTimer took;
-    took.start();
-    const QJsonObject skipping = client.request(R"({"cmd":"requeue","stage":"s","status":"failed"})"_ba);
-    QCOMPARE(skipping.value(u"result"_s)[u"requeued"_s].toInt(), 6);
-    QCOMPARE(skipping.value(u"result"_s)[u"more"_s].toBool(), false);
-    QVERIFY(took.elapsed() < 5000);
-    QVERIFY(other.commit());
-    QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 29, 5000);
-    QCOMPARE(probe.count(u"status = 'failed' AND workqueue_id = %1"_s.arg(locked)), 1);
-
-    // Nothing of another status or stage moves.
-    QCOMPARE(client.request(R"({"cmd":"requeue","stage":"s","status":"timeout"})"_ba).value(u"result"_s)[u"requeued"_s].toInt(), 0);
-    QCOMPARE(client.request(R"({"cmd":"requeue","stage":"x","status":"failed"})"_ba).value(u"result"_s)[u"requeued"_s].toInt(), 0);
-    const QJsonObject last = client.request(R"({"cmd":"requeue","stage":"s","status":"failed","max_age_ms":600000})"_ba);
-    QCOMPARE(last.value(u"result"_s)[u"requeued"_s].toInt(), 1);
-    QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 30, 5000);
-    QCOMPARE(probe.count(u"state ? 'dispatch_error'"_s), 0);
-    QCOMPARE(daemon.terminate(), 0);
-}
-
 // The socat one-liner and doc/examples/pepsi-rates.py, as documented.
 void tst_ControlSocket::documentedScripts()
 {
@@ -680,7 +241,7 @@ void tst_ControlSocket::documentedScripts()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startDaemon(daemon));
+    QVERIFY(startReady(daemon));
     QueueProbe probe(m_db->db());
     QVERIFY(!probe.insert(u"a"_s, 4000, {{u"a"_s, u"slow:1"_s}}).isEmpty());
 
