@@ -2,6 +2,7 @@
 #include "core/dispatcher.h"
 
 #include "app/logging.h"
+#include "core/dispatchstate.h"
 #include "core/pipelineconfig.h"
 #include "storage/databasesession.h"
 #include "storage/notifylistener.h"
@@ -61,6 +62,7 @@ Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settin
             workers += pool->workerCount();
         return ServiceNotifier::Figures{workers, inFlight(), m_stats.totals().stageRuns};
     });
+    m_state = new DispatchState(*this);
 }
 
 Dispatcher::~Dispatcher()
@@ -100,6 +102,7 @@ WorkerPool *Dispatcher::createPool(const StageConfig &stage)
     options.idleTimeout = m_settings.workerIdleTimeout;
     options.tempfailDelay = m_settings.tempfailDelay;
     auto *pool = new WorkerPool(stage, options, this);
+    m_state->watchPool(pool);
     connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);
     connect(pool, &WorkerPool::settle, this, &Dispatcher::onSettle);
     connect(pool, &WorkerPool::runEnded, this, [this](const RunReport &report) { m_stats.record(report); });
@@ -155,6 +158,7 @@ void Dispatcher::reload()
     qCInfo(lcMain).noquote() << "pipeline reloaded; stages:" << pipeline->graph.names().join(u' ')
                              << "; retiring every worker";
     applyGraph(pipeline->graph);
+    m_state->reloaded();
     requestRound();
 }
 

@@ -19,6 +19,7 @@
 namespace pepsi {
 
 class DatabaseSession;
+class DispatchState;
 class WorkerPool;
 
 // The composition root's glue: wakes (notifications, worker reports, timers)
@@ -42,6 +43,8 @@ public:
     // Stop claiming, drain and stop workers, put back what they held, flush
     // the statistics, then finished(exitCode).
     void shutdown(int exitCode = 0);
+    // The control socket's view of this dispatcher and its admin side (a child).
+    DispatchState *state() const { return m_state; }
 
     Lifecycle lifecycle() const { return m_lifecycle; }
     // WaitingForLock: who holds the lock (empty otherwise).
@@ -117,6 +120,10 @@ private:
     bool m_resetDue = false;       // running rows nobody holds go back to pending before the next claim
     bool m_reloadPending = false;
     bool m_mayWrite = true;        // false once another dispatcher owns the rows
+
+    // Reads the members above for the control socket; see core/dispatchstate.h.
+    friend class DispatchState;
+    DispatchState *m_state = nullptr;
 };
 
 } // namespace pepsi

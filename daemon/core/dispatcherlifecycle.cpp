@@ -3,6 +3,7 @@
 // coming back after an outage, and the one way out. The rounds and what they
 // write are in dispatcher.cpp.
 #include "core/dispatcher.h"
+#include "core/dispatchstate.h"
 
 #include "app/logging.h"
 #include "core/pipelineconfig.h"
@@ -49,6 +50,7 @@ void Dispatcher::start()
     limits.lockTimeout = m_settings.dbLockTimeout;
     limits.statementTimeout = m_settings.dbStatementTimeout;
     m_session = std::make_unique<DatabaseSession>(m_settings.database, limits, m_standby, nullptr);
+    m_state->attachSession(m_session.get());
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
     connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
     connect(m_session.get(), &DatabaseSession::waiting, &m_notifier, &ServiceNotifier::setStatus);

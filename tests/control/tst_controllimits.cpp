@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The control socket's bounds against a fake dispatcher, through real local
+// sockets: the line and client limits, a half line, a client that never
+// reads while events flow, and the socket file (mode, lock, live and stale).
+#include "control/controlserver.h"
+#include "controltestclient.h"
+#include "fakedispatch.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+using namespace pepsi;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+qint64 rssKiB()
+{
+    QFile status(u"/proc/self/status"_s);
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    }
+    return -1;
+}
+
+// A client that connects and then never reads a byte: a raw descriptor, so
+// that no Qt buffer drains the kernel's on its behalf.
+int rawConnect(const QString &path)
+{
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const QByteArray name = QFile::encodeName(path);
+    memcpy(address.sun_path, name.constData(), size_t(name.size()));
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+} // namespace
+
+class tst_ControlLimits : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void lineLimit_data();
+    void lineLimit();
+    void halfLineWaits();
+    void clientLimit();
+    void nonReaderIsDropped();
+    void socketModeAndLock();
+    void staleSocketIsReplaced();
+    void liveSocketWithoutLockIsKept();
+
+private:
+    QString path() const { return m_dir->filePath(u"run/dispatch.sock"_s); }
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<FakeDispatch> m_fake;
+    std::unique_ptr<ControlServer> m_server;
+};
+
+void tst_ControlLimits::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_fake = std::make_unique<FakeDispatch>();
+    m_server = std::make_unique<ControlServer>(*m_fake, *m_fake);
+    const auto error = m_server->listen(path());
+    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+}
+
+void tst_ControlLimits::cleanup()
+{
+    m_server.reset();
+    m_fake.reset();
+    m_dir.reset();
+}
+
+void tst_ControlLimits::lineLimit_data()
+{
+    QTest::addColumn<int>("size");       // bytes before the newline
+    QTest::addColumn<bool>("newline");
+    QTest::addColumn<bool>("closed");
+    QTest::newRow("64 KiB with its newline") << 65535 << true << false;
+    QTest::newRow("one byte over") << 65536 << true << true;
+    QTest::newRow("1 MiB in one line") << 1024 * 1024 << true << true;
+    QTest::newRow("64 KiB and no newline yet") << 65536 << false << true;
+    QTest::newRow("just under, no newline yet") << 65535 << false << false;
+}
+
+void tst_ControlLimits::lineLimit()
+{
+    QFETCH(int, size);
+    QFETCH(bool, newline);
+    QFETCH(bool, closed);
+
+    ControlTestClient other;
+    QVERIFY(other.connectTo(path()));
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    // A valid request padded with spaces up to `size` bytes.
+    QByteArray line = R"({"id":"big","cmd":"version"})"_ba;
+    line += QByteArray(size - line.size(), ' ');
+    client.sendRaw(newline ? line + '\n' : line);
+    if (closed && size > 2 * 65536) {
+        // Closed while the client still writes: its own failed write may
+        // discard the error line before it reads it.
+        QVERIFY(client.waitForClosed());
+    } else if (closed) {
+        const auto last = client.nextLine();
+        QVERIFY(last);
+        QCOMPARE(last->value(u"ok"_s).toBool(), false);
+        QVERIFY2(last->value(u"error"_s).toString().contains(u"longer than 65536 bytes"_s),
+                 qPrintable(last->value(u"error"_s).toString()));
+        QVERIFY(client.waitForClosed());
+    } else if (newline) {
+        const auto reply = client.nextLine();
+        QVERIFY(reply);
+        QCOMPARE(reply->value(u"id"_s).toString(), u"big"_s);
+    } else {
+        QTest::qWait(200);
+        QCOMPARE(client.socket().state(), QLocalSocket::ConnectedState);
+        QVERIFY(!client.socket().canReadLine());
+    }
+    // That one connection only.
+    QCOMPARE(other.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+    QTRY_COMPARE(m_server->clientCount(), closed ? 1 : 2);
+}
+
+void tst_ControlLimits::halfLineWaits()
+{
+    ControlTestClient half;
+    QVERIFY(half.connectTo(path()));
+    half.sendRaw(R"({"id":"h","cmd":"sta)"_ba);
+    ControlTestClient other;
+    QVERIFY(other.connectTo(path()));
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(other.request(R"({"cmd":"status"})"_ba).value(u"ok"_s).toBool(), true);
+    QTest::qWait(300);
+    QVERIFY(!half.socket().canReadLine());
+    QCOMPARE(half.socket().state(), QLocalSocket::ConnectedState);
+    half.sendRaw(R"(ts"})"_ba "\n");
+    const auto reply = half.nextLine();
+    QVERIFY(reply);
+    QCOMPARE(reply->value(u"id"_s).toString(), u"h"_s);
+    QCOMPARE(reply->value(u"result"_s)[u"totals"_s][u"stage_runs"_s].toInt(), 360);
+}
+
+void tst_ControlLimits::clientLimit()
+{
+    m_server->setLimits(ControlLimits{64 * 1024, 3, 1024 * 1024, std::chrono::milliseconds(1000)});
+    std::vector<std::unique_ptr<ControlTestClient>> clients;
+    for (int i = 0; i < 3; ++i) {
+        clients.push_back(std::make_unique<ControlTestClient>());
+        QVERIFY(clients.back()->connectTo(path()));
+    }
+    QTRY_COMPARE(m_server->clientCount(), 3);
+    ControlTestClient fourth;
+    QVERIFY(fourth.connectTo(path()));
+    const auto refusal = fourth.nextLine();
+    QVERIFY(refusal);
+    QCOMPARE(refusal->value(u"ok"_s).toBool(), false);
+    QVERIFY(refusal->value(u"error"_s).toString().contains(u"too many clients (3)"_s));
+    QVERIFY(fourth.waitForClosed());
+    QCOMPARE(m_server->clientCount(), 3);
+    for (const auto &client : clients)
+        QCOMPARE(client->request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+
+    // One leaves: room for another.
+    clients.front()->socket().disconnectFromServer();
+    QTRY_COMPARE(m_server->clientCount(), 2);
+    ControlTestClient fifth;
+    QVERIFY(fifth.connectTo(path()));
+    QCOMPARE(fifth.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+}
+
+void tst_ControlLimits::nonReaderIsDropped()
+{
+    const int fd = rawConnect(path());
+    QVERIFY(fd >= 0);
+    const QByteArray subscribe = R"({"cmd":"subscribe"})" "\n";
+    QCOMPARE(::write(fd, subscribe.constData(), size_t(subscribe.size())), subscribe.size());
+    ControlTestClient reader;
+    QVERIFY(reader.connectTo(path()));
+    QCOMPARE(reader.request(R"({"cmd":"subscribe","events":["worker_crashed"]})"_ba).value(u"ok"_s).toBool(), true);
+    QTRY_COMPARE(m_server->clientCount(), 2);
+
+    // 200,000 events of ~1 KiB (about 200 MiB) while one client never reads.
+    const qint64 rssBefore = rssKiB();
+    qint64 rssMax = rssBefore;
+    const QJsonObject fields{{u"pid"_s, 1}, {u"stage"_s, u"enrich"_s}, {u"reason"_s, QString(1000, u'x')}};
+    bool dropped = false;
+    int afterDrop = 0;
+    for (int i = 0; i < 200000 && afterDrop < 2000; ++i) {
+        m_fake->emitEvent(u"worker_exited"_s, fields);
+        if (i % 500 == 0) {
+            QCoreApplication::processEvents();
+            rssMax = std::max(rssMax, rssKiB());
+        }
+        dropped = dropped || m_server->clientCount() == 1;
+        afterDrop += dropped ? 1 : 0;
+    }
+    QVERIFY2(dropped, "the client that never reads is still connected");
+    qInfo("RSS %lld KiB before, at most %lld KiB while ~%lld MiB of events went out", rssBefore, rssMax,
+          qint64(m_server->lastSeq()) / 1024);
+    // The cap is 1 MiB per client; allow the allocator some slack.
+    QVERIFY2(rssMax - rssBefore < 16 * 1024, qPrintable(u"RSS grew by %1 KiB"_s.arg(rssMax - rssBefore)));
+    // The other client was served throughout and still is; it got no
+    // worker_exited (its filter), and a crash it asked for arrives.
+    QCOMPARE(reader.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+    m_fake->emitEvent(u"worker_crashed"_s, {{u"pid"_s, 77}, {u"stage"_s, u"enrich"_s}});
+    const auto crashed = reader.takeEvent(u"worker_crashed"_s);
+    QVERIFY(crashed);
+    QCOMPARE(crashed->value(u"pid"_s).toInt(), 77);
+    for (const QJsonObject &event : std::as_const(reader.events))
+        QVERIFY(event.value(u"event"_s).toString() != u"worker_exited"_s);
+    ::close(fd);
+}
+
+void tst_ControlLimits::socketModeAndLock()
+{
+    struct stat info {};
+    QCOMPARE(::stat(QFile::encodeName(path()).constData(), &info), 0);
+    QVERIFY(S_ISSOCK(info.st_mode));
+    QCOMPARE(info.st_mode & 07777, mode_t(0660));
+    QCOMPARE(::stat(QFile::encodeName(m_dir->filePath(u"run"_s)).constData(), &info), 0);
+    QCOMPARE(info.st_mode & 07777, mode_t(0750));
+
+    // A second server on the same path: refused, the first one keeps serving.
+    FakeDispatch otherFake;
+    ControlServer second(otherFake, otherFake);
+    const auto error = second.listen(path());
+    QVERIFY(error);
+    QVERIFY2(error->contains(u"still running"_s) && error->contains(QString::number(::getpid())), qPrintable(*error));
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    QCOMPARE(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toInt(), 4242);
+
+    // Closing removes the socket and the lock.
+    m_server->close();
+    QVERIFY(!QFile::exists(path()));
+    QVERIFY(!QFile::exists(path() + u".lock"_s));
+}
+
+void tst_ControlLimits::staleSocketIsReplaced()
+{
+    m_server->close();
+    // What a crashed daemon leaves: a socket file nobody listens on, and a
+    // lock file naming a pid that is gone.
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const QByteArray name = QFile::encodeName(path());
+    memcpy(address.sun_path, name.constData(), size_t(name.size()));
+    QCOMPARE(::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+    ::close(fd);
+    QVERIFY(QFile::exists(path()));
+    QFile lock(path() + u".lock"_s);
+    QVERIFY(lock.open(QIODevice::WriteOnly));
+    lock.write("999999\npepsi-dispatch\n" + QSysInfo::machineHostName().toUtf8() + "\n");
+    lock.close();
+
+    ControlServer server(*m_fake, *m_fake);
+    const auto error = server.listen(path());
+    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    QCOMPARE(client.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+}
+
+void tst_ControlLimits::liveSocketWithoutLockIsKept()
+{
+    m_server->close();
+    // Something that does not take our lock listens there.
+    QLocalServer foreign;
+    QVERIFY(foreign.listen(path()));
+    ControlServer server(*m_fake, *m_fake);
+    const auto error = server.listen(path());
+    QVERIFY(error);
+    QVERIFY2(error->contains(u"not taking it over"_s), qPrintable(*error));
+    QVERIFY(foreign.isListening());
+    QVERIFY(QFile::exists(path()));
+}
+
+QTEST_GUILESS_MAIN(tst_ControlLimits)
+#include "tst_controllimits.moc"

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+// Checks shared by the control socket's integration tests.
+#include "daemonprocess.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStringList>
+#include <QTest>
+
+// The keys of a JSON object, sorted.
+inline QStringList keysOf(const QJsonValue &value)
+{
+    QStringList keys = value.toObject().keys();
+    keys.sort();
+    return keys;
+}
+
+// Every documented field is there (more may come: the protocol allows it).
+inline bool hasAll(const QJsonValue &value, const QStringList &fields, QString *missing)
+{
+    const QJsonObject object = value.toObject();
+    for (const QString &field : fields) {
+        if (!object.contains(field)) {
+            *missing = field + QStringLiteral(" in ")
+                       + QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)).left(400);
+            return false;
+        }
+    }
+    return true;
+}
+
+#define VERIFY_FIELDS(value, ...)                                                                                      \
+    do {                                                                                                               \
+        QString missing_;                                                                                              \
+        QVERIFY2(hasAll(value, QStringList{__VA_ARGS__}, &missing_), qPrintable(QStringLiteral("missing ") + missing_)); \
+    } while (false)
+
+// Starts the daemon and waits for it to listen; false (with its log) if not.
+inline bool startReady(DaemonProcess &daemon, const QStringList &arguments = {})
+{
+    if (!daemon.start(arguments) || !daemon.waitForReady()) {
+        qWarning("the daemon did not get ready: %s", qPrintable(daemon.log()));
+        return false;
+    }
+    return true;
+}
