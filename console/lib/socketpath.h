@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QString>
+
+namespace pepsi::console {
+
+// CONTROL_SOCKET's default (CONTRACT.md): /run/pepsi/dispatch.sock for root,
+// $XDG_RUNTIME_DIR/pepsi/dispatch.sock for anyone else (/run/user/UID when unset).
+QString defaultSocketPath();
+
+} // namespace pepsi::console
