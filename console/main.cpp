@@ -38,7 +38,9 @@ int main(int argc, char **argv)
 
     // Ours from the resources, Qt's own (dialog buttons) from the system.
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("pepsi-console"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    // English is the fallback: its file holds the plural forms of "%n message(s)".
+    if (translator.load(QLocale(), QStringLiteral("pepsi-console"), QStringLiteral("_"), QStringLiteral(":/i18n"))
+        || translator.load(QStringLiteral(":/i18n/pepsi-console_en.qm")))
         QApplication::installTranslator(&translator);
     QTranslator qtTranslator;
     if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),

@@ -37,14 +37,14 @@ StageActions::StageActions(ControlClient *client, QueueModel *queues, QWidget *d
         return QMessageBox::question(m_dialogParent, title, question) == QMessageBox::Yes;
     };
     connect(m_drain, &QAction::triggered, this, [this] {
-        send(u"drain"_s, {{"stage"_L1, m_stage}}, tr("Drain %1").arg(m_stage));
+        send(u"drain"_s, {{"stage"_L1, m_stage}}, tr("Draining %1").arg(m_stage));
     });
     connect(m_resume, &QAction::triggered, this, [this] {
-        send(u"resume"_s, {{"stage"_L1, m_stage}}, tr("Resume %1").arg(m_stage));
+        send(u"resume"_s, {{"stage"_L1, m_stage}}, tr("Resuming %1").arg(m_stage));
     });
     connect(m_requeueFailed, &QAction::triggered, this, [this] { requeue(u"failed"_s); });
     connect(m_requeueTimeout, &QAction::triggered, this, [this] { requeue(u"timeout"_s); });
-    connect(m_reload, &QAction::triggered, this, [this] { send(u"reload"_s, {}, tr("Reload")); });
+    connect(m_reload, &QAction::triggered, this, [this] { send(u"reload"_s, {}, tr("Reloading")); });
     connect(client, &ControlClient::stateChanged, this, &StageActions::updateEnabled);
     connect(client, &ControlClient::versionReceived, this, &StageActions::updateEnabled);
     connect(client, &ControlClient::replied, this, &StageActions::onReplied);
@@ -90,21 +90,24 @@ void StageActions::send(const QString &cmd, const QJsonObject &arguments, const 
 void StageActions::requeue(const QString &status)
 {
     const QString stage = m_stage;
+    const bool failed = status == "failed"_L1;
     const qint64 count = m_queues->count(stage, status);
-    const QString statusText = status == "failed"_L1 ? tr("failed") : tr("timed-out");
     if (count <= 0) {
-        Q_EMIT done(tr("Stage %1 has no %2 messages to requeue.").arg(stage, statusText));
+        Q_EMIT done(failed ? tr("Stage %1 has no failed messages to requeue.").arg(stage)
+                           : tr("Stage %1 has no timed-out messages to requeue.").arg(stage));
         return;
     }
-    const QString question = tr("Put %n %1 message(s) of stage %2 back to pending?", nullptr, int(std::min<qint64>(count, std::numeric_limits<int>::max())))
-                                 .arg(statusText, stage);
+    const int n = int(std::min<qint64>(count, std::numeric_limits<int>::max()));
+    const QString question = failed ? tr("Put %n failed message(s) of stage %1 back to pending?", nullptr, n).arg(stage)
+                                    : tr("Put %n timed-out message(s) of stage %1 back to pending?", nullptr, n).arg(stage);
     if (!m_confirm(tr("Requeue messages"), question))
         return;
     // The counts are at most a couple of seconds old; ask for all of them,
     // within the protocol's bound, and say so when more remain.
     const int limit = int(std::clamp<qint64>(count, 1, 10000));
     send(u"requeue"_s, {{"stage"_L1, stage}, {"status"_L1, status}, {"limit"_L1, limit}},
-         tr("Requeue %1 messages of %2").arg(statusText, stage));
+         failed ? tr("Requeueing the failed messages of %1").arg(stage)
+                : tr("Requeueing the timed-out messages of %1").arg(stage));
 }
 
 void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error)

@@ -12,6 +12,12 @@ FakeDaemon::FakeDaemon(QObject *parent)
     connect(&m_server, &QLocalServer::newConnection, this, &FakeDaemon::onNewConnection);
 }
 
+FakeDaemon::~FakeDaemon()
+{
+    // The sockets' signals must not reach the list being destroyed.
+    goAway();
+}
+
 bool FakeDaemon::listen()
 {
     QLocalServer::removeServer(path());

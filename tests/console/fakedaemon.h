@@ -20,6 +20,7 @@ class FakeDaemon : public QObject
 
 public:
     explicit FakeDaemon(QObject *parent = nullptr);
+    ~FakeDaemon() override;
 
     QString path() const { return m_dir.filePath(QStringLiteral("dispatch.sock")); }
     bool listen();
