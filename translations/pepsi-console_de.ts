@@ -298,6 +298,10 @@
         <source>RETIRED</source>
         <translation>AUSGEMUSTERT</translation>
     </message>
+    <message>
+        <source>%1 through the pipeline (10 s), %L2 in flight, %L3 of %L4 workers busy, %L5 messages done since start</source>
+        <translation>%1 durch die Pipeline (10 s), %L2 in Arbeit, %L3 von %L4 Workern belegt, %L5 Nachrichten fertig seit dem Start</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::PoolModel</name>

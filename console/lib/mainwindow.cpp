@@ -112,6 +112,8 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
         updateStages();
     });
     connect(m_pipeline, &PipelineWidget::stageSelected, this, &MainWindow::selectStage);
+    connect(m_feed, &ConsoleFeed::statusChanged, m_pipeline,
+            [this](const QJsonObject &status) { m_pipeline->setTotals(status.value("totals"_L1).toObject()); });
     connect(m_actions, &StageActions::failed, this, &MainWindow::showError);
     connect(m_actions, &StageActions::done, this, &MainWindow::showDone);
     connect(client, &ControlClient::errorOccurred, this, [this](const QString &message) {

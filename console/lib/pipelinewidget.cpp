@@ -16,7 +16,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 constexpr double BoxWidth = 210;
-constexpr double BoxHeight = 128;
+constexpr double BoxHeight = 112;
 constexpr double ColumnGap = 90;
 constexpr double RowGap = 36;
 constexpr double Margin = 24;
@@ -41,6 +41,24 @@ void PipelineWidget::setGraph(const PipelineGraph &graph)
     m_graph = graph;
     updateGeometry();
     update();
+}
+
+void PipelineWidget::setTotals(const QJsonObject &totals)
+{
+    m_totals = totals;
+    update();
+}
+
+QString PipelineWidget::totalsLine() const
+{
+    if (m_totals.isEmpty())
+        return {};
+    return tr("%1 through the pipeline (10 s), %L2 in flight, %L3 of %L4 workers busy, %L5 messages done since start")
+        .arg(formatRate(m_totals.value("rate_10s"_L1).toDouble()))
+        .arg(m_totals.value("in_flight"_L1).toInteger())
+        .arg(m_totals.value("busy"_L1).toInteger())
+        .arg(m_totals.value("workers"_L1).toInteger())
+        .arg(m_totals.value("messages"_L1).toInteger());
 }
 
 QStringList PipelineWidget::stageNames() const
@@ -148,6 +166,11 @@ void PipelineWidget::paintEvent(QPaintEvent *)
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter, tr("No pipeline yet: waiting for the daemon."));
         return;
+    }
+    const QString totals = totalsLine();
+    if (!totals.isEmpty()) {
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(rect().adjusted(12, 8, -12, -8), Qt::AlignLeft | Qt::AlignTop, totals);
     }
     p.translate(offset());
     p.scale(scale(), scale());

@@ -3,6 +3,7 @@
 
 #include "pipelinegraph.h"
 
+#include <QJsonObject>
 #include <QPointer>
 #include <QRectF>
 #include <QWidget>
@@ -25,6 +26,9 @@ public:
     PipelineWidget(PoolModel *pools, QueueModel *queues, ThroughputModel *throughput, QWidget *parent = nullptr);
 
     void setGraph(const PipelineGraph &graph);
+    // status → totals, for the line above the graph.
+    void setTotals(const QJsonObject &totals);
+    QString totalsLine() const;
     const PipelineGraph &graph() const { return m_graph; }
     QStringList stageNames() const;
     // The text lines drawn in a stage's box (also its accessible description).
@@ -55,6 +59,7 @@ private:
     QPointer<QueueModel> m_queues;
     QPointer<ThroughputModel> m_throughput;
     PipelineGraph m_graph;
+    QJsonObject m_totals;
     QString m_selected;
 };
 

@@ -50,7 +50,9 @@ void script(FakeDaemon &daemon)
         {"name": "enrich", "next": ["deliver"], "predecessors": ["ingest"], "drained": false},
         {"name": "ingest", "next": ["enrich"], "predecessors": [], "drained": false}],
         "settings": {"max_runtime_ms": 300000}})");
-    daemon.status = json(R"({"state": "running", "stages": {
+    daemon.status = json(R"({"state": "running",
+        "totals": {"workers": 7, "busy": 5, "in_flight": 17, "capacity": 32, "messages": 119876, "rate_10s": 1590.0},
+        "stages": {
         "ingest": {"workers": 2, "busy": 2, "idle": 0, "starting": 0, "retiring": 0, "parallelism": 4,
                    "in_flight": 8, "capacity": 16, "cooldown": false, "drained": false,
                    "queue": {"pending": 5000, "running": 8, "paused": 0, "failed": 0, "timeout": 0,
@@ -136,6 +138,7 @@ void TestConsoleWindow::viewsFillFromTheDaemon()
     QTRY_COMPARE(window.proxy(MainWindow::WorkersTab)->rowCount(), 1);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(0), u"workers 3 busy / 4 cap"_s);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(2), u"pending 1,200"_s);
+    QTRY_VERIFY(window.pipeline()->totalsLine().startsWith(u"1,590/s through the pipeline (10 s), 17 in flight, 5 of 7"_s));
     // Boxes left to right along the flow.
     QVERIFY(window.pipeline()->boxOf(u"ingest"_s).right() < window.pipeline()->boxOf(u"enrich"_s).left());
     QVERIFY(window.pipeline()->boxOf(u"enrich"_s).right() < window.pipeline()->boxOf(u"deliver"_s).left());
