@@ -48,6 +48,10 @@
         <source>up %1</source>
         <translation>läuft seit %1</translation>
     </message>
+    <message>
+        <source>No daemon on %1 yet; retrying every second…</source>
+        <translation>Noch kein Daemon an %1; neuer Versuch jede Sekunde …</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::ConsoleFeed</name>
@@ -121,6 +125,18 @@
     <message>
         <source>This console is older than the daemon: pepsi-dispatch %1 speaks control protocol %2, this console knows %3. Update pepsi-console.</source>
         <translation>Diese Konsole ist älter als der Daemon: pepsi-dispatch %1 spricht Steuerprotokoll %2, diese Konsole kennt %3. Aktualisieren Sie pepsi-console.</translation>
+    </message>
+    <message>
+        <source>no such socket (is pepsi-dispatch running, with this CONTROL_SOCKET?)</source>
+        <translation>kein solcher Socket (läuft pepsi-dispatch, mit diesem CONTROL_SOCKET?)</translation>
+    </message>
+    <message>
+        <source>nothing listens on it (a daemon that died left it behind?)</source>
+        <translation>niemand lauscht daran (von einem abgestürzten Daemon übrig?)</translation>
+    </message>
+    <message>
+        <source>permission denied (the socket is for root, the service account and its group)</source>
+        <translation>Zugriff verweigert (der Socket ist für root, das Dienstkonto und seine Gruppe)</translation>
     </message>
 </context>
 <context>

@@ -31,6 +31,7 @@ ConnectionStatus::ConnectionStatus(ControlClient *client, QWidget *parent)
     connect(&m_tick, &QTimer::timeout, this, &ConnectionStatus::updateUptime);
     connect(client, &ControlClient::stateChanged, this, &ConnectionStatus::onStateChanged);
     connect(client, &ControlClient::versionReceived, this, &ConnectionStatus::onVersion);
+    connect(client, &ControlClient::errorOccurred, this, &ConnectionStatus::onStateChanged);
     onStateChanged();
 }
 
@@ -50,9 +51,12 @@ void ConnectionStatus::onStateChanged()
     case ControlClient::State::Disconnected:
         if (m_uptimeAtVersion >= 0 && !m_lostAt.isValid())
             m_lostAt = QDateTime::currentDateTime();
-        text = m_lostAt.isValid() ? tr("Reconnecting to %1 (lost at %2)…")
-                                        .arg(m_client->socketPath(), m_lostAt.toString(u"HH:mm:ss"_s))
-                                  : tr("Connecting to %1…").arg(m_client->socketPath());
+        if (m_lostAt.isValid())
+            text = tr("Reconnecting to %1 (lost at %2)…").arg(m_client->socketPath(), m_lostAt.toString(u"HH:mm:ss"_s));
+        else if (!m_client->lastError().isEmpty())
+            text = tr("No daemon on %1 yet; retrying every second…").arg(m_client->socketPath());
+        else
+            text = tr("Connecting to %1…").arg(m_client->socketPath());
         color = u"#b26a00"_s;
         m_tick.stop();
         break;

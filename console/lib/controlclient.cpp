@@ -120,7 +120,23 @@ void ControlClient::onSocketError(QLocalSocket::LocalSocketError error)
         onDisconnected();
         return;
     }
-    fail(tr("Cannot talk to the daemon on %1: %2").arg(m_path, m_socket->errorString()));
+    // Qt's own strings for these are about its API ("Invalid name"), not the situation.
+    QString why;
+    switch (error) {
+    case QLocalSocket::ServerNotFoundError:
+        why = tr("no such socket (is pepsi-dispatch running, with this CONTROL_SOCKET?)");
+        break;
+    case QLocalSocket::ConnectionRefusedError:
+        why = tr("nothing listens on it (a daemon that died left it behind?)");
+        break;
+    case QLocalSocket::SocketAccessError:
+        why = tr("permission denied (the socket is for root, the service account and its group)");
+        break;
+    default:
+        why = m_socket->errorString();
+        break;
+    }
+    fail(tr("Cannot talk to the daemon on %1: %2").arg(m_path, why));
     scheduleReconnect();
 }
 

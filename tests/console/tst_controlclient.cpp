@@ -20,6 +20,7 @@ private Q_SLOTS:
     void handshake_data();
     void handshake();
     void reconnectsAfterTheDaemonGoesAway();
+    void noDaemonSaysWhyAndKeepsTrying();
     void seqGapFetchesStatus();
     void garbageFromTheDaemonReconnects();
     void failedRequestIsReported();
@@ -113,6 +114,22 @@ void TestControlClient::reconnectsAfterTheDaemonGoesAway()
     QTRY_COMPARE(daemon.count(u"subscribe"_s), 2);
     QTRY_COMPARE(daemon.count(u"status"_s), 2);
     QVERIFY(client.lastError().isEmpty());
+}
+
+void TestControlClient::noDaemonSaysWhyAndKeepsTrying()
+{
+    FakeDaemon daemon; // not listening: its socket does not exist
+    ControlClient client;
+    client.setSocketPath(daemon.path());
+    client.setReconnectInterval(100);
+    QSignalSpy errors(&client, &ControlClient::errorOccurred);
+    QSignalSpy states(&client, &ControlClient::stateChanged);
+    client.start();
+    QTRY_VERIFY(states.count() >= 4); // Connecting, Disconnected, Connecting, Disconnected...
+    QVERIFY2(client.lastError().contains(u"no such socket"_s), qPrintable(client.lastError()));
+    QCOMPARE(errors.count(), 1); // said once, not once a retry
+    QVERIFY(daemon.listen());
+    QTRY_COMPARE(client.state(), State::Connected);
 }
 
 void TestControlClient::seqGapFetchesStatus()
