@@ -53,11 +53,21 @@ QString PipelineWidget::totalsLine() const
 {
     if (m_totals.isEmpty())
         return {};
+    // Counted from the pools (kept current by ticks) rather than the snapshot's totals.
+    qint64 inFlight = 0;
+    qint64 busy = 0;
+    qint64 workers = 0;
+    for (const QString &stage : m_pools ? m_pools->keys() : QStringList()) {
+        const QJsonObject pool = m_pools->record(stage);
+        inFlight += pool.value("in_flight"_L1).toInteger();
+        busy += pool.value("busy"_L1).toInteger();
+        workers += pool.value("workers"_L1).toInteger();
+    }
     return tr("%1 through the pipeline (10 s), %L2 in flight, %L3 of %L4 workers busy, %L5 messages done since start")
         .arg(formatRate(m_totals.value("rate_10s"_L1).toDouble()))
-        .arg(m_totals.value("in_flight"_L1).toInteger())
-        .arg(m_totals.value("busy"_L1).toInteger())
-        .arg(m_totals.value("workers"_L1).toInteger())
+        .arg(inFlight)
+        .arg(busy)
+        .arg(workers)
         .arg(m_totals.value("messages"_L1).toInteger());
 }
 

@@ -10,9 +10,10 @@ QString defaultSocketPath()
 {
     if (::geteuid() == 0)
         return QStringLiteral("/run/pepsi/dispatch.sock");
-    QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    // The daemon's own fallback when XDG_RUNTIME_DIR is unset (daemon/control).
     if (runtime.isEmpty())
-        runtime = QStringLiteral("/run/user/%1").arg(::geteuid());
+        return QStringLiteral("/tmp/pepsi-%1/dispatch.sock").arg(::geteuid());
     return runtime + QStringLiteral("/pepsi/dispatch.sock");
 }
 

@@ -6,7 +6,8 @@
 namespace pepsi::console {
 
 // CONTROL_SOCKET's default (CONTRACT.md): /run/pepsi/dispatch.sock for root,
-// $XDG_RUNTIME_DIR/pepsi/dispatch.sock for anyone else (/run/user/UID when unset).
+// $XDG_RUNTIME_DIR/pepsi/dispatch.sock for anyone else (/tmp/pepsi-UID/dispatch.sock
+// when it is unset, as the daemon does).
 QString defaultSocketPath();
 
 } // namespace pepsi::console
