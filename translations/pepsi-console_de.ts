@@ -621,6 +621,10 @@
             <numerusform>Nachrichten pro Sekunde je Stufe, 10-Sekunden-Mittel, letzte %n Minuten</numerusform>
         </translation>
     </message>
+    <message>
+        <source>−%1 s</source>
+        <translation>−%1 s</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::WorkerModel</name>

@@ -155,7 +155,8 @@ QTableView *MainWindow::addTable(QAbstractItemModel *model, const QString &name,
     view->verticalHeader()->hide();
     view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view->horizontalHeader()->setStretchLastSection(true);
+    // Numbers stay next to their neighbours instead of at the far right.
+    view->horizontalHeader()->setStretchLastSection(false);
     view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     // A row of a per-stage table selects that stage for the actions.
     connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,

@@ -60,8 +60,17 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter, tr("No samples yet: the daemon sends one a second."));
         return;
     }
+    // The axis spans the samples there are, from one minute up to m_minutes,
+    // so that a console just opened does not squeeze its first seconds into a corner.
     const QDateTime end = m_model->lastSampleTime();
-    const QDateTime start = end.addSecs(-60 * m_minutes);
+    QDateTime oldest = end;
+    for (const QString &stage : m_model->historyStages()) {
+        const auto samples = m_model->history(stage);
+        if (!samples.isEmpty() && samples.first().time < oldest)
+            oldest = samples.first().time;
+    }
+    const int minutes = qBound(1, int((oldest.secsTo(end) + 59) / 60), m_minutes);
+    const QDateTime start = end.addSecs(-60 * minutes);
     double top = 0;
     for (const QString &stage : m_model->historyStages()) {
         for (const auto &sample : m_model->history(stage)) {
@@ -88,9 +97,11 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
         p.restore();
     }
     p.setPen(pal.color(QPalette::Text));
-    for (int m = 0; m <= m_minutes; ++m) {
-        const double x = plot.left() + plot.width() * (m_minutes - m) / m_minutes;
-        const QString label = m == 0 ? tr("now") : tr("−%1 min").arg(m);
+    // A tick every minute, or every 10 s on a one-minute axis.
+    const int step = minutes == 1 ? 10 : 60;
+    for (int t = 0; t <= minutes * 60; t += step) {
+        const double x = plot.left() + plot.width() * (minutes * 60 - t) / (minutes * 60);
+        const QString label = t == 0 ? tr("now") : step == 60 ? tr("−%1 min").arg(t / 60) : tr("−%1 s").arg(t);
         const double w = fm.horizontalAdvance(label);
         p.drawText(QPointF(qBound(0.0, x - w / 2, width() - w), plot.bottom() + fm.height() + 2), label);
     }
@@ -146,7 +157,7 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
         x += fm.horizontalAdvance(entries.at(i)) + 10;
     }
     p.drawText(QRectF(0, 2, width() - 8, fm.height()), Qt::AlignRight,
-               tr("messages per second per stage, 10-second average, last %n minute(s)", nullptr, m_minutes));
+               tr("messages per second per stage, 10-second average, last %n minute(s)", nullptr, minutes));
 }
 
 } // namespace pepsi::console
