@@ -315,8 +315,8 @@
         <translation>AUSGEMUSTERT</translation>
     </message>
     <message>
-        <source>%1 through the pipeline (10 s), %L2 in flight, %L3 of %L4 workers busy, %L5 messages done since start</source>
-        <translation>%1 durch die Pipeline (10 s), %L2 in Arbeit, %L3 von %L4 Workern belegt, %L5 Nachrichten fertig seit dem Start</translation>
+        <source>%1 stage runs (10 s), %L2 messages in flight, %L3 of %L4 workers busy, %L5 messages through since start</source>
+        <translation>%1 Stufenläufe (10 s), %L2 Nachrichten in Arbeit, %L3 von %L4 Workern belegt, %L5 Nachrichten durchgelaufen seit dem Start</translation>
     </message>
 </context>
 <context>

@@ -46,6 +46,13 @@ QVariant KeyedTableModel::data(const QModelIndex &index, int role) const
         if (highlighted(record))
             return QBrush(QColor(Qt::black)); // readable on the highlight in dark themes too
         return cell(key, record, index.column(), role);
+    case Qt::DisplayRole: {
+        // Counts read better grouped ("12,345"); ids come as text and stay as they are.
+        const QVariant value = cell(key, record, index.column(), role);
+        if (value.typeId() == QMetaType::LongLong || value.typeId() == QMetaType::Int)
+            return QLocale().toString(value.toLongLong());
+        return value;
+    }
     default:
         return cell(key, record, index.column(), role);
     }

@@ -63,7 +63,7 @@ QString PipelineWidget::totalsLine() const
         busy += pool.value("busy"_L1).toInteger();
         workers += pool.value("workers"_L1).toInteger();
     }
-    return tr("%1 through the pipeline (10 s), %L2 in flight, %L3 of %L4 workers busy, %L5 messages done since start")
+    return tr("%1 stage runs (10 s), %L2 messages in flight, %L3 of %L4 workers busy, %L5 messages through since start")
         .arg(formatRate(m_totals.value("rate_10s"_L1).toDouble()))
         .arg(inFlight)
         .arg(busy)
@@ -118,7 +118,8 @@ QRectF PipelineWidget::logicalBox(const PipelineGraph::Node &node) const
 double PipelineWidget::scale() const
 {
     const QSizeF size = logicalSize();
-    return qMin(1.0, qMin(width() / size.width(), height() / size.height()));
+    // Shrinks to fit; grows a little on a big window, but not into a poster.
+    return qMin(1.5, qMin(width() / size.width(), height() / size.height()));
 }
 
 QPointF PipelineWidget::offset() const

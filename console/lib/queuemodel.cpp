@@ -60,7 +60,7 @@ QJsonObject QueueModel::derive(const QJsonObject &previous, const QJsonObject &n
 
 bool QueueModel::highlighted(const QJsonObject &record) const
 {
-    return record.value(GrowthField).toInt() >= GrowthSnapshots && record.value("pending"_L1).toInteger() > 0;
+    return record.value(GrowthField).toInt() >= GrowthSnapshots && record.value("pending"_L1).toInteger() >= GrowthFloor;
 }
 
 QStringList QueueModel::headers() const

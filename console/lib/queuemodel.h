@@ -7,7 +7,7 @@ namespace pepsi::console {
 
 // Row counts per stage and status (status → stages.*.queue). A stage whose
 // pending backlog grew in each of the last GrowthSnapshots snapshots is
-// highlighted: the stage does not keep up.
+// highlighted once it holds at least GrowthFloor messages: the stage does not keep up.
 class QueueModel : public KeyedTableModel
 {
     Q_OBJECT
@@ -15,6 +15,8 @@ class QueueModel : public KeyedTableModel
 public:
     enum Column { Stage, Pending, Running, Paused, Failed, Timeout, OldestPending, Trend, ColumnCount };
     static constexpr int GrowthSnapshots = 2;
+    // A backlog smaller than this is noise (a stage's own batch), not a trend.
+    static constexpr qint64 GrowthFloor = 1000;
 
     using KeyedTableModel::KeyedTableModel;
 

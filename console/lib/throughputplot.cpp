@@ -16,7 +16,7 @@ double niceCeiling(double value)
     if (!(value > 0))
         return 1;
     const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
-    for (const double step : {1.0, 2.0, 5.0, 10.0}) {
+    for (const double step : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0}) {
         if (value <= step * magnitude * (1 + 1e-9))
             return step * magnitude;
     }

@@ -34,7 +34,7 @@ private:
     int m_minutes = 5;
 };
 
-// A round upper bound for an axis: 1, 2, 5 × 10^n at or above value.
+// A round upper bound for an axis (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^n) at or above value.
 double niceCeiling(double value);
 
 } // namespace pepsi::console

@@ -65,7 +65,8 @@ QVariant WorkerModel::cell(const QString &, const QJsonObject &record, int colum
     };
     switch (column) {
     case Pid:
-        return record.value("pid"_L1).toInteger();
+        return role == SortRole ? QVariant(record.value("pid"_L1).toInteger())
+                                : QVariant(QString::number(record.value("pid"_L1).toInteger()));
     case Stage:
         return record.value("stage"_L1).toString();
     case State: {
@@ -86,7 +87,9 @@ QVariant WorkerModel::cell(const QString &, const QJsonObject &record, int colum
         return duration("uptime_ms");
     case HeadId: {
         const QJsonValue v = record.value("head_id"_L1);
-        return v.isDouble() ? QVariant(v.toInteger()) : QVariant();
+        if (!v.isDouble())
+            return {};
+        return role == SortRole ? QVariant(v.toInteger()) : QVariant(QString::number(v.toInteger()));
     }
     case HeadAge:
         return duration("head_age_ms");

@@ -10,6 +10,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -113,7 +114,7 @@ void TestConsoleModels::poolSnapshot()
     // THEN one row per stage, with the snapshot's values
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.columnCount(), int(PoolModel::ColumnCount));
-    QCOMPARE(cellOf(model, stage, column), expected);
+    QCOMPARE(cellOf(model, stage, column).toString(), expected.toString());
     QCOMPARE(cellOf(model, stage, 0, KeyedTableModel::HighlightRole).toBool(), highlighted);
 }
 
@@ -165,7 +166,7 @@ void TestConsoleModels::poolEvent()
     model.flush();
     // THEN the row shows it, and no row came or went
     QCOMPARE(model.rowCount(), 2);
-    QCOMPARE(cellOf(model, stage, column), expected);
+    QCOMPARE(cellOf(model, stage, column).toString(), expected.toString());
 }
 
 void TestConsoleModels::signalsOnlyAfterFlush()
@@ -217,7 +218,7 @@ void TestConsoleModels::eventsCoalesceIntoOneDataChanged()
     model.flush();
     QCOMPARE(changed.count(), 1); // fifty events, one repaint
     QCOMPARE(flushed.count(), 1);
-    QCOMPARE(cellOf(model, u"enrich"_s, PoolModel::InFlight).toInt(), 49);
+    QCOMPARE(cellOf(model, u"enrich"_s, PoolModel::InFlight, KeyedTableModel::SortRole).toInt(), 49);
 
     // Left alone, the model's own timer publishes within a few hundred ms.
     model.applyEvent(json(R"({"event": "stage_drained", "seq": 99, "stage": "ingest", "uid": 0})"));
@@ -245,12 +246,14 @@ void TestConsoleModels::queueGrowth_data()
     QTest::addColumn<QList<int>>("pending"); // one snapshot each
     QTest::addColumn<bool>("growing");
 
-    QTest::newRow("one snapshot") << QList<int>{100} << false;
-    QTest::newRow("grew once") << QList<int>{100, 200} << false;
-    QTest::newRow("grew twice") << QList<int>{100, 200, 300} << true;
-    QTest::newRow("grew, then shrank") << QList<int>{100, 200, 300, 250} << false;
-    QTest::newRow("steady") << QList<int>{100, 100, 100} << false;
-    QTest::newRow("grew twice after a dip") << QList<int>{300, 100, 150, 160} << true;
+    QTest::newRow("one snapshot") << QList<int>{1000} << false;
+    QTest::newRow("grew once") << QList<int>{1000, 2000} << false;
+    QTest::newRow("grew twice") << QList<int>{1000, 2000, 3000} << true;
+    QTest::newRow("grew, then shrank") << QList<int>{1000, 2000, 3000, 2500} << false;
+    QTest::newRow("steady") << QList<int>{1000, 1000, 1000} << false;
+    QTest::newRow("grew twice after a dip") << QList<int>{3000, 1000, 1500, 1600} << true;
+    QTest::newRow("grew twice, below the floor") << QList<int>{77, 150, 187} << false;
+    QTest::newRow("reaches the floor") << QList<int>{500, 900, 1000} << true;
 }
 
 void TestConsoleModels::queueGrowth()
@@ -267,7 +270,8 @@ void TestConsoleModels::queueGrowth()
     }
     QCOMPARE(model.isGrowing(u"enrich"_s), growing);
     QCOMPARE(cellOf(model, u"enrich"_s, 0, KeyedTableModel::HighlightRole).toBool(), growing);
-    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending).toLongLong(), qint64(pending.last()));
+    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending, KeyedTableModel::SortRole).toLongLong(), qint64(pending.last()));
+    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending).toString(), QLocale().toString(pending.last()));
     QCOMPARE(model.count(u"enrich"_s, u"failed"_s), qint64(7));
 }
 
@@ -280,8 +284,8 @@ void TestConsoleModels::queueKeepsCountsWhileDatabaseIsDown()
                                           "ingest": {"queue": null, "queues_error": "database unreachable"}}})"));
     model.flush();
     QCOMPARE(model.queuesError(), u"database unreachable"_s);
-    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending).toLongLong(), qint64(1200));
-    QCOMPARE(cellOf(model, u"ingest"_s, QueueModel::Timeout).toLongLong(), qint64(3));
+    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending, KeyedTableModel::SortRole).toLongLong(), qint64(1200));
+    QCOMPARE(cellOf(model, u"ingest"_s, QueueModel::Timeout, KeyedTableModel::SortRole).toLongLong(), qint64(3));
 }
 
 void TestConsoleModels::workers_data()
@@ -348,7 +352,8 @@ void TestConsoleModels::throughputHistory()
     ThroughputModel model;
     model.applyStatus(twoStages());
     model.flush();
-    QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs).toLongLong(), qint64(52011));
+    QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs, KeyedTableModel::SortRole).toLongLong(), qint64(52011));
+    QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs).toString(), QLocale().toString(52011));
     QSignalSpy history(&model, &ThroughputModel::historyChanged);
 
     const QDateTime t0 = QDateTime::fromString(u"2026-12-02T19:00:00.000Z"_s, Qt::ISODateWithMs);

@@ -138,7 +138,7 @@ void TestConsoleWindow::viewsFillFromTheDaemon()
     QTRY_COMPARE(window.proxy(MainWindow::WorkersTab)->rowCount(), 1);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(0), u"workers 3 busy / 4 cap"_s);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(2), u"pending 1,200"_s);
-    QTRY_VERIFY(window.pipeline()->totalsLine().startsWith(u"1,590/s through the pipeline (10 s), 17 in flight, 5 of 7"_s));
+    QTRY_VERIFY(window.pipeline()->totalsLine().startsWith(u"1,590/s stage runs (10 s), 17 messages in flight, 5 of 7"_s));
     // Boxes left to right along the flow.
     QVERIFY(window.pipeline()->boxOf(u"ingest"_s).right() < window.pipeline()->boxOf(u"enrich"_s).left());
     QVERIFY(window.pipeline()->boxOf(u"enrich"_s).right() < window.pipeline()->boxOf(u"deliver"_s).left());
