@@ -8,7 +8,9 @@
 #include "config/configuration.h"
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
+#include "control/controlserver.h"
 #include "core/dispatcher.h"
+#include "core/dispatchstate.h"
 
 #include <QCoreApplication>
 #include <QTimer>
@@ -70,6 +72,14 @@ int main(int argc, char **argv)
         qCCritical(lcMain).noquote() << "bad configuration:" << graph.error().toString();
         return ExitConfig;
     }
+    // The socket's directory may need root to create (/run/pepsi); the socket
+    // itself is made after the drop, as the service account.
+    const QString controlSocket =
+        settings->controlSocket.isEmpty() ? pepsi::defaultControlSocket() : settings->controlSocket;
+    if (const auto error = pepsi::prepareControlDirectory(controlSocket, settings->user)) {
+        qCCritical(lcMain).noquote() << "control socket:" << *error;
+        return 1;
+    }
     if (const QString error = pepsi::dropPrivileges(settings->user); !error.isEmpty()) {
         qCCritical(lcMain).noquote() << error;
         return ExitConfig;
@@ -88,6 +98,23 @@ int main(int argc, char **argv)
         qCInfo(lcMain) << "signal" << sig << "received";
         dispatcher.shutdown(0);
     });
+    pepsi::ControlServer control(*dispatcher.state(), *dispatcher.state());
+    if (!line.standby) {
+        // Before the database: a second daemon on this socket stops here.
+        if (const auto error = control.listen(controlSocket)) {
+            qCCritical(lcMain).noquote() << *error;
+            return 1;
+        }
+    } else {
+        // A waiting standby leaves the socket to the active daemon.
+        QObject::connect(dispatcher.state(), &pepsi::DispatchView::lifecycleChanged, &control,
+                         [&control, controlSocket](pepsi::Lifecycle state) {
+                             if (state != pepsi::Lifecycle::Running || control.isListening())
+                                 return;
+                             if (const auto error = control.listen(controlSocket))
+                                 qCCritical(lcMain).noquote() << "no control socket:" << *error;
+                         });
+    }
     QObject::connect(&dispatcher, &pepsi::Dispatcher::finished, &app, [](int code) { QCoreApplication::exit(code); });
     QTimer::singleShot(0, &dispatcher, &pepsi::Dispatcher::start);
     return app.exec();

@@ -3,6 +3,7 @@
 
 #include "app/logging.h"
 #include "app/sdnotify.h"
+#include "core/dispatchstate.h"
 #include "core/pipelineconfig.h"
 #include "storage/databasesession.h"
 #include "storage/notifylistener.h"
@@ -39,6 +40,7 @@ Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settin
     connect(&m_statsTimer, &QTimer::timeout, this, &Dispatcher::flushStatistics);
     connect(&m_idleStatsTimer, &QTimer::timeout, this, &Dispatcher::flushStatisticsWhenIdle);
     m_lastStatsFlush.start();
+    m_state = new DispatchState(*this);
 }
 
 Dispatcher::~Dispatcher()
@@ -55,6 +57,7 @@ Dispatcher::~Dispatcher()
 void Dispatcher::start()
 {
     m_session = std::make_unique<DatabaseSession>(m_settings.database, m_standby, nullptr);
+    m_state->attachSession(m_session.get());
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
     connect(m_session.get(), &DatabaseSession::lockedOut, this, &Dispatcher::onLockedOut);
     connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
@@ -138,6 +141,7 @@ WorkerPool *Dispatcher::createPool(const StageConfig &stage)
     options.idleTimeout = m_settings.workerIdleTimeout;
     options.tempfailDelay = m_settings.tempfailDelay;
     auto *pool = new WorkerPool(stage, options, this);
+    m_state->watchPool(pool);
     connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);
     connect(pool, &WorkerPool::settle, this, &Dispatcher::onSettle);
     connect(pool, &WorkerPool::runEnded, this, [this](const RunReport &report) { m_stats.record(report); });
@@ -193,6 +197,7 @@ void Dispatcher::reload()
     qCInfo(lcMain).noquote() << "pipeline reloaded; stages:" << pipeline->graph.names().join(u' ')
                              << "; retiring every worker";
     applyGraph(pipeline->graph);
+    m_state->reloaded();
     requestRound();
 }
 

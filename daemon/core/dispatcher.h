@@ -17,6 +17,7 @@
 namespace pepsi {
 
 class DatabaseSession;
+class DispatchState;
 class WorkerPool;
 
 // The composition root's glue: wakes (notifications, worker reports, timers)
@@ -38,6 +39,8 @@ public:
     // Stop claiming, drain and stop workers, put back what they held, flush
     // the statistics, then finished(exitCode).
     void shutdown(int exitCode = 0);
+    // The control socket's view of this dispatcher and its admin side (a child).
+    DispatchState *state() const { return m_state; }
 
 Q_SIGNALS:
     void finished(int exitCode);
@@ -87,6 +90,10 @@ private:
     bool m_reloadPending = false;
     bool m_stopping = false;
     bool m_finished = false;
+
+    // Reads the members above for the control socket; see core/dispatchstate.h.
+    friend class DispatchState;
+    DispatchState *m_state = nullptr;
 };
 
 } // namespace pepsi

@@ -63,6 +63,9 @@ public:
     // The claim's plan, for tests and docs.
     QString explainClaim(const QList<StageDemand> &demands);
 
+    // The connection the statements run on, for the other stores that share it (ControlStore).
+    QString connectionName() const { return m_connectionName; }
+
 private:
     bool run(QSqlQuery &query, const char *what);
 

@@ -32,7 +32,7 @@ WorkerPool::WorkerPool(const StageConfig &stage, const PoolOptions &options, QOb
 
 int WorkerPool::spareCapacity() const
 {
-    if (m_retired || inCooldown())
+    if (m_retired || inCooldown() || m_drained)
         return 0;
     const int perNewWorker = std::min(m_stage.queueLimit, m_stage.maxMessages);
     int spare = (m_stage.parallelism - int(m_workers.size())) * perNewWorker;

@@ -91,6 +91,20 @@ private:
     QTimer m_cooldown;
     int m_startFailures = 0;
     bool m_retired = false;
+
+    // --- read and steered by the control socket (core/snapshots.h); in workers/workersnapshots.cpp ---
+public:
+    // A drained pool claims nothing (spare capacity 0): its workers finish
+    // what they hold and idle out. Kept across reconfigure(), that is a reload.
+    void setDrained(bool drained) { m_drained = drained; }
+    bool isDrained() const { return m_drained; }
+    bool isRetired() const { return m_retired; }
+    PoolSnapshot snapshot() const;
+    // Sorted by pid.
+    QList<WorkerSnapshot> workerSnapshots() const;
+
+private:
+    bool m_drained = false;
 };
 
 } // namespace pepsi

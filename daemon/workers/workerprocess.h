@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "core/snapshots.h"
 #include "core/ticket.h"
 #include "protocol/statusline.h"
 
@@ -104,6 +105,18 @@ private:
     State m_state = State::Starting;
     bool m_condemned = false;
     bool m_retiring = false;  // gets no new ids; stops once what it holds is answered // a protocol violation or timeout: further lines are ignored
+
+    // --- read by the control socket (core/snapshots.h); in workers/workersnapshots.cpp ---
+public:
+    WorkerSnapshot snapshot(qint64 maxRuntimeMs) const;
+
+private:
+    struct LifeClock
+    {
+        LifeClock() { timer.start(); }
+        QElapsedTimer timer;
+    };
+    LifeClock m_life; // since this object, and so the process, was made
 };
 
 } // namespace pepsi

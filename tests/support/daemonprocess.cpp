@@ -151,6 +151,15 @@ QString DaemonProcess::configPath() const
     return m_dir.filePath(u"pepsi.conf"_s);
 }
 
+QString DaemonProcess::controlSocket() const
+{
+    for (const auto &[option, value] : m_dispatchOptions) {
+        if (option.compare(u"CONTROL_SOCKET"_s, Qt::CaseInsensitive) == 0)
+            return value;
+    }
+    return {};
+}
+
 QString DaemonProcess::writeConfig()
 {
     QByteArray text = "# written by DaemonProcess for " + QByteArray(QTest::currentTestFunction()) + "\n";

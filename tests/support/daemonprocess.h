@@ -47,6 +47,9 @@ public:
     // Writes the file; returns its path, empty (with a test warning) on failure.
     QString writeConfig();
     QString configPath() const;
+    // CONTROL_SOCKET as configured: run/dispatch.sock in this object's
+    // temporary directory (0750, the service account's) unless a test set another.
+    QString controlSocket() const;
     // The 1-based line of the file where appendRaw()'s text starts (after writeConfig()).
     int appendedLine() const { return m_appendedLine; }
 

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "control/commandtable.h"
+
+#include "control/controllog.h"
+#include "control/snapshotjson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <cmath>
+
+namespace pepsi {
+
+namespace {
+
+constexpr int ProtocolVersion = 1;
+constexpr int MaxRequeueIds = 10000;
+constexpr int MaxRequeueLimit = 10000;
+
+using Reply = Result<QJsonValue, QString>;
+
+Reply fail(const QString &message)
+{
+    return failure(message);
+}
+
+QString typeName(ArgType type)
+{
+    switch (type) {
+    case ArgType::String: return QStringLiteral("string");
+    case ArgType::Integer: return QStringLiteral("integer");
+    case ArgType::IntegerArray: return QStringLiteral("array of integers");
+    case ArgType::StringArray: return QStringLiteral("array of strings");
+    }
+    return {};
+}
+
+bool isInteger(const QJsonValue &value)
+{
+    if (!value.isDouble())
+        return false;
+    const double number = value.toDouble();
+    // Integral and exact in a double.
+    return std::isfinite(number) && std::trunc(number) == number && std::fabs(number) <= 9007199254740992.0;
+}
+
+bool hasType(const QJsonValue &value, ArgType type)
+{
+    switch (type) {
+    case ArgType::String: return value.isString();
+    case ArgType::Integer: return isInteger(value);
+    case ArgType::IntegerArray:
+    case ArgType::StringArray: {
+        if (!value.isArray())
+            return false;
+        const QJsonArray array = value.toArray();
+        for (const QJsonValue &each : array) {
+            if (type == ArgType::IntegerArray ? !isInteger(each) : !each.isString())
+                return false;
+        }
+        return true;
+    }
+    }
+    return false;
+}
+
+std::optional<QString> checkArguments(const CommandSpec &spec, const QJsonObject &request)
+{
+    for (const ArgSpec &arg : spec.args) {
+        const QJsonValue value = request.value(arg.name);
+        if (value.isUndefined() || value.isNull()) {
+            if (arg.required)
+                return QStringLiteral("'%1' needs the argument \"%2\" (%3)").arg(spec.name, arg.name, typeName(arg.type));
+            continue;
+        }
+        if (!hasType(value, arg.type))
+            return QStringLiteral("'%1': the argument \"%2\" must be %3 %4")
+                .arg(spec.name, arg.name, arg.type == ArgType::String ? QStringLiteral("a") : QStringLiteral("an"),
+                     typeName(arg.type));
+    }
+    return std::nullopt;
+}
+
+// --- read commands -----------------------------------------------------------
+
+Reply help(const QJsonObject &, CommandContext &)
+{
+    QJsonArray commands;
+    for (const CommandSpec &spec : commandTable()) {
+        QJsonArray args;
+        for (const ArgSpec &arg : spec.args)
+            args.append(QJsonObject{{QStringLiteral("name"), arg.name},
+                                    {QStringLiteral("type"), typeName(arg.type)},
+                                    {QStringLiteral("required"), arg.required}});
+        commands.append(QJsonObject{{QStringLiteral("cmd"), spec.name},
+                                    {QStringLiteral("admin"), spec.admin},
+                                    {QStringLiteral("summary"), spec.summary},
+                                    {QStringLiteral("args"), args}});
+    }
+    return QJsonValue(QJsonObject{{QStringLiteral("commands"), commands},
+                                  {QStringLiteral("events"), QJsonArray::fromStringList(eventNames())}});
+}
+
+Reply version(const QJsonObject &, CommandContext &context)
+{
+    const DaemonInfo info = context.view.info();
+    const bool active = info.lifecycle != Lifecycle::WaitingForLock;
+    return QJsonValue(QJsonObject{
+        {QStringLiteral("daemon"), info.version},
+        {QStringLiteral("protocol"), ProtocolVersion},
+        {QStringLiteral("pid"), double(info.pid)},
+        {QStringLiteral("started"), json::time(info.startedAt)},
+        {QStringLiteral("uptime_ms"), double(info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()))},
+        {QStringLiteral("host"), info.host},
+        {QStringLiteral("database"), info.database},
+        {QStringLiteral("user"), info.user},
+        {QStringLiteral("role"), active ? QStringLiteral("active") : QStringLiteral("standby")},
+        {QStringLiteral("state"), lifecycleName(info.lifecycle)},
+        {QStringLiteral("standby"), info.standby},
+        {QStringLiteral("peer"), QJsonObject{{QStringLiteral("uid"), double(context.peer.uid)},
+                                             {QStringLiteral("pid"), double(context.peer.pid)},
+                                             {QStringLiteral("admin"), context.admin}}},
+    });
+}
+
+QJsonObject stageStatsOrZero(const StatsSnapshot &stats, const QString &stage)
+{
+    return json::stageStats(stats.stages.value(stage));
+}
+
+Reply status(const QJsonObject &, CommandContext &context)
+{
+    // Everything below is read in this one call, inside one pass of the event loop.
+    const DaemonInfo info = context.view.info();
+    const QList<PoolSnapshot> pools = context.view.pools();
+    const StatsSnapshot stats = context.view.stats();
+    const auto queues = context.view.queueCounts();
+
+    int workers = 0, busy = 0, inFlight = 0, capacity = 0;
+    QJsonObject stages;
+    for (const PoolSnapshot &pool : pools) {
+        workers += pool.workers;
+        busy += pool.busy;
+        inFlight += pool.inFlight;
+        capacity += pool.capacity;
+        QJsonObject stage = json::pool(pool);
+        stage.insert(QStringLiteral("queue"), queues ? QJsonValue(json::stageQueue(queues->stages.value(pool.stage)))
+                                                     : QJsonValue(QJsonValue::Null));
+        stage.insert(QStringLiteral("stats"), stageStatsOrZero(stats, pool.stage));
+        stages.insert(pool.stage, stage);
+    }
+    QJsonObject totals = json::statsTotals(stats);
+    totals.insert(QStringLiteral("workers"), workers);
+    totals.insert(QStringLiteral("busy"), busy);
+    totals.insert(QStringLiteral("in_flight"), inFlight);
+    totals.insert(QStringLiteral("capacity"), capacity);
+
+    QJsonObject result{
+        {QStringLiteral("time"), json::time(QDateTime::currentDateTimeUtc())},
+        {QStringLiteral("state"), lifecycleName(info.lifecycle)},
+        {QStringLiteral("totals"), totals},
+        {QStringLiteral("queues_at"), queues ? json::time(queues->takenAt) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("stages"), stages},
+    };
+    if (!queues)
+        result.insert(QStringLiteral("queues_error"), queues.error());
+    return QJsonValue(result);
+}
+
+Reply stages(const QJsonObject &, CommandContext &context)
+{
+    const StageGraph graph = context.view.graph();
+    QJsonArray list;
+    for (const StageConfig &stage : graph.stages())
+        list.append(json::stage(stage, graph.predecessors(stage.name), context.view.isDrained(stage.name)));
+    return QJsonValue(QJsonObject{{QStringLiteral("stages"), list},
+                                  {QStringLiteral("settings"), json::settings(context.view.settings())}});
+}
+
+Reply workers(const QJsonObject &, CommandContext &context)
+{
+    QJsonArray list;
+    for (const WorkerSnapshot &worker : context.view.workers())
+        list.append(json::worker(worker));
+    return QJsonValue(list);
+}
+
+Reply queues(const QJsonObject &, CommandContext &context)
+{
+    const auto counts = context.view.queueCounts();
+    if (!counts)
+        return fail(QStringLiteral("queue counts unavailable: ") + counts.error());
+    QJsonObject stages;
+    for (auto it = counts->stages.cbegin(); it != counts->stages.cend(); ++it)
+        stages.insert(it.key(), json::stageQueue(it.value()));
+    return QJsonValue(QJsonObject{
+        {QStringLiteral("at"), json::time(counts->takenAt)},
+        {QStringLiteral("age_ms"), double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
+        {QStringLiteral("stages"), stages},
+    });
+}
+
+Reply stats(const QJsonObject &, CommandContext &context)
+{
+    const StatsSnapshot stats = context.view.stats();
+    QJsonObject stages;
+    for (auto it = stats.stages.cbegin(); it != stats.stages.cend(); ++it)
+        stages.insert(it.key(), json::stageStats(it.value()));
+    return QJsonValue(QJsonObject{{QStringLiteral("since"), json::time(stats.since)},
+                                  {QStringLiteral("totals"), json::statsTotals(stats)},
+                                  {QStringLiteral("stages"), stages}});
+}
+
+Reply subscribe(const QJsonObject &request, CommandContext &context)
+{
+    QSet<QString> events;
+    const QJsonArray wanted = request.value(QStringLiteral("events")).toArray();
+    for (const QJsonValue &each : wanted) {
+        if (!eventNames().contains(each.toString()))
+            return fail(QStringLiteral("'subscribe': unknown event \"%1\" (known: %2)")
+                               .arg(each.toString(), eventNames().join(QStringLiteral(", "))));
+        events.insert(each.toString());
+    }
+    context.subscription.active = true;
+    context.subscription.events = events;
+    return QJsonValue(QJsonObject{{QStringLiteral("subscribed"), true},
+                                  {QStringLiteral("seq"), double(context.lastSeq)}});
+}
+
+Reply unsubscribe(const QJsonObject &, CommandContext &context)
+{
+    context.subscription = Subscription{};
+    return QJsonValue(QJsonObject{{QStringLiteral("subscribed"), false}});
+}
+
+// --- admin commands ----------------------------------------------------------
+
+Reply reload(const QJsonObject &, CommandContext &context)
+{
+    const auto names = context.control.reload(context.peer.uid);
+    if (!names)
+        return fail(names.error());
+    return QJsonValue(QJsonObject{{QStringLiteral("stages"), QJsonArray::fromStringList(*names)}});
+}
+
+Reply setDrained(const QJsonObject &request, CommandContext &context, bool drained)
+{
+    const QString stage = request.value(QStringLiteral("stage")).toString();
+    const auto error = drained ? context.control.drain(stage, context.peer.uid)
+                               : context.control.resume(stage, context.peer.uid);
+    if (error)
+        return fail(*error);
+    return QJsonValue(QJsonObject{{QStringLiteral("stage"), stage}, {QStringLiteral("drained"), drained}});
+}
+
+Reply drain(const QJsonObject &request, CommandContext &context)
+{
+    return setDrained(request, context, true);
+}
+
+Reply resume(const QJsonObject &request, CommandContext &context)
+{
+    return setDrained(request, context, false);
+}
+
+Reply requeue(const QJsonObject &request, CommandContext &context)
+{
+    RequeueRequest what;
+    what.stage = request.value(QStringLiteral("stage")).toString();
+    what.status = request.value(QStringLiteral("status")).toString();
+    if (what.status != u"failed" && what.status != u"timeout")
+        return fail(QStringLiteral("'requeue': \"status\" must be \"failed\" or \"timeout\", not \"%1\"").arg(what.status));
+    const QJsonArray ids = request.value(QStringLiteral("ids")).toArray();
+    if (ids.size() > MaxRequeueIds)
+        return fail(QStringLiteral("'requeue': at most %1 ids at once (%2 given)").arg(MaxRequeueIds).arg(ids.size()));
+    for (const QJsonValue &id : ids)
+        what.ids.append(qint64(id.toDouble()));
+    if (const QJsonValue age = request.value(QStringLiteral("max_age_ms")); isInteger(age)) {
+        if (age.toDouble() < 0)
+            return fail(QStringLiteral("'requeue': \"max_age_ms\" must not be negative"));
+        what.maxAgeMs = qint64(age.toDouble());
+    }
+    if (const QJsonValue limit = request.value(QStringLiteral("limit")); isInteger(limit)) {
+        if (limit.toDouble() < 1 || limit.toDouble() > MaxRequeueLimit)
+            return fail(QStringLiteral("'requeue': \"limit\" must be 1 to %1").arg(MaxRequeueLimit));
+        what.limit = int(limit.toDouble());
+    }
+    const auto outcome = context.control.requeue(what, context.peer.uid);
+    if (!outcome)
+        return fail(outcome.error());
+    return QJsonValue(QJsonObject{{QStringLiteral("requeued"), double(outcome->requeued)},
+                                  {QStringLiteral("more"), outcome->more}});
+}
+
+QJsonObject errorReply(const QJsonValue &id, const QString &message)
+{
+    return {{QStringLiteral("id"), id}, {QStringLiteral("ok"), false}, {QStringLiteral("error"), message}};
+}
+
+} // namespace
+
+const QList<CommandSpec> &commandTable()
+{
+    static const ArgSpec stageArg{QStringLiteral("stage"), ArgType::String, true};
+    static const QList<CommandSpec> table{
+        {QStringLiteral("drain"), true, QStringLiteral("stop claiming for a stage; its workers finish what they hold"),
+         {stageArg}, drain},
+        {QStringLiteral("help"), false, QStringLiteral("every command, its arguments and whether it needs admin"), {}, help},
+        {QStringLiteral("queues"), false, QStringLiteral("row counts per stage and status (cached for at most 1 s)"), {}, queues},
+        {QStringLiteral("reload"), true, QStringLiteral("re-read config_overlay now and start a claim round"), {}, reload},
+        {QStringLiteral("requeue"), true, QStringLiteral("move failed or timeout rows of a stage back to pending"),
+         {stageArg,
+          {QStringLiteral("status"), ArgType::String, true},
+          {QStringLiteral("ids"), ArgType::IntegerArray, false},
+          {QStringLiteral("max_age_ms"), ArgType::Integer, false},
+          {QStringLiteral("limit"), ArgType::Integer, false}},
+         requeue},
+        {QStringLiteral("resume"), true, QStringLiteral("claim for a drained stage again"), {stageArg}, resume},
+        {QStringLiteral("stages"), false, QStringLiteral("the pipeline graph as loaded, and the daemon settings"), {}, stages},
+        {QStringLiteral("stats"), false, QStringLiteral("in-memory totals and per-stage rates"), {}, stats},
+        {QStringLiteral("status"), false, QStringLiteral("pools, in-flight, queue counts and statistics in one snapshot"), {}, status},
+        {QStringLiteral("subscribe"), false, QStringLiteral("receive events (all, or the named ones)"),
+         {{QStringLiteral("events"), ArgType::StringArray, false}}, subscribe},
+        {QStringLiteral("unsubscribe"), false, QStringLiteral("stop receiving events"), {}, unsubscribe},
+        {QStringLiteral("version"), false, QStringLiteral("daemon and protocol version, state, and what this peer may do"), {}, version},
+        {QStringLiteral("workers"), false, QStringLiteral("every live worker process"), {}, workers},
+    };
+    return table;
+}
+
+const QStringList &eventNames()
+{
+    static const QStringList names{
+        QStringLiteral("worker_started"),   QStringLiteral("worker_exited"),    QStringLiteral("worker_crashed"),
+        QStringLiteral("worker_killed"),    QStringLiteral("start_failed"),     QStringLiteral("cooldown_entered"),
+        QStringLiteral("cooldown_left"),    QStringLiteral("stage_drained"),    QStringLiteral("stage_resumed"),
+        QStringLiteral("requeued"),         QStringLiteral("reload"),           QStringLiteral("database_lost"),
+        QStringLiteral("database_restored"), QStringLiteral("state"),           QStringLiteral("tick"),
+    };
+    return names;
+}
+
+QJsonObject runRequest(const QByteArray &line, CommandContext &context)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return errorReply(QJsonValue::Null, QStringLiteral("bad JSON at offset %1: %2")
+                                                 .arg(parseError.offset)
+                                                 .arg(parseError.errorString()));
+    if (!document.isObject())
+        return errorReply(QJsonValue::Null, QStringLiteral("a request must be a JSON object"));
+    const QJsonObject request = document.object();
+    const QJsonValue id = request.contains(QStringLiteral("id")) ? request.value(QStringLiteral("id"))
+                                                                  : QJsonValue(QJsonValue::Null);
+    const QJsonValue cmd = request.value(QStringLiteral("cmd"));
+    if (!cmd.isString())
+        return errorReply(id, cmd.isUndefined() ? QStringLiteral("missing \"cmd\"")
+                                                : QStringLiteral("\"cmd\" must be a string"));
+    const QString name = cmd.toString();
+    const CommandSpec *spec = nullptr;
+    for (const CommandSpec &each : commandTable()) {
+        if (each.name == name)
+            spec = &each;
+    }
+    if (!spec)
+        return errorReply(id, QStringLiteral("unknown command \"%1\" (\"help\" lists them)").arg(name.left(64)));
+    if (const auto bad = checkArguments(*spec, request))
+        return errorReply(id, *bad);
+    if (spec->admin) {
+        if (!context.admin) {
+            qCInfo(lcControl).noquote() << "refused" << name << "to uid" << context.peer.uid << "pid" << context.peer.pid;
+            return errorReply(id, QStringLiteral("permission denied: '%1' needs root or the service account %2 (you are uid %3)")
+                                      .arg(name, context.view.info().user)
+                                      .arg(context.peer.uid));
+        }
+        qCInfo(lcControl).noquote() << "admin command" << QString::fromUtf8(QJsonDocument(request).toJson(QJsonDocument::Compact)).left(300)
+                                    << "from uid" << context.peer.uid << "pid" << context.peer.pid;
+    }
+    const Reply reply = spec->handler(request, context);
+    if (!reply)
+        return errorReply(id, reply.error());
+    return {{QStringLiteral("id"), id}, {QStringLiteral("ok"), true}, {QStringLiteral("result"), reply.value()}};
+}
+
+} // namespace pepsi

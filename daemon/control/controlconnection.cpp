@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "control/controlconnection.h"
+
+#include "control/controllog.h"
+#include "control/controlserver.h"
+
+#include <QJsonDocument>
+#include <QLocalSocket>
+#include <QTimer>
+
+namespace pepsi {
+
+ControlConnection::ControlConnection(QLocalSocket *socket, ControlServer &server)
+    : QObject(&server)
+    , m_socket(socket)
+    , m_server(server)
+    , m_peer(PeerCredentials::ofSocket(socket->socketDescriptor()))
+{
+    m_socket->setParent(this);
+    // Qt reads no further ahead than one line may be long: a flood waits in
+    // the kernel, not in this process.
+    m_socket->setReadBufferSize(m_server.limits().maxLine);
+    connect(m_socket, &QLocalSocket::readyRead, this, &ControlConnection::onReadyRead);
+    connect(m_socket, &QLocalSocket::disconnected, this, &ControlConnection::finish);
+    connect(m_socket, &QLocalSocket::errorOccurred, this, [this](QLocalSocket::LocalSocketError error) {
+        if (error != QLocalSocket::PeerClosedError)
+            qCDebug(lcControl).noquote() << describe() << "socket error:" << m_socket->errorString();
+        finish();
+    });
+    qCDebug(lcControl).noquote() << describe() << "connected";
+}
+
+ControlConnection::~ControlConnection()
+{
+    // Destroying the socket may still signal; this object is no longer there to hear it.
+    m_socket->disconnect(this);
+}
+
+QString ControlConnection::describe() const
+{
+    if (!m_peer)
+        return QStringLiteral("client (peer unknown)");
+    return QStringLiteral("client uid %1 pid %2").arg(m_peer->uid).arg(m_peer->pid);
+}
+
+qint64 ControlConnection::queuedOutput() const
+{
+    return m_socket->bytesToWrite();
+}
+
+void ControlConnection::onReadyRead()
+{
+    if (m_closing)
+        return;
+    m_buffer += m_socket->readAll();
+    const qsizetype maxLine = m_server.limits().maxLine;
+    qsizetype from = 0;
+    for (;;) {
+        const qsizetype newline = m_buffer.indexOf('\n', from);
+        if (newline < 0)
+            break;
+        if (newline + 1 - from > maxLine)
+            return closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(maxLine));
+        handleLine(m_buffer.mid(from, newline - from));
+        from = newline + 1;
+        if (m_closing)
+            return;
+    }
+    m_buffer.remove(0, from);
+    // A line that cannot end within the limit any more.
+    if (m_buffer.size() >= maxLine)
+        closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(maxLine));
+}
+
+void ControlConnection::handleLine(const QByteArray &line)
+{
+    if (line.trimmed().isEmpty())
+        return;
+    const bool wasActive = m_subscription.active;
+    const QSet<QString> wasEvents = m_subscription.events;
+    CommandContext context{m_server.view(),
+                           m_server.control(),
+                           m_peer.value_or(PeerCredentials{uint(-1), 0}),
+                           m_peer && m_server.isAdmin(m_peer->uid),
+                           m_subscription,
+                           m_server.lastSeq()};
+    const QJsonObject reply = runRequest(line, context);
+    send(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
+    if (wasActive != m_subscription.active || wasEvents != m_subscription.events)
+        m_server.subscriptionsChanged();
+}
+
+void ControlConnection::deliver(const QString &name, const QByteArray &line)
+{
+    if (!m_closing && m_subscription.wants(name))
+        send(line);
+}
+
+void ControlConnection::send(const QByteArray &line)
+{
+    if (m_closing)
+        return;
+    if (m_socket->bytesToWrite() + line.size() > m_server.limits().maxQueuedOutput)
+        return drop(QStringLiteral("does not read its replies or events (%1 bytes queued)").arg(m_socket->bytesToWrite()));
+    m_socket->write(line);
+    // Now rather than at the next loop pass: a client that half-closes after
+    // its request (echo ... | socat) makes Qt close the socket on that EOF,
+    // and what was still buffered would be lost. flush() does not block.
+    m_socket->flush();
+}
+
+void ControlConnection::closeWith(const QString &why)
+{
+    qCWarning(lcControl).noquote() << describe() << why;
+    const QJsonObject reply{{QStringLiteral("id"), QJsonValue::Null},
+                            {QStringLiteral("ok"), false},
+                            {QStringLiteral("error"), why}};
+    send(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
+    m_closing = true;
+    m_buffer.clear();
+    m_socket->disconnectFromServer();
+    if (m_socket->state() == QLocalSocket::UnconnectedState)
+        return finish();
+    // The last line waits for the client to read it, but not for ever.
+    QTimer::singleShot(std::chrono::seconds(1), this, [this] {
+        m_socket->abort();
+        finish();
+    });
+}
+
+void ControlConnection::drop(const QString &why)
+{
+    qCWarning(lcControl).noquote() << describe() << why << "; dropping it";
+    m_closing = true;
+    m_buffer.clear();
+    m_socket->abort();
+    finish();
+}
+
+void ControlConnection::finish()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_closing = true;
+    qCDebug(lcControl).noquote() << describe() << "gone";
+    Q_EMIT closed(this);
+}
+
+} // namespace pepsi

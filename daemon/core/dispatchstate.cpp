@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/dispatchstate.h"
+
+#include "app/logging.h"
+#include "core/dispatcher.h"
+#include "storage/controlstore.h"
+#include "storage/databasesession.h"
+#include "workers/workerpool.h"
+
+#include <QChildEvent>
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QPointer>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QSysInfo>
+#include <algorithm>
+#include <pwd.h>
+#include <unistd.h>
+
+namespace pepsi {
+
+namespace {
+
+constexpr qint64 QueueCacheMs = 1000;
+constexpr std::size_t KeptSamples = 61;
+
+QString accountName()
+{
+    const passwd *account = ::getpwuid(::geteuid());
+    return account ? QString::fromLocal8Bit(account->pw_name) : QString::number(::geteuid());
+}
+
+QJsonValue idOrNull(qint64 id)
+{
+    return id > 0 ? QJsonValue(double(id)) : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace
+
+DispatchState::DispatchState(Dispatcher &dispatcher)
+    : DispatchView(&dispatcher)
+    , m_d(dispatcher)
+    , m_startedAt(QDateTime::currentDateTimeUtc())
+{
+    m_clock.start();
+    // Nothing has run at start: the first rates are counted from here.
+    m_samples.push_back(Sample{});
+    m_sampler.setInterval(std::chrono::seconds(1));
+    connect(&m_sampler, &QTimer::timeout, this, &DispatchState::sample);
+    m_sampler.start();
+    connect(&m_d, &Dispatcher::finished, this, &DispatchState::checkLifecycle);
+}
+
+DispatchState::~DispatchState() = default;
+
+void DispatchState::attachSession(DatabaseSession *session)
+{
+    // Connected before the Dispatcher's own slots: these run first, so a
+    // reload that follows knows what caused it.
+    connect(session, &DatabaseSession::notified, this, [this](const QString &channel) {
+        if (channel == NotifyListener::ConfigChannel)
+            m_reloadSource = QStringLiteral("notify");
+    });
+    connect(session, &DatabaseSession::up, this, [this](bool first) {
+        m_databaseError.clear();
+        if (!first) {
+            m_reloadSource = QStringLiteral("reconnect");
+            emitEvent(QStringLiteral("database_restored"),
+                      {{QStringLiteral("after_ms"), double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
+        }
+        if (m_databaseName.isEmpty()) {
+            QSqlQuery query(QSqlDatabase::database(m_d.m_session->store().connectionName(), false));
+            if (query.exec(QStringLiteral("SELECT current_database()")) && query.next())
+                m_databaseName = query.value(0).toString();
+        }
+        // After the Dispatcher has handled the same signal.
+        QTimer::singleShot(0, this, &DispatchState::checkLifecycle);
+    });
+    connect(session, &DatabaseSession::down, this, [this](const QString &reason) {
+        m_databaseError = reason;
+        m_downSince.start();
+        m_queueCache.reset();
+        emitEvent(QStringLiteral("database_lost"), {{QStringLiteral("reason"), reason}});
+        QTimer::singleShot(0, this, &DispatchState::checkLifecycle);
+    });
+}
+
+void DispatchState::watchPool(WorkerPool *pool)
+{
+    // The pools own their workers as children and tell nobody when they
+    // start one; seeing the child arrive is how the events get their pid.
+    pool->installEventFilter(this);
+    // The end of a cooldown shows here; its start is reported after the
+    // worker event that caused it (the pool frees capacity first).
+    connect(pool, &WorkerPool::capacityFreed, this, [this, pool] {
+        if (!pool->inCooldown())
+            checkCooldown(pool);
+    });
+}
+
+bool DispatchState::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::ChildAdded) {
+        // The child is still being constructed: look at it once it is whole.
+        const QPointer<QObject> child = static_cast<QChildEvent *>(event)->child();
+        const QPointer<WorkerPool> pool = qobject_cast<WorkerPool *>(watched);
+        QMetaObject::invokeMethod(
+            this,
+            [this, child, pool] {
+                if (auto *worker = qobject_cast<WorkerProcess *>(child.data()); worker && pool)
+                    watchWorker(worker, pool);
+            },
+            Qt::QueuedConnection);
+    }
+    return DispatchView::eventFilter(watched, event);
+}
+
+void DispatchState::watchWorker(WorkerProcess *worker, WorkerPool *pool)
+{
+    const QString stage = pool->stage().name;
+    const auto started = [this, stage](WorkerProcess *w) {
+        emitEvent(QStringLiteral("worker_started"), {{QStringLiteral("pid"), double(w->pid())}, {QStringLiteral("stage"), stage}});
+    };
+    if (worker->state() != WorkerProcess::State::Starting && worker->pid() > 0)
+        started(worker);
+    else
+        connect(worker, &WorkerProcess::started, this, started);
+
+    connect(worker, &WorkerProcess::timedOut, this, [this, stage](WorkerProcess *w, Ticket ticket) {
+        emitEvent(QStringLiteral("worker_killed"),
+                  {{QStringLiteral("pid"), double(w->pid())}, {QStringLiteral("stage"), stage},
+                   {QStringLiteral("reason"), QStringLiteral("timeout")}, {QStringLiteral("message_id"), idOrNull(ticket.id)},
+                   {QStringLiteral("detail"), QStringLiteral("the head-of-line message outlived MAX_RUNTIME")}});
+    });
+    connect(worker, &WorkerProcess::protocolViolation, this,
+            [this, stage](WorkerProcess *w, Ticket ticket, const QString &reason) {
+                emitEvent(QStringLiteral("worker_killed"),
+                          {{QStringLiteral("pid"), double(w->pid())}, {QStringLiteral("stage"), stage},
+                           {QStringLiteral("reason"), QStringLiteral("protocol error")},
+                           {QStringLiteral("message_id"), idOrNull(ticket.id)}, {QStringLiteral("detail"), reason}});
+            });
+    const QPointer<WorkerPool> owner = pool;
+    connect(worker, &WorkerProcess::exited, this,
+            [this, stage, owner](WorkerProcess *w, const Tickets &unanswered, const WorkerExit &exit) {
+                QJsonObject fields{{QStringLiteral("pid"), double(w->pid())}, {QStringLiteral("stage"), stage}};
+                switch (exit.kind) {
+                case WorkerExit::Kind::Clean:
+                case WorkerExit::Kind::Stopped: {
+                    QString reason = exit.kind == WorkerExit::Kind::Clean ? QStringLiteral("clean") : QStringLiteral("stopped");
+                    if (owner && w->answeredCount() >= owner->stage().maxMessages)
+                        reason = QStringLiteral("recycled");
+                    fields.insert(QStringLiteral("reason"), reason);
+                    fields.insert(QStringLiteral("messages"), double(w->answeredCount()));
+                    emitEvent(QStringLiteral("worker_exited"), fields);
+                    break;
+                }
+                case WorkerExit::Kind::Died:
+                    fields.insert(QStringLiteral("cause"), exit.cause);
+                    fields.insert(QStringLiteral("message_id"),
+                                  unanswered.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(double(unanswered.first().id)));
+                    fields.insert(QStringLiteral("requeued"), double(std::max<qsizetype>(0, unanswered.size() - 1)));
+                    m_cooldownReason.insert(stage, exit.cause);
+                    emitEvent(QStringLiteral("worker_crashed"), fields);
+                    break;
+                case WorkerExit::Kind::FailedToStart:
+                    fields.insert(QStringLiteral("cause"), exit.cause);
+                    fields.insert(QStringLiteral("stderr"), QJsonValue::Null);
+                    m_cooldownReason.insert(stage, exit.cause);
+                    emitEvent(QStringLiteral("start_failed"), fields);
+                    break;
+                }
+                if (owner)
+                    checkCooldown(owner);
+            });
+}
+
+void DispatchState::checkCooldown(WorkerPool *pool)
+{
+    const QString stage = pool->stage().name;
+    const bool now = pool->inCooldown();
+    if (now == m_inCooldown.value(stage, false))
+        return;
+    m_inCooldown.insert(stage, now);
+    if (now) {
+        const PoolSnapshot snapshot = pool->snapshot();
+        const QString reason = m_cooldownReason.value(stage);
+        emitEvent(QStringLiteral("cooldown_entered"),
+                  {{QStringLiteral("stage"), stage},
+                   {QStringLiteral("until"), snapshot.cooldownUntil ? QJsonValue(snapshot.cooldownUntil->toString(Qt::ISODateWithMs))
+                                                                    : QJsonValue(QJsonValue::Null)},
+                   {QStringLiteral("reason"), reason.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(reason)}});
+    } else {
+        emitEvent(QStringLiteral("cooldown_left"), {{QStringLiteral("stage"), stage}});
+    }
+}
+
+void DispatchState::reloaded()
+{
+    emitEvent(QStringLiteral("reload"), {{QStringLiteral("stages"), QJsonArray::fromStringList(m_d.m_graph.names())},
+                                         {QStringLiteral("source"), m_reloadSource}});
+    m_reloadSource = QStringLiteral("notify");
+}
+
+void DispatchState::sample()
+{
+    const StatsDelta &totals = m_d.m_stats.totals();
+    Sample now;
+    now.atMs = m_clock.elapsed();
+    now.runs = totals.stageRuns;
+    for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it)
+        now.stageRuns.insert(it.key(), it.value().runs);
+    m_samples.push_back(std::move(now));
+    while (m_samples.size() > KeptSamples)
+        m_samples.pop_front();
+    // A pool whose PROGRAM cannot be found enters cooldown without any worker
+    // to report it; and a stop begins without a signal.
+    for (WorkerPool *pool : allPools())
+        checkCooldown(pool);
+    checkLifecycle();
+}
+
+Lifecycle DispatchState::lifecycle() const
+{
+    if (m_d.m_finished)
+        return Lifecycle::Stopped;
+    if (m_d.m_stopping)
+        return Lifecycle::Stopping;
+    if (!m_d.m_session)
+        return Lifecycle::Starting;
+    if (m_d.m_running)
+        return m_d.m_session->isUp() ? Lifecycle::Running : Lifecycle::Reconnecting;
+    return m_d.m_standby ? Lifecycle::WaitingForLock : Lifecycle::Starting;
+}
+
+void DispatchState::checkLifecycle()
+{
+    const Lifecycle now = lifecycle();
+    if (now == m_lifecycle)
+        return;
+    m_lifecycle = now;
+    Q_EMIT lifecycleChanged(now);
+}
+
+QList<WorkerPool *> DispatchState::allPools() const
+{
+    QList<WorkerPool *> pools = m_d.m_pools.values();
+    std::sort(pools.begin(), pools.end(),
+              [](const WorkerPool *a, const WorkerPool *b) { return a->stage().name < b->stage().name; });
+    return pools + m_d.m_retiredPools;
+}
+
+void DispatchState::emitEvent(const QString &name, QJsonObject fields)
+{
+    Q_EMIT happened(DispatchEvent{name, std::move(fields)});
+}
+
+// --- DispatchView ------------------------------------------------------------
+
+DaemonInfo DispatchState::info() const
+{
+    DaemonInfo info;
+    info.version = QCoreApplication::applicationVersion();
+    info.pid = QCoreApplication::applicationPid();
+    info.startedAt = m_startedAt;
+    info.host = QSysInfo::machineHostName();
+    info.database = m_databaseName;
+    info.user = accountName();
+    info.standby = m_d.m_standby;
+    info.lifecycle = lifecycle();
+    info.databaseError = m_databaseError;
+    return info;
+}
+
+StageGraph DispatchState::graph() const
+{
+    return m_d.m_graph;
+}
+
+DispatchSettings DispatchState::settings() const
+{
+    return m_d.m_settings;
+}
+
+bool DispatchState::isDrained(const QString &stage) const
+{
+    const WorkerPool *pool = m_d.m_pools.value(stage);
+    return pool && pool->isDrained();
+}
+
+QList<PoolSnapshot> DispatchState::pools() const
+{
+    QList<PoolSnapshot> snapshots;
+    for (const WorkerPool *pool : allPools()) {
+        PoolSnapshot snapshot = pool->snapshot();
+        if (snapshot.cooldownUntil)
+            snapshot.cooldownReason = m_cooldownReason.value(snapshot.stage);
+        snapshots.append(snapshot);
+    }
+    return snapshots;
+}
+
+QList<WorkerSnapshot> DispatchState::workers() const
+{
+    QList<WorkerSnapshot> workers;
+    for (const WorkerPool *pool : allPools())
+        workers += pool->workerSnapshots();
+    std::stable_sort(workers.begin(), workers.end(),
+                     [](const WorkerSnapshot &a, const WorkerSnapshot &b) { return a.stage < b.stage; });
+    return workers;
+}
+
+StatsSnapshot DispatchState::stats() const
+{
+    const StatsDelta &totals = m_d.m_stats.totals();
+    StatsSnapshot stats;
+    stats.since = m_startedAt;
+    stats.claimed = m_d.m_claimedTotal;
+    stats.rounds = m_d.m_rounds;
+    stats.stageRuns = totals.stageRuns;
+    stats.messages = totals.messages;
+
+    const qint64 nowMs = m_clock.elapsed();
+    // Runs per second since the newest sample at least `window` old (or the oldest there is).
+    const auto rate = [&](qint64 windowMs, qint64 current, const std::function<qint64(const Sample &)> &of) {
+        const Sample *base = nullptr;
+        for (auto it = m_samples.crbegin(); it != m_samples.crend(); ++it) {
+            base = &*it;
+            if (nowMs - it->atMs >= windowMs)
+                break;
+        }
+        const qint64 spanMs = base ? nowMs - base->atMs : 0;
+        return spanMs < 500 ? 0.0 : double(current - of(*base)) * 1000.0 / double(spanMs);
+    };
+    stats.rate10s = rate(10000, totals.stageRuns, [](const Sample &s) { return s.runs; });
+    stats.rate60s = rate(60000, totals.stageRuns, [](const Sample &s) { return s.runs; });
+    for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it) {
+        const QString stage = it.key();
+        const StageCounters &counters = it.value();
+        const auto of = [&stage](const Sample &s) { return s.stageRuns.value(stage); };
+        stats.stages.insert(stage, StageStatsSnapshot{counters.runs, counters.failures, counters.timeouts, counters.crashes,
+                                                      counters.busyUsec, rate(10000, counters.runs, of),
+                                                      rate(60000, counters.runs, of)});
+    }
+    return stats;
+}
+
+Result<QueueCounts, QString> DispatchState::queueCounts()
+{
+    if (m_queueCache && m_queueCacheAge.elapsed() < QueueCacheMs)
+        return *m_queueCache;
+    if (!m_d.m_session || !m_d.m_session->isUp())
+        return QStringLiteral("the database is unreachable") + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError);
+    ControlStore store(m_d.m_session->store().connectionName());
+    auto counts = store.queueCounts();
+    if (!counts) {
+        m_d.m_session->statementFailed(store.lastError());
+        return store.lastError();
+    }
+    // Every stage of the graph appears, with zeros when it has no rows.
+    for (const StageConfig &stage : m_d.m_graph.stages())
+        counts->stages[stage.name];
+    m_queueCache = *counts;
+    m_queueCacheAge.start();
+    return *counts;
+}
+
+// --- DispatchControl ---------------------------------------------------------
+
+Result<QStringList, QString> DispatchState::reload(uint uid)
+{
+    if (!m_d.m_running || m_d.m_stopping)
+        return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
+    if (!m_d.m_session->isUp())
+        return QStringLiteral("the database is unreachable; the overlay is read again once it is back");
+    qCInfo(lcMain).noquote() << "reload requested on the control socket by uid" << uid;
+    m_reloadSource = QStringLiteral("socket");
+    m_d.reload();
+    if (m_d.m_stopping)
+        return QStringLiteral("the reloaded configuration does not parse; the dispatcher is stopping (see its log)");
+    if (m_d.m_reloadPending)
+        return QStringLiteral("reading config_overlay failed; it is read again once the database answers");
+    return m_d.m_graph.names();
+}
+
+std::optional<QString> DispatchState::setDrained(const QString &stage, bool drained, uint uid)
+{
+    if (!m_d.m_running || m_d.m_stopping)
+        return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
+    WorkerPool *pool = m_d.m_pools.value(stage);
+    if (!pool)
+        return QStringLiteral("unknown stage \"%1\" (stages: %2)").arg(stage, m_d.m_graph.names().join(QStringLiteral(", ")));
+    if (pool->isDrained() == drained)
+        return std::nullopt;
+    pool->setDrained(drained);
+    qCInfo(lcMain).noquote() << "stage" << stage << (drained ? "drained" : "resumed") << "on the control socket by uid" << uid;
+    emitEvent(drained ? QStringLiteral("stage_drained") : QStringLiteral("stage_resumed"),
+              {{QStringLiteral("stage"), stage}, {QStringLiteral("uid"), double(uid)}});
+    if (!drained)
+        m_d.requestRound();
+    return std::nullopt;
+}
+
+std::optional<QString> DispatchState::drain(const QString &stage, uint uid)
+{
+    return setDrained(stage, true, uid);
+}
+
+std::optional<QString> DispatchState::resume(const QString &stage, uint uid)
+{
+    return setDrained(stage, false, uid);
+}
+
+Result<RequeueOutcome, QString> DispatchState::requeue(const RequeueRequest &request, uint uid)
+{
+    if (!m_d.m_running || m_d.m_stopping)
+        return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
+    if (!m_d.m_session->isUp())
+        return QStringLiteral("the database is unreachable; nothing was requeued");
+    ControlStore store(m_d.m_session->store().connectionName());
+    const auto outcome = store.requeue(request);
+    if (!outcome) {
+        m_d.m_session->statementFailed(store.lastError());
+        return store.lastError();
+    }
+    qCInfo(lcMain).noquote() << "stage" << request.stage << "requeued" << outcome->requeued << request.status
+                             << "rows on the control socket by uid" << uid << (outcome->more ? "(more match)" : "");
+    m_queueCache.reset();
+    emitEvent(QStringLiteral("requeued"), {{QStringLiteral("stage"), request.stage},
+                                           {QStringLiteral("status"), request.status},
+                                           {QStringLiteral("count"), double(outcome->requeued)},
+                                           {QStringLiteral("uid"), double(uid)}});
+    if (outcome->requeued > 0)
+        m_d.requestRound();
+    return *outcome;
+}
+
+} // namespace pepsi

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/dispatchview.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QTimer>
+#include <deque>
+#include <memory>
+
+namespace pepsi {
+
+class DatabaseSession;
+class Dispatcher;
+class WorkerPool;
+class WorkerProcess;
+
+// The Dispatcher's face for the control socket: copies of its state
+// (DispatchView) and the admin operations (DispatchControl). It reads the
+// Dispatcher's members (a friend) and the pools through their const
+// snapshot methods, turns what the pools and the session report into events,
+// and keeps what only the socket needs: rates over 10 and 60 s, the
+// one-second cache of the queue counts, the last cooldown reason per stage.
+class DispatchState : public DispatchView, public DispatchControl
+{
+    Q_OBJECT
+
+public:
+    explicit DispatchState(Dispatcher &dispatcher);
+    ~DispatchState() override;
+
+    // Hooks for the Dispatcher: the session was created (before the
+    // Dispatcher connects to it); a pool was created; a reload took effect.
+    void attachSession(DatabaseSession *session);
+    void watchPool(WorkerPool *pool);
+    void reloaded();
+
+    DaemonInfo info() const override;
+    StageGraph graph() const override;
+    DispatchSettings settings() const override;
+    bool isDrained(const QString &stage) const override;
+    QList<PoolSnapshot> pools() const override;
+    QList<WorkerSnapshot> workers() const override;
+    StatsSnapshot stats() const override;
+    Result<QueueCounts, QString> queueCounts() override;
+
+    Result<QStringList, QString> reload(uint uid) override;
+    std::optional<QString> drain(const QString &stage, uint uid) override;
+    std::optional<QString> resume(const QString &stage, uint uid) override;
+    Result<RequeueOutcome, QString> requeue(const RequeueRequest &request, uint uid) override;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void watchWorker(WorkerProcess *worker, WorkerPool *pool);
+    void checkCooldown(WorkerPool *pool);
+    void sample();
+    void checkLifecycle();
+    Lifecycle lifecycle() const;
+    QList<WorkerPool *> allPools() const;
+    void emitEvent(const QString &name, QJsonObject fields);
+    std::optional<QString> setDrained(const QString &stage, bool drained, uint uid);
+
+    Dispatcher &m_d;
+    QDateTime m_startedAt;
+    Lifecycle m_lifecycle = Lifecycle::Starting;
+    QString m_databaseName;
+    QString m_databaseError;
+    QElapsedTimer m_downSince;
+    QString m_reloadSource = QStringLiteral("notify");
+    QHash<QString, bool> m_inCooldown;
+    QHash<QString, QString> m_cooldownReason;
+
+    std::optional<QueueCounts> m_queueCache;
+    QElapsedTimer m_queueCacheAge;
+
+    struct Sample
+    {
+        qint64 atMs = 0;
+        qint64 runs = 0;
+        QHash<QString, qint64> stageRuns;
+    };
+    QElapsedTimer m_clock;
+    std::deque<Sample> m_samples; // one a second, the last 61
+    QTimer m_sampler;
+};
+
+} // namespace pepsi

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/snapshots.h"
+
+namespace pepsi {
+
+QString lifecycleName(Lifecycle state)
+{
+    switch (state) {
+    case Lifecycle::Starting: return QStringLiteral("starting");
+    case Lifecycle::WaitingForLock: return QStringLiteral("waiting_for_lock");
+    case Lifecycle::Running: return QStringLiteral("running");
+    case Lifecycle::Reconnecting: return QStringLiteral("reconnecting");
+    case Lifecycle::Stopping: return QStringLiteral("stopping");
+    case Lifecycle::Stopped: return QStringLiteral("stopped");
+    }
+    return {};
+}
+
+} // namespace pepsi

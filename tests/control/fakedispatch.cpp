@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "fakedispatch.h"
+
+#include "config/configuration.h"
+
+using namespace pepsi;
+using namespace Qt::StringLiterals;
+
+FakeDispatch::FakeDispatch()
+{
+    m_info.version = u"0.1.0"_s;
+    m_info.pid = 4242;
+    m_info.startedAt = QDateTime::currentDateTimeUtc().addSecs(-61);
+    m_info.host = u"db1"_s;
+    m_info.database = u"pepsi"_s;
+    m_info.user = u"pepsi"_s;
+    m_info.lifecycle = Lifecycle::Running;
+
+    // Two stages, enrich -> score, through the real parser.
+    const auto config = Configuration::parse("[stage-enrich]\nPROGRAM = /usr/lib/pepsi/enrich\nNEXT = score\n"
+                                             "[stage-score]\nPROGRAM = /usr/lib/pepsi/score\nPARALLELISM = 2\n",
+                                             u"fake.conf"_s);
+    m_graph = StageGraph::fromConfiguration(config.value()).value();
+
+    PoolSnapshot enrich;
+    enrich.stage = u"enrich"_s;
+    enrich.workers = 3;
+    enrich.busy = 2;
+    enrich.idle = 1;
+    enrich.parallelism = 4;
+    enrich.queueLimit = 4;
+    enrich.inFlight = 5;
+    enrich.capacity = 16;
+    PoolSnapshot score;
+    score.stage = u"score"_s;
+    score.parallelism = 2;
+    score.queueLimit = 4;
+    score.capacity = 0;
+    score.cooldownUntil = QDateTime::currentDateTimeUtc().addSecs(4);
+    score.cooldownReason = u"PROGRAM \"/usr/lib/pepsi/score\" does not exist"_s;
+    m_pools = {enrich, score};
+
+    WorkerSnapshot worker;
+    worker.pid = 5001;
+    worker.stage = u"enrich"_s;
+    worker.state = WorkerSnapshot::State::Running;
+    worker.messages = 512;
+    worker.uptimeMs = 61000;
+    worker.ids = {88, 89, 90};
+    worker.headAgeMs = 12;
+    worker.maxRuntimeMs = 300000;
+    m_workers = {worker};
+
+    m_stats.since = m_info.startedAt;
+    m_stats.claimed = 120;
+    m_stats.rounds = 30;
+    m_stats.stageRuns = 360;
+    m_stats.messages = 119;
+    m_stats.rate10s = 6.5;
+    m_stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0};
+
+    m_queues.takenAt = QDateTime::currentDateTimeUtc();
+    m_queues.stages[u"enrich"_s] = StageQueue{1200, 9, 3, 12, 0, 5400};
+    m_queues.stages[u"score"_s] = StageQueue{0, 0, 0, 0, 2, std::nullopt};
+}
+
+QList<PoolSnapshot> FakeDispatch::pools() const
+{
+    QList<PoolSnapshot> pools = m_pools;
+    for (PoolSnapshot &pool : pools)
+        pool.drained = m_drained.contains(pool.stage);
+    return pools;
+}
+
+Result<QueueCounts, QString> FakeDispatch::queueCounts()
+{
+    ++m_queueQueries;
+    if (!m_queuesError.isEmpty())
+        return failure(m_queuesError);
+    return m_queues;
+}
+
+Result<QStringList, QString> FakeDispatch::reload(uint uid)
+{
+    m_calls << u"reload %1"_s.arg(uid);
+    return m_graph.names();
+}
+
+std::optional<QString> FakeDispatch::drain(const QString &stage, uint uid)
+{
+    if (!m_graph.stage(stage))
+        return u"unknown stage \"%1\""_s.arg(stage);
+    m_calls << u"drain %1 %2"_s.arg(stage).arg(uid);
+    m_drained.insert(stage);
+    return std::nullopt;
+}
+
+std::optional<QString> FakeDispatch::resume(const QString &stage, uint uid)
+{
+    if (!m_graph.stage(stage))
+        return u"unknown stage \"%1\""_s.arg(stage);
+    m_calls << u"resume %1 %2"_s.arg(stage).arg(uid);
+    m_drained.remove(stage);
+    return std::nullopt;
+}
+
+Result<RequeueOutcome, QString> FakeDispatch::requeue(const RequeueRequest &request, uint uid)
+{
+    QStringList ids;
+    for (qint64 id : request.ids)
+        ids << QString::number(id);
+    m_calls << u"requeue %1 %2 %3 ids=%4 age=%5 limit=%6"_s.arg(request.stage, request.status)
+                   .arg(uid)
+                   .arg(ids.join(u','))
+                   .arg(request.maxAgeMs ? QString::number(*request.maxAgeMs) : u"-"_s)
+                   .arg(request.limit);
+    return RequeueOutcome{3, false};
+}

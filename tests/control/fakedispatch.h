@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/dispatchview.h"
+
+#include <QStringList>
+
+// The dispatcher's side of DispatchView / DispatchControl, scripted by the
+// test: fixed snapshots, and a record of every admin call.
+class FakeDispatch : public pepsi::DispatchView, public pepsi::DispatchControl
+{
+    Q_OBJECT
+
+public:
+    FakeDispatch();
+
+    pepsi::DaemonInfo info() const override { return m_info; }
+    pepsi::StageGraph graph() const override { return m_graph; }
+    pepsi::DispatchSettings settings() const override { return m_settings; }
+    bool isDrained(const QString &stage) const override { return m_drained.contains(stage); }
+    QList<pepsi::PoolSnapshot> pools() const override;
+    QList<pepsi::WorkerSnapshot> workers() const override { return m_workers; }
+    pepsi::StatsSnapshot stats() const override { return m_stats; }
+    pepsi::Result<pepsi::QueueCounts, QString> queueCounts() override;
+
+    pepsi::Result<QStringList, QString> reload(uint uid) override;
+    std::optional<QString> drain(const QString &stage, uint uid) override;
+    std::optional<QString> resume(const QString &stage, uint uid) override;
+    pepsi::Result<pepsi::RequeueOutcome, QString> requeue(const pepsi::RequeueRequest &request, uint uid) override;
+
+    void emitEvent(const QString &name, const QJsonObject &fields) { Q_EMIT happened(pepsi::DispatchEvent{name, fields}); }
+
+    pepsi::DaemonInfo m_info;
+    pepsi::StageGraph m_graph;
+    pepsi::DispatchSettings m_settings;
+    QSet<QString> m_drained;
+    QList<pepsi::PoolSnapshot> m_pools;
+    QList<pepsi::WorkerSnapshot> m_workers;
+    pepsi::StatsSnapshot m_stats;
+    pepsi::QueueCounts m_queues;
+    QString m_queuesError;          // non-empty: queueCounts() fails
+    QStringList m_calls;            // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000"
+    int m_queueQueries = 0;
+};

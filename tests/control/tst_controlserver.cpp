@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The control socket against a fake dispatcher, through a real QLocalSocket:
+// every command and its reply, every bad input, the admin check, the line and
+// client limits, a half line, a client that never reads while events flow,
+// events and ticks, and the socket file (mode, lock, live and stale sockets).
+#include "control/controlserver.h"
+#include "controltestclient.h"
+#include "fakedispatch.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+using namespace pepsi;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// "result.stages.enrich.workers", "result.commands.0.cmd"
+QJsonValue at(QJsonValue value, const QString &path)
+{
+    for (const QString &key : path.split(u'.', Qt::SkipEmptyParts)) {
+        bool index = false;
+        const int i = key.toInt(&index);
+        value = index && value.isArray() ? value.toArray().at(i) : value.toObject().value(key);
+    }
+    return value;
+}
+
+QJsonValue parseValue(const QByteArray &text)
+{
+    return QJsonDocument::fromJson("[" + text + "]").array().at(0);
+}
+
+qint64 rssKiB()
+{
+    QFile status(u"/proc/self/status"_s);
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    }
+    return -1;
+}
+
+// A client that connects and then never reads a byte: a raw descriptor, so
+// that no Qt buffer drains the kernel's on its behalf.
+int rawConnect(const QString &path)
+{
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const QByteArray name = QFile::encodeName(path);
+    memcpy(address.sun_path, name.constData(), size_t(name.size()));
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+} // namespace
+
+class tst_ControlServer : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void requests_data();
+    void requests();
+    void everyCommandIsInHelp();
+    void adminRefused_data();
+    void adminRefused();
+    void adminCommandsReachTheDaemon();
+    void queuesErrorInStatus();
+    void lineLimit_data();
+    void lineLimit();
+    void halfLineWaits();
+    void clientLimit();
+    void nonReaderIsDropped();
+    void eventsAndFilters();
+    void ticksCoalesce();
+    void socketModeAndLock();
+    void staleSocketIsReplaced();
+    void liveSocketWithoutLockIsKept();
+
+private:
+    QString path() const { return m_dir->filePath(u"run/dispatch.sock"_s); }
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<FakeDispatch> m_fake;
+    std::unique_ptr<ControlServer> m_server;
+};
+
+void tst_ControlServer::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_fake = std::make_unique<FakeDispatch>();
+    m_server = std::make_unique<ControlServer>(*m_fake, *m_fake);
+    const auto error = m_server->listen(path());
+    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+}
+
+void tst_ControlServer::cleanup()
+{
+    m_server.reset();
+    m_fake.reset();
+    m_dir.reset();
+}
+
+void tst_ControlServer::requests_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QString>("path");       // in the reply; for errors unused
+    QTest::addColumn<QByteArray>("expected"); // JSON value at path, or a piece of the error
+
+    // read commands and their fields
+    QTest::newRow("help") << R"({"id":1,"cmd":"help"})"_ba << true << u"result.commands.0.cmd"_s << R"("drain")"_ba;
+    QTest::newRow("help args") << R"({"cmd":"help"})"_ba << true << u"result.commands.0.args.0.name"_s << R"("stage")"_ba;
+    QTest::newRow("id echoed") << R"({"id":{"a":[1]},"cmd":"help"})"_ba << true << u"id.a.0"_s << "1"_ba;
+    QTest::newRow("id absent") << R"({"cmd":"help"})"_ba << true << u"id"_s << "null"_ba;
+    QTest::newRow("version protocol") << R"({"cmd":"version"})"_ba << true << u"result.protocol"_s << "1"_ba;
+    QTest::newRow("version pid") << R"({"cmd":"version"})"_ba << true << u"result.pid"_s << "4242"_ba;
+    QTest::newRow("version state") << R"({"cmd":"version"})"_ba << true << u"result.state"_s << R"("running")"_ba;
+    QTest::newRow("version role") << R"({"cmd":"version"})"_ba << true << u"result.role"_s << R"("active")"_ba;
+    QTest::newRow("version peer uid") << R"({"cmd":"version"})"_ba << true << u"result.peer.uid"_s
+                                      << QByteArray::number(::geteuid());
+    QTest::newRow("version peer pid") << R"({"cmd":"version"})"_ba << true << u"result.peer.pid"_s
+                                      << QByteArray::number(::getpid());
+    QTest::newRow("version peer admin") << R"({"cmd":"version"})"_ba << true << u"result.peer.admin"_s << "true"_ba;
+    QTest::newRow("status workers") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.workers"_s << "3"_ba;
+    QTest::newRow("status busy") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.busy"_s << "2"_ba;
+    QTest::newRow("status in_flight") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.in_flight"_s << "5"_ba;
+    QTest::newRow("status capacity") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.capacity"_s << "16"_ba;
+    QTest::newRow("status cooldown") << R"({"cmd":"status"})"_ba << true << u"result.stages.score.cooldown"_s << "true"_ba;
+    QTest::newRow("status cooldown reason") << R"({"cmd":"status"})"_ba << true << u"result.stages.score.cooldown_reason"_s
+                                            << R"("PROGRAM \"/usr/lib/pepsi/score\" does not exist")"_ba;
+    QTest::newRow("status no cooldown") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.cooldown_until"_s
+                                        << "null"_ba;
+    QTest::newRow("status drained") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.drained"_s << "false"_ba;
+    QTest::newRow("status queue") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.queue.pending"_s << "1200"_ba;
+    QTest::newRow("status stats") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.stats.crashes"_s << "1"_ba;
+    QTest::newRow("status totals") << R"({"cmd":"status"})"_ba << true << u"result.totals.capacity"_s << "16"_ba;
+    QTest::newRow("status totals claimed") << R"({"cmd":"status"})"_ba << true << u"result.totals.claimed"_s << "120"_ba;
+    QTest::newRow("stages name") << R"({"cmd":"stages"})"_ba << true << u"result.stages.0.name"_s << R"("enrich")"_ba;
+    QTest::newRow("stages next") << R"({"cmd":"stages"})"_ba << true << u"result.stages.0.next.0"_s << R"("score")"_ba;
+    QTest::newRow("stages predecessors") << R"({"cmd":"stages"})"_ba << true << u"result.stages.1.predecessors.0"_s
+                                         << R"("enrich")"_ba;
+    QTest::newRow("stages parallelism") << R"({"cmd":"stages"})"_ba << true << u"result.stages.1.parallelism"_s << "2"_ba;
+    QTest::newRow("stages settings") << R"({"cmd":"stages"})"_ba << true << u"result.settings.max_runtime_ms"_s
+                                     << "300000"_ba;
+    QTest::newRow("workers pid") << R"({"cmd":"workers"})"_ba << true << u"result.0.pid"_s << "5001"_ba;
+    QTest::newRow("workers head") << R"({"cmd":"workers"})"_ba << true << u"result.0.head_id"_s << "88"_ba;
+    QTest::newRow("workers ids") << R"({"cmd":"workers"})"_ba << true << u"result.0.ids.2"_s << "90"_ba;
+    QTest::newRow("workers state") << R"({"cmd":"workers"})"_ba << true << u"result.0.state"_s << R"("running")"_ba;
+    QTest::newRow("queues pending") << R"({"cmd":"queues"})"_ba << true << u"result.stages.enrich.pending"_s << "1200"_ba;
+    QTest::newRow("queues oldest") << R"({"cmd":"queues"})"_ba << true << u"result.stages.enrich.oldest_pending_age_ms"_s
+                                   << "5400"_ba;
+    QTest::newRow("queues none pending") << R"({"cmd":"queues"})"_ba << true
+                                         << u"result.stages.score.oldest_pending_age_ms"_s << "null"_ba;
+    QTest::newRow("stats totals") << R"({"cmd":"stats"})"_ba << true << u"result.totals.stage_runs"_s << "360"_ba;
+    QTest::newRow("stats stage") << R"({"cmd":"stats"})"_ba << true << u"result.stages.enrich.busy_usec"_s << "8123456"_ba;
+    QTest::newRow("subscribe") << R"({"cmd":"subscribe"})"_ba << true << u"result.subscribed"_s << "true"_ba;
+    QTest::newRow("subscribe filtered") << R"({"cmd":"subscribe","events":["tick"]})"_ba << true << u"result.seq"_s << "0"_ba;
+    QTest::newRow("unsubscribe") << R"({"cmd":"unsubscribe"})"_ba << true << u"result.subscribed"_s << "false"_ba;
+    QTest::newRow("extra argument ignored") << R"({"cmd":"version","verbose":true})"_ba << true << u"result.protocol"_s
+                                            << "1"_ba;
+
+    // every bad input: an error reply naming what is wrong
+    QTest::newRow("bad JSON") << R"({"cmd":)"_ba << false << QString() << "bad JSON"_ba;
+    QTest::newRow("not an object") << R"(["help"])"_ba << false << QString() << "must be a JSON object"_ba;
+    QTest::newRow("a number") << "42"_ba << false << QString() << "bad JSON"_ba;
+    QTest::newRow("missing cmd") << R"({"id":7})"_ba << false << QString() << R"(missing "cmd")"_ba;
+    QTest::newRow("cmd not a string") << R"({"cmd":3})"_ba << false << QString() << R"("cmd" must be a string)"_ba;
+    QTest::newRow("unknown command") << R"({"cmd":"shutdown"})"_ba << false << QString()
+                                     << R"(unknown command "shutdown")"_ba;
+    QTest::newRow("missing stage") << R"({"cmd":"drain"})"_ba << false << QString() << R"(needs the argument "stage")"_ba;
+    QTest::newRow("null stage") << R"({"cmd":"drain","stage":null})"_ba << false << QString()
+                                << R"(needs the argument "stage")"_ba;
+    QTest::newRow("stage a number") << R"({"cmd":"drain","stage":5})"_ba << false << QString()
+                                    << R"("stage" must be a string)"_ba;
+    QTest::newRow("unknown stage") << R"({"cmd":"resume","stage":"nope"})"_ba << false << QString()
+                                   << R"(unknown stage "nope")"_ba;
+    QTest::newRow("requeue no status") << R"({"cmd":"requeue","stage":"enrich"})"_ba << false << QString()
+                                       << R"(needs the argument "status")"_ba;
+    QTest::newRow("requeue bad status") << R"({"cmd":"requeue","stage":"enrich","status":"done"})"_ba << false
+                                        << QString() << R"(must be "failed" or "timeout")"_ba;
+    QTest::newRow("requeue ids of text") << R"({"cmd":"requeue","stage":"enrich","status":"failed","ids":["1"]})"_ba
+                                         << false << QString() << "must be an array of integers"_ba;
+    QTest::newRow("requeue ids fraction") << R"({"cmd":"requeue","stage":"enrich","status":"failed","ids":[1.5]})"_ba
+                                          << false << QString() << "must be an array of integers"_ba;
+    QTest::newRow("requeue limit 0") << R"({"cmd":"requeue","stage":"enrich","status":"failed","limit":0})"_ba << false
+                                     << QString() << R"("limit" must be 1 to 10000)"_ba;
+    QTest::newRow("requeue limit text") << R"({"cmd":"requeue","stage":"enrich","status":"failed","limit":"9"})"_ba
+                                        << false << QString() << R"("limit" must be an integer)"_ba;
+    QTest::newRow("requeue negative age") << R"({"cmd":"requeue","stage":"enrich","status":"timeout","max_age_ms":-1})"_ba
+                                          << false << QString() << "must not be negative"_ba;
+    QTest::newRow("subscribe unknown event") << R"({"cmd":"subscribe","events":["worker_born"]})"_ba << false
+                                             << QString() << R"(unknown event "worker_born")"_ba;
+    QTest::newRow("subscribe events not a list") << R"({"cmd":"subscribe","events":"tick"})"_ba << false << QString()
+                                                 << "must be an array of strings"_ba;
+}
+
+void tst_ControlServer::requests()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(bool, ok);
+    QFETCH(QString, path);
+    QFETCH(QByteArray, expected);
+
+    ControlTestClient client;
+    QVERIFY(client.connectTo(this->path()));
+    const QJsonObject reply = client.request(line);
+    QVERIFY2(!reply.isEmpty(), "no reply");
+    QCOMPARE(reply.value(u"ok"_s).toBool(), ok);
+    if (ok) {
+        QVERIFY(!reply.contains(u"error"_s));
+        QCOMPARE(at(reply, path), parseValue(expected));
+    } else {
+        QVERIFY(!reply.contains(u"result"_s));
+        const QString error = reply.value(u"error"_s).toString();
+        QVERIFY2(error.contains(QString::fromUtf8(expected)), qPrintable(error));
+    }
+    // The id comes back even with an error, and the connection stays usable.
+    if (const QJsonDocument sent = QJsonDocument::fromJson(line); sent.isObject() && sent.object().contains(u"id"_s))
+        QCOMPARE(reply.value(u"id"_s), sent.object().value(u"id"_s));
+    const QJsonObject again = client.request(R"({"id":"next","cmd":"version"})"_ba);
+    QCOMPARE(again.value(u"id"_s).toString(), u"next"_s);
+    QCOMPARE(again.value(u"ok"_s).toBool(), true);
+    QCOMPARE(m_server->clientCount(), 1);
+}
+
+void tst_ControlServer::everyCommandIsInHelp()
+{
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    const QJsonArray commands = client.request(R"({"cmd":"help"})"_ba).value(u"result"_s)[u"commands"_s].toArray();
+    QStringList names, admin;
+    for (const QJsonValue &command : commands) {
+        names << command[u"cmd"_s].toString();
+        if (command[u"admin"_s].toBool())
+            admin << command[u"cmd"_s].toString();
+        QVERIFY(!command[u"summary"_s].toString().isEmpty());
+    }
+    QCOMPARE(names, QStringList({u"drain"_s, u"help"_s, u"queues"_s, u"reload"_s, u"requeue"_s, u"resume"_s, u"stages"_s,
+                                 u"stats"_s, u"status"_s, u"subscribe"_s, u"unsubscribe"_s, u"version"_s, u"workers"_s}));
+    QCOMPARE(admin, QStringList({u"drain"_s, u"reload"_s, u"requeue"_s, u"resume"_s}));
+    // Every command answers something other than "unknown command".
+    for (const QString &name : std::as_const(names)) {
+        const QJsonObject reply = client.request(QJsonObject{{u"cmd"_s, name}});
+        QVERIFY2(!reply.value(u"error"_s).toString().contains(u"unknown command"_s), qPrintable(name));
+    }
+}
+
+void tst_ControlServer::adminRefused_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::newRow("reload") << R"({"cmd":"reload"})"_ba;
+    QTest::newRow("drain") << R"({"cmd":"drain","stage":"enrich"})"_ba;
+    QTest::newRow("resume") << R"({"cmd":"resume","stage":"enrich"})"_ba;
+    QTest::newRow("requeue") << R"({"cmd":"requeue","stage":"enrich","status":"failed"})"_ba;
+}
+
+void tst_ControlServer::adminRefused()
+{
+    QFETCH(QByteArray, line);
+    // Nobody who can connect here is admin.
+    m_server->setAdminUids({4000000000u});
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    const QJsonObject reply = client.request(line);
+    QCOMPARE(reply.value(u"ok"_s).toBool(), false);
+    const QString error = reply.value(u"error"_s).toString();
+    QVERIFY2(error.startsWith(u"permission denied: '"_s), qPrintable(error));
+    QVERIFY2(error.contains(u"needs root or the service account pepsi (you are uid %1)"_s.arg(::geteuid())), qPrintable(error));
+    QVERIFY(m_fake->m_calls.isEmpty());
+    QCOMPARE(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"peer"_s][u"admin"_s].toBool(), false);
+}
+
+void tst_ControlServer::adminCommandsReachTheDaemon()
+{
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    const QString uid = QString::number(::geteuid());
+    QCOMPARE(client.request(R"({"cmd":"drain","stage":"enrich"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), true);
+    QCOMPARE(client.request(R"({"cmd":"status"})"_ba).value(u"result"_s)[u"stages"_s][u"enrich"_s][u"drained"_s].toBool(),
+             true);
+    QCOMPARE(client.request(R"({"cmd":"stages"})"_ba).value(u"result"_s)[u"stages"_s][0][u"drained"_s].toBool(), true);
+    QCOMPARE(client.request(R"({"cmd":"resume","stage":"enrich"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), false);
+    QCOMPARE(client.request(R"({"cmd":"reload"})"_ba).value(u"result"_s)[u"stages"_s].toArray().size(), 2);
+    const QJsonObject requeued =
+        client.request(R"({"cmd":"requeue","stage":"enrich","status":"failed","ids":[4,5],"max_age_ms":60000,"limit":7})"_ba);
+    QCOMPARE(requeued.value(u"result"_s)[u"requeued"_s].toInt(), 3);
+    QCOMPARE(requeued.value(u"result"_s)[u"more"_s].toBool(), false);
+    QCOMPARE(m_fake->m_calls, QStringList({u"drain enrich "_s + uid, u"resume enrich "_s + uid, u"reload "_s + uid,
+                                           u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s}));
+}
+
+void tst_ControlServer::queuesErrorInStatus()
+{
+    m_fake->m_queuesError = u"the database is unreachable"_s;
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    const QJsonObject status = client.request(R"({"cmd":"status"})"_ba).value(u"result"_s).toObject();
+    QCOMPARE(status.value(u"queues_error"_s).toString(), u"the database is unreachable"_s);
+    QVERIFY(status.value(u"stages"_s)[u"enrich"_s][u"queue"_s].isNull());
+    QCOMPARE(status.value(u"stages"_s)[u"enrich"_s][u"workers"_s].toInt(), 3);
+    const QJsonObject queues = client.request(R"({"cmd":"queues"})"_ba);
+    QCOMPARE(queues.value(u"ok"_s).toBool(), false);
+    QVERIFY(queues.value(u"error"_s).toString().contains(u"unreachable"_s));
+}
+
+void tst_ControlServer::lineLimit_data()
+{
+    QTest::addColumn<int>("size");       // bytes before the newline
+    QTest::addColumn<bool>("newline");
+    QTest::addColumn<bool>("closed");
+    QTest::newRow("64 KiB with its newline") << 65535 << true << false;
+    QTest::newRow("one byte over") << 65536 << true << true;
+    QTest::newRow("1 MiB in one line") << 1024 * 1024 << true << true;
+    QTest::newRow("64 KiB and no newline yet") << 65536 << false << true;
+    QTest::newRow("just under, no newline yet") << 65535 << false << false;
+}
+
+void tst_ControlServer::lineLimit()
+{
+    QFETCH(int, size);
+    QFETCH(bool, newline);
+    QFETCH(bool, closed);
+
+    ControlTestClient other;
+    QVERIFY(other.connectTo(path()));
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    // A valid request padded with spaces up to `size` bytes.
+    QByteArray line = R"({"id":"big","cmd":"version"})"_ba;
+    line += QByteArray(size - line.size(), ' ');
+    client.sendRaw(newline ? line + '\n' : line);
+    if (closed && size > 2 * 65536) {
+        // Closed while the client still writes: its own failed write may
+        // discard the error line before it reads it.
+        QVERIFY(client.waitForClosed());
+    } else if (closed) {
+        const auto last = client.nextLine();
+        QVERIFY(last);
+        QCOMPARE(last->value(u"ok"_s).toBool(), false);
+        QVERIFY2(last->value(u"error"_s).toString().contains(u"longer than 65536 bytes"_s),
+                 qPrintable(last->value(u"error"_s).toString()));
+        QVERIFY(client.waitForClosed());
+    } else if (newline) {
+        const auto reply = client.nextLine();
+        QVERIFY(reply);
+        QCOMPARE(reply->value(u"id"_s).toString(), u"big"_s);
+    } else {
+        QTest::qWait(200);
+        QCOMPARE(client.socket().state(), QLocalSocket::ConnectedState);
+        QVERIFY(!client.socket().canReadLine());
+    }
+    // That one connection only.
+    QCOMPARE(other.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+    QTRY_COMPARE(m_server->clientCount(), closed ? 1 : 2);
+}
+
+void tst_ControlServer::halfLineWaits()
+{
+    ControlTestClient half;
+    QVERIFY(half.connectTo(path()));
+    half.sendRaw(R"({"id":"h","cmd":"sta)"_ba);
+    ControlTestClient other;
+    QVERIFY(other.connectTo(path()));
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(other.request(R"({"cmd":"status"})"_ba).value(u"ok"_s).toBool(), true);
+    QTest::qWait(300);
+    QVERIFY(!half.socket().canReadLine());
+    QCOMPARE(half.socket().state(), QLocalSocket::ConnectedState);
+    half.sendRaw(R"(ts"})"_ba "\n");
+    const auto reply = half.nextLine();
+    QVERIFY(reply);
+    QCOMPARE(reply->value(u"id"_s).toString(), u"h"_s);
+    QCOMPARE(reply->value(u"result"_s)[u"totals"_s][u"stage_runs"_s].toInt(), 360);
+}
+
+void tst_ControlServer::clientLimit()
+{
+    m_server->setLimits(ControlLimits{64 * 1024, 3, 1024 * 1024, std::chrono::milliseconds(1000)});
+    std::vector<std::unique_ptr<ControlTestClient>> clients;
+    for (int i = 0; i < 3; ++i) {
+        clients.push_back(std::make_unique<ControlTestClient>());
+        QVERIFY(clients.back()->connectTo(path()));
+    }
+    QTRY_COMPARE(m_server->clientCount(), 3);
+    ControlTestClient fourth;
+    QVERIFY(fourth.connectTo(path()));
+    const auto refusal = fourth.nextLine();
+    QVERIFY(refusal);
+    QCOMPARE(refusal->value(u"ok"_s).toBool(), false);
+    QVERIFY(refusal->value(u"error"_s).toString().contains(u"too many clients (3)"_s));
+    QVERIFY(fourth.waitForClosed());
+    QCOMPARE(m_server->clientCount(), 3);
+    for (const auto &client : clients)
+        QCOMPARE(client->request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+
+    // One leaves: room for another.
+    clients.front()->socket().disconnectFromServer();
+    QTRY_COMPARE(m_server->clientCount(), 2);
+    ControlTestClient fifth;
+    QVERIFY(fifth.connectTo(path()));
+    QCOMPARE(fifth.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+}
+
+void tst_ControlServer::nonReaderIsDropped()
+{
+    const int fd = rawConnect(path());
+    QVERIFY(fd >= 0);
+    const QByteArray subscribe = R"({"cmd":"subscribe"})" "\n";
+    QCOMPARE(::write(fd, subscribe.constData(), size_t(subscribe.size())), subscribe.size());
+    ControlTestClient reader;
+    QVERIFY(reader.connectTo(path()));
+    QCOMPARE(reader.request(R"({"cmd":"subscribe","events":["worker_crashed"]})"_ba).value(u"ok"_s).toBool(), true);
+    QTRY_COMPARE(m_server->clientCount(), 2);
+
+    // 200,000 events of ~1 KiB (about 200 MiB) while one client never reads.
+    const qint64 rssBefore = rssKiB();
+    qint64 rssMax = rssBefore;
+    const QJsonObject fields{{u"pid"_s, 1}, {u"stage"_s, u"enrich"_s}, {u"reason"_s, QString(1000, u'x')}};
+    bool dropped = false;
+    int afterDrop = 0;
+    for (int i = 0; i < 200000 && afterDrop < 2000; ++i) {
+        m_fake->emitEvent(u"worker_exited"_s, fields);
+        if (i % 500 == 0) {
+            QCoreApplication::processEvents();
+            rssMax = std::max(rssMax, rssKiB());
+        }
+        dropped = dropped || m_server->clientCount() == 1;
+        afterDrop += dropped ? 1 : 0;
+    }
+    QVERIFY2(dropped, "the client that never reads is still connected");
+    qInfo("RSS %lld KiB before, at most %lld KiB while ~%lld MiB of events went out", rssBefore, rssMax,
+          qint64(m_server->lastSeq()) / 1024);
+    // The cap is 1 MiB per client; allow the allocator some slack.
+    QVERIFY2(rssMax - rssBefore < 16 * 1024, qPrintable(u"RSS grew by %1 KiB"_s.arg(rssMax - rssBefore)));
+    // The other client was served throughout and still is; it got no
+    // worker_exited (its filter), and a crash it asked for arrives.
+    QCOMPARE(reader.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+    m_fake->emitEvent(u"worker_crashed"_s, {{u"pid"_s, 77}, {u"stage"_s, u"enrich"_s}});
+    const auto crashed = reader.takeEvent(u"worker_crashed"_s);
+    QVERIFY(crashed);
+    QCOMPARE(crashed->value(u"pid"_s).toInt(), 77);
+    for (const QJsonObject &event : std::as_const(reader.events))
+        QVERIFY(event.value(u"event"_s).toString() != u"worker_exited"_s);
+    ::close(fd);
+}
+
+void tst_ControlServer::eventsAndFilters()
+{
+    ControlTestClient all;
+    QVERIFY(all.connectTo(path()));
+    ControlTestClient crashes;
+    QVERIFY(crashes.connectTo(path()));
+    ControlTestClient none;
+    QVERIFY(none.connectTo(path()));
+    m_fake->emitEvent(u"worker_started"_s, {{u"pid"_s, 1}, {u"stage"_s, u"enrich"_s}}); // before anyone subscribed
+    const QJsonObject subscribed = all.request(R"({"cmd":"subscribe"})"_ba);
+    QCOMPARE(subscribed.value(u"result"_s)[u"seq"_s].toInt(), 1);
+    QVERIFY(crashes.request(R"({"cmd":"subscribe","events":["worker_crashed"]})"_ba).value(u"ok"_s).toBool());
+
+    m_fake->emitEvent(u"worker_started"_s, {{u"pid"_s, 2}, {u"stage"_s, u"enrich"_s}});
+    m_fake->emitEvent(u"worker_crashed"_s, {{u"pid"_s, 2}, {u"stage"_s, u"enrich"_s}, {u"cause"_s, u"crashed: signal 9"_s}});
+    Q_EMIT m_fake->lifecycleChanged(Lifecycle::Reconnecting);
+
+    const auto started = all.takeEvent(u"worker_started"_s);
+    QVERIFY(started);
+    QCOMPARE(started->value(u"seq"_s).toInt(), 2);
+    QCOMPARE(started->value(u"pid"_s).toInt(), 2);
+    QVERIFY(started->value(u"time"_s).toString().endsWith(u'Z'));
+    QVERIFY(!started->contains(u"id"_s) && !started->contains(u"ok"_s));
+    const auto crashed = all.takeEvent(u"worker_crashed"_s);
+    QVERIFY(crashed);
+    QCOMPARE(crashed->value(u"seq"_s).toInt(), 3);
+    QCOMPARE(crashed->value(u"cause"_s).toString(), u"crashed: signal 9"_s);
+    const auto state = all.takeEvent(u"state"_s);
+    QVERIFY(state);
+    QCOMPARE(state->value(u"state"_s).toString(), u"reconnecting"_s);
+
+    const auto onlyCrash = crashes.takeEvent(u"worker_crashed"_s);
+    QVERIFY(onlyCrash);
+    QCOMPARE(onlyCrash->value(u"seq"_s).toInt(), 3);
+    QCOMPARE(crashes.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+    QVERIFY(crashes.events.isEmpty());
+    QCOMPARE(none.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+    QVERIFY(none.events.isEmpty());
+
+    // After unsubscribe, nothing more.
+    QVERIFY(all.request(R"({"cmd":"unsubscribe"})"_ba).value(u"ok"_s).toBool());
+    all.events.clear();
+    m_fake->emitEvent(u"worker_started"_s, {{u"pid"_s, 3}, {u"stage"_s, u"enrich"_s}});
+    QCOMPARE(all.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+    QVERIFY(all.events.isEmpty());
+}
+
+void tst_ControlServer::ticksCoalesce()
+{
+    m_server->setLimits(ControlLimits{64 * 1024, 64, 1024 * 1024, std::chrono::milliseconds(200)});
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.request(R"({"cmd":"subscribe","events":["tick"]})"_ba).value(u"ok"_s).toBool());
+    const auto first = client.takeEvent(u"tick"_s, 3000);
+    QVERIFY(first);
+    QCOMPARE(first->value(u"claimed"_s).toInt(), 0);
+    // Many claims between two ticks come as one sum.
+    for (int i = 0; i < 50; ++i) {
+        m_fake->m_stats.claimed += 2;
+        m_fake->m_stats.stageRuns += 1;
+    }
+    const auto second = client.takeEvent(u"tick"_s, 3000);
+    QVERIFY(second);
+    QCOMPARE(second->value(u"claimed"_s).toInt(), 100);
+    QCOMPARE(second->value(u"completed"_s).toInt(), 50);
+    QCOMPARE(second->value(u"workers"_s).toInt(), 3);
+    QCOMPARE(second->value(u"in_flight"_s).toInt(), 5);
+    QCOMPARE(second->value(u"stages"_s)[u"enrich"_s][u"rate_10s"_s].toDouble(), 2.5);
+    QCOMPARE(second->value(u"seq"_s).toInt(), first->value(u"seq"_s).toInt() + 1);
+    // Nobody wants ticks: none are made.
+    QVERIFY(client.request(R"({"cmd":"unsubscribe"})"_ba).value(u"ok"_s).toBool());
+    const quint64 seq = m_server->lastSeq();
+    QTest::qWait(500);
+    QCOMPARE(m_server->lastSeq(), seq);
+}
+
+void tst_ControlServer::socketModeAndLock()
+{
+    struct stat info {};
+    QCOMPARE(::stat(QFile::encodeName(path()).constData(), &info), 0);
+    QVERIFY(S_ISSOCK(info.st_mode));
+    QCOMPARE(info.st_mode & 07777, mode_t(0660));
+    QCOMPARE(::stat(QFile::encodeName(m_dir->filePath(u"run"_s)).constData(), &info), 0);
+    QCOMPARE(info.st_mode & 07777, mode_t(0750));
+
+    // A second server on the same path: refused, the first one keeps serving.
+    FakeDispatch otherFake;
+    ControlServer second(otherFake, otherFake);
+    const auto error = second.listen(path());
+    QVERIFY(error);
+    QVERIFY2(error->contains(u"still running"_s) && error->contains(QString::number(::getpid())), qPrintable(*error));
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    QCOMPARE(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toInt(), 4242);
+
+    // Closing removes the socket and the lock.
+    m_server->close();
+    QVERIFY(!QFile::exists(path()));
+    QVERIFY(!QFile::exists(path() + u".lock"_s));
+}
+
+void tst_ControlServer::staleSocketIsReplaced()
+{
+    m_server->close();
+    // What a crashed daemon leaves: a socket file nobody listens on, and a
+    // lock file naming a pid that is gone.
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const QByteArray name = QFile::encodeName(path());
+    memcpy(address.sun_path, name.constData(), size_t(name.size()));
+    QCOMPARE(::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+    ::close(fd);
+    QVERIFY(QFile::exists(path()));
+    QFile lock(path() + u".lock"_s);
+    QVERIFY(lock.open(QIODevice::WriteOnly));
+    lock.write("999999\npepsi-dispatch\n" + QSysInfo::machineHostName().toUtf8() + "\n");
+    lock.close();
+
+    ControlServer server(*m_fake, *m_fake);
+    const auto error = server.listen(path());
+    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    QCOMPARE(client.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
+}
+
+void tst_ControlServer::liveSocketWithoutLockIsKept()
+{
+    m_server->close();
+    // Something that does not take our lock listens there.
+    QLocalServer foreign;
+    QVERIFY(foreign.listen(path()));
+    ControlServer server(*m_fake, *m_fake);
+    const auto error = server.listen(path());
+    QVERIFY(error);
+    QVERIFY2(error->contains(u"not taking it over"_s), qPrintable(*error));
+    QVERIFY(foreign.isListening());
+    QVERIFY(QFile::exists(path()));
+}
+
+QTEST_GUILESS_MAIN(tst_ControlServer)
+#include "tst_controlserver.moc"
