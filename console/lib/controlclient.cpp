@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "controlclient.h"
+
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+namespace pepsi::console {
+
+ControlClient::ControlClient(QObject *parent)
+    : QObject(parent)
+    , m_socket(new QLocalSocket(this))
+{
+    m_reconnect.setSingleShot(true);
+    m_reconnect.setInterval(1000);
+    connect(&m_reconnect, &QTimer::timeout, this, &ControlClient::start);
+    connect(m_socket, &QLocalSocket::connected, this, &ControlClient::onConnected);
+    connect(m_socket, &QLocalSocket::disconnected, this, &ControlClient::onDisconnected);
+    connect(m_socket, &QLocalSocket::errorOccurred, this, &ControlClient::onSocketError);
+    connect(m_socket, &QLocalSocket::readyRead, this, &ControlClient::onReadyRead);
+}
+
+ControlClient::~ControlClient()
+{
+    // The socket's signals must not reach a half-destroyed client.
+    m_socket->disconnect(this);
+}
+
+void ControlClient::start()
+{
+    m_wanted = true;
+    m_reconnect.stop();
+    if (m_state == State::Connecting || m_state == State::Handshaking || m_state == State::Connected)
+        return;
+    m_buffer.clear();
+    m_socket->abort();
+    setState(State::Connecting);
+    m_socket->connectToServer(m_path);
+}
+
+void ControlClient::stop()
+{
+    m_wanted = false;
+    m_reconnect.stop();
+    setState(State::Disconnected); // first: abort() below reports a disconnect
+    m_socket->abort();
+    m_pending.clear();
+}
+
+bool ControlClient::isAdmin() const
+{
+    return m_state == State::Connected && m_version.value(QLatin1String("peer")).toObject().value(QLatin1String("admin")).toBool();
+}
+
+qint64 ControlClient::send(const QString &cmd, const QJsonObject &arguments)
+{
+    if (m_state != State::Handshaking && m_state != State::Connected)
+        return 0;
+    const qint64 id = m_nextId++;
+    QJsonObject request = arguments;
+    request.insert(QLatin1String("id"), id);
+    request.insert(QLatin1String("cmd"), cmd);
+    m_pending.insert(id, cmd);
+    m_socket->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+    return id;
+}
+
+void ControlClient::refresh()
+{
+    send(QStringLiteral("status"));
+    send(QStringLiteral("stages"));
+    send(QStringLiteral("workers"));
+}
+
+QString ControlClient::describe(State state)
+{
+    switch (state) {
+    case State::Disconnected:
+        return tr("Disconnected");
+    case State::Connecting:
+        return tr("Connecting");
+    case State::Handshaking:
+        return tr("Connecting (handshake)");
+    case State::Connected:
+        return tr("Connected");
+    case State::Incompatible:
+        return tr("Incompatible daemon");
+    }
+    return {};
+}
+
+void ControlClient::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}
+
+void ControlClient::onConnected()
+{
+    setState(State::Handshaking);
+    send(QStringLiteral("version"));
+}
+
+void ControlClient::onDisconnected()
+{
+    if (m_state == State::Incompatible || m_state == State::Disconnected)
+        return;
+    const bool wasUp = m_state == State::Connected || m_state == State::Handshaking;
+    if (wasUp)
+        fail(tr("The daemon closed the connection on %1.").arg(m_path));
+    scheduleReconnect();
+}
+
+void ControlClient::onSocketError(QLocalSocket::LocalSocketError error)
+{
+    if (m_state == State::Incompatible)
+        return;
+    if (error == QLocalSocket::PeerClosedError) {
+        onDisconnected();
+        return;
+    }
+    // Qt's own strings for these are about its API ("Invalid name"), not the situation.
+    QString why;
+    switch (error) {
+    case QLocalSocket::ServerNotFoundError:
+        why = tr("no such socket (is pepsi-dispatch running, with this CONTROL_SOCKET?)");
+        break;
+    case QLocalSocket::ConnectionRefusedError:
+        why = tr("nothing listens on it (a daemon that died left it behind?)");
+        break;
+    case QLocalSocket::SocketAccessError:
+        why = tr("permission denied (the socket is for root, the service account and its group)");
+        break;
+    default:
+        why = m_socket->errorString();
+        break;
+    }
+    fail(tr("Cannot talk to the daemon on %1: %2").arg(m_path, why));
+    scheduleReconnect();
+}
+
+void ControlClient::scheduleReconnect()
+{
+    if (m_state != State::Incompatible)
+        setState(State::Disconnected); // first: abort() below reports a disconnect
+    m_socket->abort();
+    m_buffer.clear();
+    // Whoever waits for an answer gets one: the request is lost with the connection.
+    const auto pending = std::exchange(m_pending, {});
+    for (auto it = pending.cbegin(); it != pending.cend(); ++it)
+        Q_EMIT replied(it.key(), it.value(), false, {}, tr("the connection to the daemon was lost"));
+    m_haveSeq = false;
+    if (m_wanted && m_state != State::Incompatible)
+        m_reconnect.start();
+}
+
+void ControlClient::fail(const QString &message)
+{
+    // A daemon that stays away would repeat the same message every second.
+    if (message == m_lastError)
+        return;
+    m_lastError = message;
+    Q_EMIT errorOccurred(message);
+}
+
+void ControlClient::onReadyRead()
+{
+    m_buffer += m_socket->readAll();
+    qsizetype start = 0;
+    for (;;) {
+        const qsizetype end = m_buffer.indexOf('\n', start);
+        if (end < 0)
+            break;
+        const QByteArray line = m_buffer.mid(start, end - start);
+        start = end + 1;
+        if (!line.trimmed().isEmpty())
+            handleLine(line);
+        if (m_state != State::Handshaking && m_state != State::Connected)
+            return; // the line ended the connection; the rest of the buffer went with it
+    }
+    m_buffer.remove(0, start);
+    if (m_buffer.size() > MaxLine) {
+        fail(tr("The daemon sent a line longer than %1 bytes; reconnecting.").arg(MaxLine));
+        scheduleReconnect();
+    }
+}
+
+void ControlClient::handleLine(const QByteArray &line)
+{
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+    if (!document.isObject()) {
+        const QString why = error.error != QJsonParseError::NoError ? error.errorString() : tr("not a JSON object");
+        fail(tr("The daemon sent a line that is not a protocol message (%1): %2")
+                 .arg(why, QString::fromUtf8(line.left(200))));
+        scheduleReconnect();
+        return;
+    }
+    const QJsonObject object = document.object();
+    if (object.contains(QLatin1String("event")))
+        handleEvent(object);
+    else
+        handleReply(object);
+}
+
+void ControlClient::handleReply(const QJsonObject &reply)
+{
+    const qint64 id = reply.value(QLatin1String("id")).toInteger();
+    const QString cmd = m_pending.take(id);
+    const bool ok = reply.value(QLatin1String("ok")).toBool();
+    const QJsonValue result = reply.value(QLatin1String("result"));
+    const QString error = reply.value(QLatin1String("error")).toString();
+    if (cmd.isEmpty()) {
+        // An error line without our id: the daemon refused the connection (too many clients).
+        if (!ok && !error.isEmpty())
+            fail(tr("The daemon says: %1").arg(error));
+        return;
+    }
+    Q_EMIT replied(id, cmd, ok, result, error);
+    if (!ok) {
+        if (cmd == QLatin1String("version") || cmd == QLatin1String("status") || cmd == QLatin1String("stages")
+            || cmd == QLatin1String("workers") || cmd == QLatin1String("subscribe"))
+            fail(tr("The daemon refused '%1': %2").arg(cmd, error));
+        return;
+    }
+    if (cmd == QLatin1String("version"))
+        handleVersion(result.toObject());
+    else if (cmd == QLatin1String("subscribe")) {
+        m_lastSeq = quint64(result.toObject().value(QLatin1String("seq")).toInteger());
+        m_haveSeq = true;
+    } else if (cmd == QLatin1String("status"))
+        Q_EMIT statusReceived(result.toObject());
+    else if (cmd == QLatin1String("stages"))
+        Q_EMIT stagesReceived(result.toObject());
+    else if (cmd == QLatin1String("workers"))
+        Q_EMIT workersReceived(result.toArray());
+}
+
+void ControlClient::handleVersion(const QJsonObject &version)
+{
+    const QJsonValue protocol = version.value(QLatin1String("protocol"));
+    if (!protocol.isDouble()) {
+        setState(State::Incompatible);
+        m_socket->abort();
+        fail(tr("%1 is not a pepsi-dispatch control socket: its version reply names no protocol.").arg(m_path));
+        return;
+    }
+    const int theirs = protocol.toInt();
+    if (theirs != ProtocolVersion) {
+        setState(State::Incompatible);
+        m_socket->abort();
+        m_version = version;
+        const QString daemon = version.value(QLatin1String("daemon")).toString();
+        if (theirs < ProtocolVersion)
+            fail(tr("The daemon is older than this console: pepsi-dispatch %1 speaks control protocol %2, "
+                    "this console needs %3. Update pepsi-dispatch or use an older console.")
+                     .arg(daemon).arg(theirs).arg(ProtocolVersion));
+        else
+            fail(tr("This console is older than the daemon: pepsi-dispatch %1 speaks control protocol %2, "
+                    "this console knows %3. Update pepsi-console.")
+                     .arg(daemon).arg(theirs).arg(ProtocolVersion));
+        return;
+    }
+    m_version = version;
+    m_lastError.clear();
+    setState(State::Connected);
+    Q_EMIT versionReceived(version);
+    send(QStringLiteral("subscribe"));
+    refresh();
+}
+
+void ControlClient::handleEvent(const QJsonObject &event)
+{
+    const QJsonValue seqValue = event.value(QLatin1String("seq"));
+    if (seqValue.isDouble()) {
+        const auto seq = quint64(seqValue.toInteger());
+        // A gap: events were lost (or the daemon dropped some for us), so the
+        // picture built from them is stale; a snapshot puts it right.
+        const bool gap = m_haveSeq && seq > m_lastSeq + 1;
+        m_lastSeq = seq;
+        m_haveSeq = true;
+        if (gap) {
+            send(QStringLiteral("status"));
+            send(QStringLiteral("workers"));
+        }
+    }
+    Q_EMIT eventReceived(event);
+}
+
+} // namespace pepsi::console

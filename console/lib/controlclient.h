@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLocalSocket>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+namespace pepsi::console {
+
+// The console's one connection to the daemon (doc/control-protocol.rst):
+// owns the QLocalSocket, speaks JSON lines, asks `version` first and refuses a
+// daemon of another protocol, subscribes, and fetches a new `status` when the
+// event sequence shows a gap. When the connection goes, it tries again every
+// reconnect interval until stop(). Nothing here blocks.
+class ControlClient : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State {
+        Disconnected, // not connected; a reconnect is scheduled unless stopped
+        Connecting,   // connectToServer() sent
+        Handshaking,  // connected, waiting for the `version` reply
+        Connected,    // version accepted, subscribed
+        Incompatible, // the daemon speaks another protocol; not retried
+    };
+    Q_ENUM(State)
+
+    static constexpr int ProtocolVersion = 1;
+    static constexpr qsizetype MaxLine = 64 * 1024; // the protocol's line limit
+
+    explicit ControlClient(QObject *parent = nullptr);
+    ~ControlClient() override;
+
+    void setSocketPath(const QString &path) { m_path = path; }
+    QString socketPath() const { return m_path; }
+    void setReconnectInterval(int ms) { m_reconnect.setInterval(ms); }
+
+    // Connects, and keeps reconnecting until stop().
+    void start();
+    void stop();
+
+    State state() const { return m_state; }
+    // The last `version` result; empty before the first handshake.
+    QJsonObject daemonVersion() const { return m_version; }
+    // The daemon accepts admin commands from us (`version` → peer.admin).
+    bool isAdmin() const;
+    // Why the last connection failed or ended; empty while all is well.
+    QString lastError() const { return m_lastError; }
+    quint64 lastSeq() const { return m_lastSeq; }
+
+    // Sends a command; returns its id (0 when not connected). The answer comes
+    // as replied() with that id.
+    qint64 send(const QString &cmd, const QJsonObject &arguments = {});
+    // Asks for `status`, `stages` and `workers` again.
+    void refresh();
+
+    // A line for the user: "connected to …", "reconnecting to …" and so on.
+    static QString describe(State state);
+
+Q_SIGNALS:
+    void stateChanged(pepsi::console::ControlClient::State state);
+    void versionReceived(const QJsonObject &version);
+    void statusReceived(const QJsonObject &status);
+    void stagesReceived(const QJsonObject &stages);
+    void workersReceived(const QJsonArray &workers);
+    void eventReceived(const QJsonObject &event);
+    // Every reply, the ones above included.
+    void replied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
+    // Something went wrong that the user should see (connection, protocol, a
+    // failed internal request).
+    void errorOccurred(const QString &message);
+
+private:
+    void setState(State state);
+    void onConnected();
+    void onDisconnected();
+    void onSocketError(QLocalSocket::LocalSocketError error);
+    void onReadyRead();
+    void handleLine(const QByteArray &line);
+    void handleReply(const QJsonObject &reply);
+    void handleEvent(const QJsonObject &event);
+    void handleVersion(const QJsonObject &version);
+    void fail(const QString &message);
+    void scheduleReconnect();
+
+    QLocalSocket *m_socket = nullptr;
+    QTimer m_reconnect;
+    QString m_path;
+    State m_state = State::Disconnected;
+    bool m_wanted = false;
+    QByteArray m_buffer;
+    qint64 m_nextId = 1;
+    QHash<qint64, QString> m_pending; // id -> cmd
+    QJsonObject m_version;
+    QString m_lastError;
+    quint64 m_lastSeq = 0;
+    bool m_haveSeq = false;
+};
+
+} // namespace pepsi::console

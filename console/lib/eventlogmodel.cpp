@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "eventlogmodel.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace pepsi::console {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+const auto NoteEvent = "console"_L1; // our own lines: not an event name the daemon uses
+}
+
+EventLogModel::EventLogModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(150);
+    connect(&m_timer, &QTimer::timeout, this, &EventLogModel::flush);
+}
+
+int EventLogModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int EventLogModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+bool EventLogModel::isProblem(const QString &name)
+{
+    return name == "worker_crashed"_L1 || name == "worker_killed"_L1 || name == "start_failed"_L1
+        || name == "cooldown_entered"_L1 || name == "database_lost"_L1;
+}
+
+QVariant EventLogModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const QJsonObject &event = m_rows.at(index.row());
+    const QString name = event.value("event"_L1).toString();
+    const bool problem = name == NoteEvent ? event.value("problem"_L1).toBool() : isProblem(name);
+    if (role == ProblemRole)
+        return problem;
+    if (role == Qt::ForegroundRole)
+        return problem ? QVariant(QBrush(QColor(176, 0, 32))) : QVariant();
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    switch (index.column()) {
+    case Time: {
+        const QDateTime time = QDateTime::fromString(event.value("time"_L1).toString(), Qt::ISODateWithMs);
+        return time.toLocalTime().toString(u"HH:mm:ss.zzz"_s);
+    }
+    case Event:
+        return name == NoteEvent ? tr("console") : name;
+    case Stage:
+        return event.value("stage"_L1).toString();
+    case Pid: {
+        const QJsonValue pid = event.value("pid"_L1);
+        return pid.isDouble() ? QVariant(pid.toInteger()) : QVariant();
+    }
+    case Details: {
+        if (name == NoteEvent)
+            return event.value("text"_L1).toString();
+        QStringList parts;
+        for (auto it = event.constBegin(); it != event.constEnd(); ++it) {
+            static const QStringList shown{u"event"_s, u"seq"_s, u"time"_s, u"stage"_s, u"pid"_s};
+            if (shown.contains(it.key()))
+                continue;
+            const QJsonValue v = it.value();
+            QString text;
+            if (v.isString())
+                text = v.toString();
+            else if (v.isNull())
+                text = u"–"_s;
+            else if (v.isArray())
+                text = QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+            else if (v.isObject())
+                text = QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+            else
+                text = v.toVariant().toString();
+            parts.append(it.key() + u'=' + text);
+        }
+        return parts.join(u"  "_s);
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Time:
+        return tr("Time");
+    case Event:
+        return tr("Event");
+    case Stage:
+        return tr("Stage");
+    case Pid:
+        return tr("PID");
+    case Details:
+        return tr("Details");
+    default:
+        return {};
+    }
+}
+
+void EventLogModel::applyEvent(const QJsonObject &event)
+{
+    // A tick a second would drown everything else; the other tabs show it.
+    if (event.value("event"_L1).toString() == "tick"_L1)
+        return;
+    m_buffer.append(event);
+    if (!m_timer.isActive())
+        m_timer.start();
+}
+
+void EventLogModel::addNote(const QString &text, bool problem)
+{
+    m_buffer.append(QJsonObject{{"event"_L1, NoteEvent},
+                                {"time"_L1, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
+                                {"text"_L1, text},
+                                {"problem"_L1, problem}});
+    if (!m_timer.isActive())
+        m_timer.start();
+}
+
+void EventLogModel::flush()
+{
+    m_timer.stop();
+    if (m_buffer.isEmpty())
+        return;
+    if (m_buffer.size() > MaxRows)
+        m_buffer.remove(0, m_buffer.size() - MaxRows);
+    const qsizetype overflow = m_rows.size() + m_buffer.size() - MaxRows;
+    if (overflow > 0) {
+        beginRemoveRows({}, 0, int(overflow) - 1);
+        m_rows.remove(0, overflow);
+        endRemoveRows();
+    }
+    const int first = int(m_rows.size());
+    beginInsertRows({}, first, first + int(m_buffer.size()) - 1);
+    m_rows.append(m_buffer);
+    m_buffer.clear();
+    endInsertRows();
+}
+
+} // namespace pepsi::console

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "mainwindow.h"
+
+#include "connectionstatus.h"
+#include "consolefeed.h"
+#include "controlclient.h"
+#include "eventlogmodel.h"
+#include "keyedtablemodel.h"
+#include "pipelinewidget.h"
+#include "poolmodel.h"
+#include "queuemodel.h"
+#include "stageactions.h"
+#include "throughputmodel.h"
+#include "throughputplot.h"
+#include "workermodel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace pepsi::console {
+
+using namespace Qt::StringLiterals;
+
+MainWindow::MainWindow(ControlClient *client, QWidget *parent)
+    : QMainWindow(parent)
+    , m_client(client)
+    , m_feed(new ConsoleFeed(client, this))
+    , m_actions(new StageActions(client, m_feed->queues(), this, this))
+    , m_tabs(new QTabWidget(this))
+    , m_pipeline(new PipelineWidget(m_feed->pools(), m_feed->queues(), m_feed->throughput(), this))
+    , m_plot(new ThroughputPlot(m_feed->throughput(), this))
+    , m_status(new ConnectionStatus(client, this))
+    , m_stageBox(new QComboBox(this))
+    , m_eventFilter(new QLineEdit(this))
+{
+    setWindowTitle(tr("PEPSI dispatcher console"));
+    setWindowIcon(QIcon(u":/icons/pepsi-console.png"_s));
+    m_views.resize(EventsTab + 1);
+    m_proxies.resize(EventsTab + 1);
+
+    m_pipeline->setObjectName(u"pipeline"_s);
+    m_tabs->addTab(m_pipeline, tr("&Pipeline"));
+
+    m_tabs->addTab(addTable(m_feed->pools(), u"pools"_s, &m_proxies[PoolsTab]), tr("P&ools"));
+    m_tabs->addTab(addTable(m_feed->queues(), u"queues"_s, &m_proxies[QueuesTab]), tr("&Queues"));
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(u"throughputSplitter"_s);
+    split->addWidget(m_plot);
+    split->addWidget(addTable(m_feed->throughput(), u"throughput"_s, &m_proxies[ThroughputTab]));
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    m_tabs->addTab(split, tr("&Throughput"));
+
+    m_tabs->addTab(addTable(m_feed->workers(), u"workers"_s, &m_proxies[WorkersTab]), tr("&Workers"));
+
+    auto *events = new QWidget(this);
+    auto *eventsLayout = new QVBoxLayout(events);
+    m_eventFilter->setPlaceholderText(tr("Filter events (any column)…"));
+    m_eventFilter->setClearButtonEnabled(true);
+    eventsLayout->addWidget(m_eventFilter);
+    QTableView *eventView = addTable(m_feed->events(), u"events"_s, &m_proxies[EventsTab]);
+    eventsLayout->addWidget(eventView);
+    m_tabs->addTab(events, tr("&Events"));
+    m_proxies[EventsTab]->setFilterKeyColumn(-1);
+    m_proxies[EventsTab]->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    connect(m_eventFilter, &QLineEdit::textChanged, m_proxies[EventsTab], &QSortFilterProxyModel::setFilterFixedString);
+    // Keep following the log while the user is at its end.
+    connect(m_feed->events(), &QAbstractItemModel::rowsInserted, eventView, [eventView] {
+        QScrollBar *bar = eventView->verticalScrollBar();
+        if (bar->value() >= bar->maximum() - 2)
+            QMetaObject::invokeMethod(eventView, &QTableView::scrollToBottom, Qt::QueuedConnection);
+    });
+
+    m_views[PoolsTab] = qobject_cast<QTableView *>(m_tabs->widget(PoolsTab));
+    m_views[QueuesTab] = qobject_cast<QTableView *>(m_tabs->widget(QueuesTab));
+    m_views[ThroughputTab] = qobject_cast<QTableView *>(split->widget(1));
+    m_views[WorkersTab] = qobject_cast<QTableView *>(m_tabs->widget(WorkersTab));
+    m_views[EventsTab] = eventView;
+    QHeaderView *eventHeader = eventView->horizontalHeader();
+    eventHeader->setSectionResizeMode(QHeaderView::Interactive);
+    eventHeader->setStretchLastSection(true);
+    eventView->setColumnWidth(EventLogModel::Time, fontMetrics().horizontalAdvance(u"00:00:00.000__"_s));
+    eventView->setColumnWidth(EventLogModel::Event, fontMetrics().horizontalAdvance(u"database_restored___"_s));
+    eventView->setColumnWidth(EventLogModel::Stage, fontMetrics().horizontalAdvance(u"enrich-stage__"_s));
+    eventView->setColumnWidth(EventLogModel::Pid, fontMetrics().horizontalAdvance(u"4194304__"_s));
+    eventView->setSortingEnabled(false); // a log reads in arrival order
+
+    setCentralWidget(m_tabs);
+    statusBar()->addPermanentWidget(m_status);
+    buildMenus();
+    buildToolBar();
+
+    connect(m_feed, &ConsoleFeed::graphChanged, this, [this] {
+        m_pipeline->setGraph(m_feed->graph());
+        updateStages();
+    });
+    connect(m_pipeline, &PipelineWidget::stageSelected, this, &MainWindow::selectStage);
+    connect(m_feed, &ConsoleFeed::statusChanged, m_pipeline,
+            [this](const QJsonObject &status) { m_pipeline->setTotals(status.value("totals"_L1).toObject()); });
+    connect(m_actions, &StageActions::failed, this, &MainWindow::showError);
+    connect(m_actions, &StageActions::done, this, &MainWindow::showDone);
+    connect(client, &ControlClient::errorOccurred, this, [this](const QString &message) {
+        // Connection trouble is in the status bar and the log; no popup for a
+        // daemon that is restarting.
+        m_lastError = message;
+        statusBar()->showMessage(message, 10000);
+    });
+    resize(1200, 760);
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+QTableView *MainWindow::view(Tab tab) const
+{
+    return m_views.value(tab);
+}
+
+QSortFilterProxyModel *MainWindow::proxy(Tab tab) const
+{
+    return m_proxies.value(tab);
+}
+
+QTableView *MainWindow::addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut)
+{
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(KeyedTableModel::SortRole);
+    proxy->setDynamicSortFilter(true);
+    auto *view = new QTableView(this);
+    view->setObjectName(name);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(0, Qt::AscendingOrder);
+    view->setAlternatingRowColors(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Numbers stay next to their neighbours instead of at the far right.
+    view->horizontalHeader()->setStretchLastSection(false);
+    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // A row of a per-stage table selects that stage for the actions.
+    connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, view](const QModelIndex &current) {
+                const QString stage = current.siblingAtColumn(0).data(KeyedTableModel::KeyRole).toString();
+                if (!stage.isEmpty() && view->objectName() != "workers"_L1)
+                    selectStage(stage);
+            });
+    *proxyOut = proxy;
+    return view;
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QAction *show = viewMenu->addAction(m_tabs->tabText(i).remove(u'&'), this, [this, i] { m_tabs->setCurrentIndex(i); });
+        show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        show->setObjectName(u"showTab%1"_s.arg(i + 1));
+    }
+
+    QMenu *daemon = menuBar()->addMenu(tr("&Daemon"));
+    daemon->addActions(m_actions->all());
+    daemon->addSeparator();
+    QAction *refresh = daemon->addAction(tr("Refresh &now"), this, [this] { m_client->refresh(); });
+    refresh->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About"), this, [this] {
+        QMessageBox::about(this, tr("About pepsi-console"),
+                           tr("<b>pepsi-console %1</b><p>The admin console of pepsi-dispatch, a client of its control "
+                              "socket (control protocol %2).</p>")
+                               .arg(QStringLiteral(PEPSI_VERSION))
+                               .arg(ControlClient::ProtocolVersion));
+    });
+}
+
+void MainWindow::buildToolBar()
+{
+    QToolBar *bar = addToolBar(tr("Stage actions"));
+    bar->setObjectName(u"stageActions"_s);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addWidget(new QLabel(tr("Stage:"), this));
+    m_stageBox->setObjectName(u"stageBox"_s);
+    m_stageBox->setMinimumContentsLength(12);
+    m_stageBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(m_stageBox);
+    bar->addSeparator();
+    bar->addActions(m_actions->all());
+    connect(m_stageBox, &QComboBox::currentTextChanged, this, &MainWindow::selectStage);
+}
+
+void MainWindow::updateStages()
+{
+    const QString current = m_actions->stage();
+    const QSignalBlocker blocker(m_stageBox);
+    m_stageBox->clear();
+    QStringList names = m_pipeline->stageNames();
+    std::sort(names.begin(), names.end());
+    m_stageBox->addItems(names);
+    const QString keep = names.contains(current) ? current : names.value(0);
+    m_stageBox->setCurrentText(keep);
+    selectStage(keep);
+}
+
+void MainWindow::selectStage(const QString &stage)
+{
+    m_actions->setStage(stage);
+    m_pipeline->setSelectedStage(stage);
+    if (m_stageBox->currentText() != stage) {
+        const QSignalBlocker blocker(m_stageBox);
+        m_stageBox->setCurrentText(stage);
+    }
+}
+
+void MainWindow::showError(const QString &message)
+{
+    m_lastError = message;
+    statusBar()->showMessage(message, 15000);
+    m_feed->events()->addNote(message, true);
+    if (m_popups) {
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("pepsi-console"), message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+}
+
+void MainWindow::showDone(const QString &message)
+{
+    statusBar()->showMessage(message, 10000);
+    m_feed->events()->addNote(message, false);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    settings.beginGroup(u"MainWindow"_s);
+    restoreGeometry(settings.value(u"geometry"_s).toByteArray());
+    restoreState(settings.value(u"state"_s).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(u"tab"_s, 0).toInt());
+    if (auto *split = findChild<QSplitter *>(u"throughputSplitter"_s))
+        split->restoreState(settings.value(u"throughputSplitter"_s).toByteArray());
+    for (int tab = PoolsTab; tab <= WorkersTab; ++tab) {
+        const QVariant sort = settings.value(u"sort/%1"_s.arg(m_views[tab]->objectName()));
+        if (sort.isValid()) {
+            const QStringList parts = sort.toString().split(u',');
+            m_views[tab]->sortByColumn(parts.value(0).toInt(),
+                                       parts.value(1) == "d"_L1 ? Qt::DescendingOrder : Qt::AscendingOrder);
+        }
+    }
+    const QByteArray events = settings.value(u"eventColumns"_s).toByteArray();
+    if (!events.isEmpty())
+        m_views[EventsTab]->horizontalHeader()->restoreState(events);
+}
+
+void MainWindow::saveSettings()
+{
+    QSettings settings;
+    settings.beginGroup(u"MainWindow"_s);
+    settings.setValue(u"geometry"_s, saveGeometry());
+    settings.setValue(u"state"_s, saveState());
+    settings.setValue(u"tab"_s, m_tabs->currentIndex());
+    if (auto *split = findChild<QSplitter *>(u"throughputSplitter"_s))
+        settings.setValue(u"throughputSplitter"_s, split->saveState());
+    for (int tab = PoolsTab; tab <= WorkersTab; ++tab) {
+        const QHeaderView *header = m_views[tab]->horizontalHeader();
+        settings.setValue(u"sort/%1"_s.arg(m_views[tab]->objectName()),
+                          u"%1,%2"_s.arg(header->sortIndicatorSection())
+                              .arg(header->sortIndicatorOrder() == Qt::DescendingOrder ? u"d"_s : u"a"_s));
+    }
+    settings.setValue(u"eventColumns"_s, m_views[EventsTab]->horizontalHeader()->saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace pepsi::console

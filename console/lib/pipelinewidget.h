@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "pipelinegraph.h"
+
+#include <QJsonObject>
+#include <QPointer>
+#include <QRectF>
+#include <QWidget>
+
+namespace pepsi::console {
+
+class PoolModel;
+class QueueModel;
+class ThroughputModel;
+
+// The pipeline drawn as boxes and arrows (QPainter): per stage the busy
+// workers against the cap, messages in flight, the pending backlog and the
+// rate; arrows as thick as the flow along them. Cooldown and drained stages
+// are marked. A click selects a stage.
+class PipelineWidget : public QWidget
+{
+    Q_OBJECT
+
+public:
+    PipelineWidget(PoolModel *pools, QueueModel *queues, ThroughputModel *throughput, QWidget *parent = nullptr);
+
+    void setGraph(const PipelineGraph &graph);
+    // status → totals, for the line above the graph.
+    void setTotals(const QJsonObject &totals);
+    QString totalsLine() const;
+    const PipelineGraph &graph() const { return m_graph; }
+    QStringList stageNames() const;
+    // The text lines drawn in a stage's box (also its accessible description).
+    QStringList lines(const QString &stage) const;
+    // Where the stage's box is, in widget coordinates; empty when not shown.
+    QRectF boxOf(const QString &stage) const;
+    QString selectedStage() const { return m_selected; }
+    void setSelectedStage(const QString &stage);
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+Q_SIGNALS:
+    void stageSelected(const QString &stage);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+
+private:
+    // The layout in unscaled coordinates, and the transform onto the widget.
+    QRectF logicalBox(const PipelineGraph::Node &node) const;
+    QSizeF logicalSize() const;
+    double scale() const;
+    QPointF offset() const;
+
+    QPointer<PoolModel> m_pools;
+    QPointer<QueueModel> m_queues;
+    QPointer<ThroughputModel> m_throughput;
+    PipelineGraph m_graph;
+    QJsonObject m_totals;
+    QString m_selected;
+};
+
+} // namespace pepsi::console

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "keyedtablemodel.h"
+
+namespace pepsi::console {
+
+// Row counts per stage and status (status → stages.*.queue). A stage whose
+// pending backlog grew in each of the last GrowthSnapshots snapshots is
+// highlighted once it holds at least GrowthFloor messages: the stage does not keep up.
+class QueueModel : public KeyedTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { Stage, Pending, Running, Paused, Failed, Timeout, OldestPending, Trend, ColumnCount };
+    static constexpr int GrowthSnapshots = 2;
+    // A backlog smaller than this is noise (a stage's own batch), not a trend.
+    static constexpr qint64 GrowthFloor = 1000;
+
+    using KeyedTableModel::KeyedTableModel;
+
+    void applyStatus(const QJsonObject &status);
+    // Why the counts are missing (the database is down); empty when they are there.
+    QString queuesError() const { return m_error; }
+
+    // Rows of `stage` with `status` ("failed", "timeout"...) in the last snapshot.
+    qint64 count(const QString &stage, const QString &status) const;
+    bool isGrowing(const QString &stage) const;
+
+protected:
+    QStringList headers() const override;
+    QVariant cell(const QString &key, const QJsonObject &record, int column, int role) const override;
+    bool highlighted(const QJsonObject &record) const override;
+    QJsonObject derive(const QJsonObject &previous, const QJsonObject &next) const override;
+
+private:
+    QString m_error;
+};
+
+} // namespace pepsi::console

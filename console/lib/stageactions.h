@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+#include <functional>
+
+class QAction;
+class QWidget;
+
+namespace pepsi::console {
+
+class ControlClient;
+class QueueModel;
+
+// The admin commands as QActions on the selected stage: drain, resume,
+// requeue failed / timed-out messages (after a confirmation saying how many,
+// from the queue counts) and reload. Enabled only while connected to a
+// daemon that accepts admin commands from us (`version` → peer.admin).
+// Every answer is reported: done() on success, failed() with the daemon's
+// words otherwise.
+class StageActions : public QObject
+{
+    Q_OBJECT
+
+public:
+    // (title, question) -> the user said yes. Tests replace the dialog.
+    using Confirm = std::function<bool(const QString &title, const QString &question)>;
+
+    StageActions(ControlClient *client, QueueModel *queues, QWidget *dialogParent, QObject *parent = nullptr);
+
+    QAction *drain() const { return m_drain; }
+    QAction *resume() const { return m_resume; }
+    QAction *requeueFailed() const { return m_requeueFailed; }
+    QAction *requeueTimeout() const { return m_requeueTimeout; }
+    QAction *reload() const { return m_reload; }
+    QList<QAction *> all() const { return {m_drain, m_resume, m_requeueFailed, m_requeueTimeout, m_reload}; }
+
+    void setStage(const QString &stage);
+    QString stage() const { return m_stage; }
+    void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
+    // Why the actions are disabled ("" when they are enabled).
+    QString disabledReason() const;
+
+Q_SIGNALS:
+    void done(const QString &message);
+    void failed(const QString &message);
+
+private:
+    void updateEnabled();
+    void send(const QString &cmd, const QJsonObject &arguments, const QString &what);
+    void requeue(const QString &status);
+    void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
+
+    ControlClient *m_client;
+    QueueModel *m_queues;
+    QWidget *m_dialogParent;
+    QAction *m_drain;
+    QAction *m_resume;
+    QAction *m_requeueFailed;
+    QAction *m_requeueTimeout;
+    QAction *m_reload;
+    QString m_stage;
+    Confirm m_confirm;
+    QHash<qint64, QString> m_waiting; // request id -> what it was, for the messages
+};
+
+} // namespace pepsi::console

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The console's models: a snapshot in, rows out; an event in, the right row
+// changes; structural and data signals only after the flush.
+#include "eventlogmodel.h"
+#include "pipelinegraph.h"
+#include "poolmodel.h"
+#include "queuemodel.h"
+#include "throughputmodel.h"
+#include "workermodel.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace pepsi::console;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QJsonObject json(const char *text)
+{
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(QByteArray(text), &error);
+    if (!document.isObject())
+        qFatal("bad test JSON: %s: %s", qPrintable(error.errorString()), text);
+    return document.object();
+}
+
+// Two stages as `status` reports them.
+QJsonObject twoStages()
+{
+    return json(R"({"state": "running", "stages": {
+        "enrich": {"workers": 4, "busy": 3, "idle": 1, "starting": 0, "retiring": 0, "parallelism": 4,
+                   "queue_limit": 4, "in_flight": 9, "capacity": 16, "cooldown": false, "drained": false,
+                   "queue": {"pending": 1200, "running": 9, "paused": 3, "failed": 12, "timeout": 0,
+                             "oldest_pending_age_ms": 5400},
+                   "stats": {"runs": 52011, "failures": 12, "timeouts": 0, "crashes": 1, "busy_usec": 8123456,
+                             "rate_10s": 2004.1, "rate_60s": 1990.0}},
+        "ingest": {"workers": 0, "busy": 0, "idle": 0, "starting": 0, "retiring": 0, "parallelism": 2,
+                   "queue_limit": 4, "in_flight": 0, "capacity": 0, "cooldown": true,
+                   "cooldown_until": "2026-12-02T19:52:00.000Z", "cooldown_reason": "exited with status 78",
+                   "drained": false,
+                   "queue": {"pending": 0, "running": 0, "paused": 0, "failed": 0, "timeout": 3,
+                             "oldest_pending_age_ms": null},
+                   "stats": {"runs": 0, "failures": 0, "timeouts": 0, "crashes": 0, "busy_usec": 0,
+                             "rate_10s": 0, "rate_60s": 0}}}})");
+}
+
+QVariant cellOf(const QAbstractItemModel &model, const QString &key, int column, int role = Qt::DisplayRole)
+{
+    for (int row = 0; row < model.rowCount(); ++row) {
+        if (model.index(row, 0).data(KeyedTableModel::KeyRole).toString() == key)
+            return model.index(row, column).data(role);
+    }
+    return u"<no row %1>"_s.arg(key);
+}
+
+} // namespace
+
+class TestConsoleModels : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void poolSnapshot_data();
+    void poolSnapshot();
+    void poolEvent_data();
+    void poolEvent();
+    void signalsOnlyAfterFlush();
+    void eventsCoalesceIntoOneDataChanged();
+    void snapshotRemovesGoneStages();
+    void queueGrowth_data();
+    void queueGrowth();
+    void queueKeepsCountsWhileDatabaseIsDown();
+    void workers_data();
+    void workers();
+    void workerEvents();
+    void throughputHistory();
+    void eventLog();
+    void pipelineLayout_data();
+    void pipelineLayout();
+};
+
+void TestConsoleModels::poolSnapshot_data()
+{
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QVariant>("expected");
+    QTest::addColumn<bool>("highlighted");
+
+    QTest::newRow("enrich busy") << u"enrich"_s << int(PoolModel::Busy) << QVariant(3) << false;
+    QTest::newRow("enrich idle") << u"enrich"_s << int(PoolModel::Idle) << QVariant(1) << false;
+    QTest::newRow("enrich cap") << u"enrich"_s << int(PoolModel::Parallelism) << QVariant(4) << false;
+    QTest::newRow("enrich in flight") << u"enrich"_s << int(PoolModel::InFlight) << QVariant(9) << false;
+    QTest::newRow("enrich capacity") << u"enrich"_s << int(PoolModel::Capacity) << QVariant(16) << false;
+    QTest::newRow("enrich state") << u"enrich"_s << int(PoolModel::State) << QVariant(u"claiming"_s) << false;
+    QTest::newRow("ingest in cooldown") << u"ingest"_s << int(PoolModel::State) << QVariant(u"cooldown"_s) << true;
+    QTest::newRow("ingest capacity 0") << u"ingest"_s << int(PoolModel::Capacity) << QVariant(0) << true;
+}
+
+void TestConsoleModels::poolSnapshot()
+{
+    QFETCH(QString, stage);
+    QFETCH(int, column);
+    QFETCH(QVariant, expected);
+    QFETCH(bool, highlighted);
+
+    // GIVEN a status snapshot, WHEN it is applied and flushed
+    PoolModel model;
+    model.applyStatus(twoStages());
+    model.flush();
+    // THEN one row per stage, with the snapshot's values
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.columnCount(), int(PoolModel::ColumnCount));
+    QCOMPARE(cellOf(model, stage, column).toString(), expected.toString());
+    QCOMPARE(cellOf(model, stage, 0, KeyedTableModel::HighlightRole).toBool(), highlighted);
+}
+
+void TestConsoleModels::poolEvent_data()
+{
+    QTest::addColumn<QByteArray>("event");
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QVariant>("expected");
+
+    QTest::newRow("tick: busy") << QByteArray(R"({"event": "tick", "seq": 9, "stages": {
+            "enrich": {"rate_10s": 1500.0, "in_flight": 4, "busy": 1, "workers": 2}}})")
+                                << u"enrich"_s << int(PoolModel::Busy) << QVariant(1);
+    QTest::newRow("tick: idle follows") << QByteArray(R"({"event": "tick", "seq": 9, "stages": {
+            "enrich": {"rate_10s": 1500.0, "in_flight": 4, "busy": 1, "workers": 2}}})")
+                                        << u"enrich"_s << int(PoolModel::Idle) << QVariant(1);
+    QTest::newRow("tick: in flight") << QByteArray(R"({"event": "tick", "seq": 9, "stages": {
+            "enrich": {"rate_10s": 1500.0, "in_flight": 4, "busy": 1, "workers": 2}}})")
+                                     << u"enrich"_s << int(PoolModel::InFlight) << QVariant(4);
+    QTest::newRow("drained") << QByteArray(R"({"event": "stage_drained", "seq": 9, "stage": "enrich", "uid": 0})")
+                             << u"enrich"_s << int(PoolModel::State) << QVariant(u"drained"_s);
+    QTest::newRow("resumed") << QByteArray(R"({"event": "stage_resumed", "seq": 9, "stage": "enrich", "uid": 0})")
+                             << u"enrich"_s << int(PoolModel::State) << QVariant(u"claiming"_s);
+    QTest::newRow("cooldown entered")
+        << QByteArray(R"({"event": "cooldown_entered", "seq": 9, "stage": "enrich",
+                          "until": "2026-12-02T19:52:00.000Z", "reason": "exited with status 78"})")
+        << u"enrich"_s << int(PoolModel::State) << QVariant(u"cooldown"_s);
+    QTest::newRow("cooldown left")
+        << QByteArray(R"({"event": "cooldown_left", "seq": 9, "stage": "ingest"})")
+        << u"ingest"_s << int(PoolModel::State) << QVariant(u"claiming"_s);
+    QTest::newRow("unknown stage changes nothing")
+        << QByteArray(R"({"event": "stage_drained", "seq": 9, "stage": "nosuch", "uid": 0})")
+        << u"enrich"_s << int(PoolModel::State) << QVariant(u"claiming"_s);
+}
+
+void TestConsoleModels::poolEvent()
+{
+    QFETCH(QByteArray, event);
+    QFETCH(QString, stage);
+    QFETCH(int, column);
+    QFETCH(QVariant, expected);
+
+    // GIVEN the two stages
+    PoolModel model;
+    model.applyStatus(twoStages());
+    model.flush();
+    // WHEN the event comes
+    model.applyEvent(json(event.constData()));
+    model.flush();
+    // THEN the row shows it, and no row came or went
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(cellOf(model, stage, column).toString(), expected.toString());
+}
+
+void TestConsoleModels::signalsOnlyAfterFlush()
+{
+    PoolModel model;
+    model.setFlushInterval(60'000); // only the explicit flush publishes
+    QSignalSpy aboutToInsert(&model, &QAbstractItemModel::rowsAboutToBeInserted);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    int rowsWhenAboutToInsert = -1;
+    connect(&model, &QAbstractItemModel::rowsAboutToBeInserted, this,
+            [&] { rowsWhenAboutToInsert = model.rowCount(); });
+
+    model.applyStatus(twoStages());
+    QCOMPARE(inserted.count(), 0);
+    QCOMPARE(model.rowCount(), 0);
+
+    model.flush();
+    QCOMPARE(aboutToInsert.count(), 1);
+    QCOMPARE(rowsWhenAboutToInsert, 0);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(inserted.at(0).at(1).toInt(), 0);
+    QCOMPARE(inserted.at(0).at(2).toInt(), 1);
+    QCOMPARE(model.rowCount(), 2);
+
+    // The same snapshot again changes nothing: no signal at all.
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.applyStatus(twoStages());
+    model.flush();
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(inserted.count(), 1);
+}
+
+void TestConsoleModels::eventsCoalesceIntoOneDataChanged()
+{
+    PoolModel model;
+    model.applyStatus(twoStages());
+    model.flush();
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy flushed(&model, &KeyedTableModel::flushed);
+
+    for (int i = 0; i < 50; ++i) {
+        model.applyEvent(QJsonObject{
+            {"event"_L1, u"tick"_s},
+            {"seq"_L1, i},
+            {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"busy"_L1, i % 4}, {"workers"_L1, 4}, {"in_flight"_L1, i}}},
+                                      {"ingest"_L1, QJsonObject{{"busy"_L1, 0}, {"workers"_L1, 0}, {"in_flight"_L1, 0}}}}}});
+    }
+    QCOMPARE(changed.count(), 0);
+    model.flush();
+    QCOMPARE(changed.count(), 1); // fifty events, one repaint
+    QCOMPARE(flushed.count(), 1);
+    QCOMPARE(cellOf(model, u"enrich"_s, PoolModel::InFlight, KeyedTableModel::SortRole).toInt(), 49);
+
+    // Left alone, the model's own timer publishes within a few hundred ms.
+    model.applyEvent(json(R"({"event": "stage_drained", "seq": 99, "stage": "ingest", "uid": 0})"));
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 2, 1000);
+}
+
+void TestConsoleModels::snapshotRemovesGoneStages()
+{
+    PoolModel model;
+    model.applyStatus(twoStages());
+    model.flush();
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QJsonObject status = twoStages();
+    QJsonObject stages = status.value("stages"_L1).toObject();
+    stages.remove("ingest"_L1);
+    status.insert("stages"_L1, stages);
+    model.applyStatus(status);
+    model.flush();
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(model.keys(), QStringList{u"enrich"_s});
+}
+
+void TestConsoleModels::queueGrowth_data()
+{
+    QTest::addColumn<QList<int>>("pending"); // one snapshot each
+    QTest::addColumn<bool>("growing");
+
+    QTest::newRow("one snapshot") << QList<int>{1000} << false;
+    QTest::newRow("grew once") << QList<int>{1000, 2000} << false;
+    QTest::newRow("grew twice") << QList<int>{1000, 2000, 3000} << true;
+    QTest::newRow("grew, then shrank") << QList<int>{1000, 2000, 3000, 2500} << false;
+    QTest::newRow("steady") << QList<int>{1000, 1000, 1000} << false;
+    QTest::newRow("grew twice after a dip") << QList<int>{3000, 1000, 1500, 1600} << true;
+    QTest::newRow("grew twice, below the floor") << QList<int>{77, 150, 187} << false;
+    QTest::newRow("reaches the floor") << QList<int>{500, 900, 1000} << true;
+}
+
+void TestConsoleModels::queueGrowth()
+{
+    QFETCH(QList<int>, pending);
+    QFETCH(bool, growing);
+
+    QueueModel model;
+    for (int n : pending) {
+        model.applyStatus(QJsonObject{
+            {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"queue"_L1, QJsonObject{{"pending"_L1, n},
+                                                                                        {"failed"_L1, 7}}}}}}}});
+        model.flush();
+    }
+    QCOMPARE(model.isGrowing(u"enrich"_s), growing);
+    QCOMPARE(cellOf(model, u"enrich"_s, 0, KeyedTableModel::HighlightRole).toBool(), growing);
+    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending, KeyedTableModel::SortRole).toLongLong(), qint64(pending.last()));
+    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending).toString(), QLocale().toString(pending.last()));
+    QCOMPARE(model.count(u"enrich"_s, u"failed"_s), qint64(7));
+}
+
+void TestConsoleModels::queueKeepsCountsWhileDatabaseIsDown()
+{
+    QueueModel model;
+    model.applyStatus(twoStages());
+    model.flush();
+    model.applyStatus(json(R"({"stages": {"enrich": {"queue": null, "queues_error": "database unreachable"},
+                                          "ingest": {"queue": null, "queues_error": "database unreachable"}}})"));
+    model.flush();
+    QCOMPARE(model.queuesError(), u"database unreachable"_s);
+    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending, KeyedTableModel::SortRole).toLongLong(), qint64(1200));
+    QCOMPARE(cellOf(model, u"ingest"_s, QueueModel::Timeout, KeyedTableModel::SortRole).toLongLong(), qint64(3));
+}
+
+void TestConsoleModels::workers_data()
+{
+    QTest::addColumn<QByteArray>("workers");
+    QTest::addColumn<QList<qint64>>("pids");
+    QTest::addColumn<QList<qint64>>("highlighted");
+
+    QTest::newRow("none") << QByteArray("[]") << QList<qint64>{} << QList<qint64>{};
+    QTest::newRow("fresh head") << QByteArray(R"([{"pid": 5001, "stage": "enrich", "state": "running",
+            "messages": 512, "uptime_ms": 61000, "ids": [88], "head_id": 88, "head_age_ms": 12,
+            "max_runtime_ms": 300000}])")
+                                << QList<qint64>{5001} << QList<qint64>{};
+    QTest::newRow("80% of max_runtime") << QByteArray(R"([
+            {"pid": 5001, "stage": "enrich", "state": "running", "head_id": 88, "head_age_ms": 240000,
+             "max_runtime_ms": 300000},
+            {"pid": 5002, "stage": "enrich", "state": "running", "head_id": 89, "head_age_ms": 239999,
+             "max_runtime_ms": 300000},
+            {"pid": 5003, "stage": "enrich", "state": "running", "head_id": null, "head_age_ms": null,
+             "max_runtime_ms": 300000}])")
+                                        << QList<qint64>{5001, 5002, 5003} << QList<qint64>{5001};
+}
+
+void TestConsoleModels::workers()
+{
+    QFETCH(QByteArray, workers);
+    QFETCH(QList<qint64>, pids);
+    QFETCH(QList<qint64>, highlighted);
+
+    WorkerModel model;
+    model.applyWorkers(QJsonDocument::fromJson(workers).array());
+    model.flush();
+    QCOMPARE(model.pids(), pids);
+    QList<qint64> hot;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        if (model.index(row, 0).data(KeyedTableModel::HighlightRole).toBool())
+            hot.append(model.index(row, WorkerModel::Pid).data().toLongLong());
+    }
+    QCOMPARE(hot, highlighted);
+}
+
+void TestConsoleModels::workerEvents()
+{
+    WorkerModel model;
+    model.applyWorkers(QJsonDocument::fromJson(R"([{"pid": 5001, "stage": "enrich", "state": "running"}])").array());
+    model.flush();
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+
+    model.applyEvent(json(R"({"event": "worker_started", "seq": 3, "pid": 5002, "stage": "deliver"})"));
+    model.applyEvent(json(R"({"event": "worker_crashed", "seq": 4, "pid": 5001, "stage": "enrich",
+                              "cause": "crashed: signal 9", "message_id": 88, "requeued": []})"));
+    QCOMPARE(inserted.count(), 0);
+    model.flush();
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(model.pids(), QList<qint64>{5002});
+    QCOMPARE(cellOf(model, u"5002"_s, WorkerModel::Stage).toString(), u"deliver"_s);
+    QCOMPARE(cellOf(model, u"5002"_s, WorkerModel::State).toString(), u"starting"_s);
+}
+
+void TestConsoleModels::throughputHistory()
+{
+    ThroughputModel model;
+    model.applyStatus(twoStages());
+    model.flush();
+    QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs, KeyedTableModel::SortRole).toLongLong(), qint64(52011));
+    QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs).toString(), QLocale().toString(52011));
+    QSignalSpy history(&model, &ThroughputModel::historyChanged);
+
+    const QDateTime t0 = QDateTime::fromString(u"2026-12-02T19:00:00.000Z"_s, Qt::ISODateWithMs);
+    for (int i = 0; i < 700; ++i) {
+        model.applyEvent(QJsonObject{
+            {"event"_L1, u"tick"_s},
+            {"seq"_L1, i},
+            {"time"_L1, t0.addSecs(i).toString(Qt::ISODateWithMs)},
+            {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"rate_10s"_L1, double(i)}}}}}});
+    }
+    QCOMPARE(history.count(), 700);
+    const auto samples = model.history(u"enrich"_s);
+    // Ten minutes are kept, the oldest first.
+    QCOMPARE(samples.size(), ThroughputModel::HistorySeconds + 1);
+    QCOMPARE(samples.last().rate, 699.0);
+    QCOMPARE(samples.first().time, t0.addSecs(699 - ThroughputModel::HistorySeconds));
+    model.flush();
+    QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Rate10s, KeyedTableModel::SortRole).toDouble(), 699.0);
+    QCOMPARE(model.historyStages(), QStringList{u"enrich"_s});
+}
+
+void TestConsoleModels::eventLog()
+{
+    EventLogModel model;
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    model.applyEvent(json(R"({"event": "tick", "seq": 1, "time": "2026-12-02T19:00:00.000Z"})"));
+    model.applyEvent(json(R"({"event": "worker_crashed", "seq": 2, "time": "2026-12-02T19:00:00.500Z",
+                              "pid": 4242, "stage": "enrich", "cause": "crashed: signal 9", "message_id": 7,
+                              "requeued": [8, 9]})"));
+    model.applyEvent(json(R"({"event": "stage_drained", "seq": 3, "time": "2026-12-02T19:00:01.000Z",
+                              "stage": "enrich", "uid": 0})"));
+    QCOMPARE(model.rowCount(), 0);
+    model.flush();
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(model.rowCount(), 2); // the tick is not logged
+    QCOMPARE(model.index(0, EventLogModel::Event).data().toString(), u"worker_crashed"_s);
+    QCOMPARE(model.index(0, EventLogModel::Pid).data().toLongLong(), qint64(4242));
+    QVERIFY(model.index(0, EventLogModel::Details).data().toString().contains(u"cause=crashed: signal 9"_s));
+    QVERIFY(model.index(0, EventLogModel::Details).data().toString().contains(u"requeued=[8,9]"_s));
+    QVERIFY(model.index(0, 0).data(EventLogModel::ProblemRole).toBool());
+    QVERIFY(!model.index(1, 0).data(EventLogModel::ProblemRole).toBool());
+
+    // The log is bounded: the oldest rows go.
+    for (int i = 0; i < EventLogModel::MaxRows + 10; ++i)
+        model.applyEvent(QJsonObject{{"event"_L1, u"worker_started"_s}, {"seq"_L1, 10 + i}, {"pid"_L1, i}});
+    model.flush();
+    QCOMPARE(model.rowCount(), EventLogModel::MaxRows);
+    QCOMPARE(model.index(EventLogModel::MaxRows - 1, EventLogModel::Pid).data().toLongLong(),
+             qint64(EventLogModel::MaxRows + 9));
+}
+
+void TestConsoleModels::pipelineLayout_data()
+{
+    QTest::addColumn<QByteArray>("stages");
+    QTest::addColumn<QStringList>("order");
+    QTest::addColumn<QList<int>>("layers");
+    QTest::addColumn<int>("edges");
+
+    QTest::newRow("a chain") << QByteArray(R"({"stages": [
+            {"name": "deliver", "next": []}, {"name": "enrich", "next": ["deliver"]},
+            {"name": "ingest", "next": ["enrich"]}]})")
+                             << QStringList{u"ingest"_s, u"enrich"_s, u"deliver"_s} << QList<int>{0, 1, 2} << 2;
+    QTest::newRow("a fork and a join") << QByteArray(R"({"stages": [
+            {"name": "a", "next": ["b", "c"]}, {"name": "b", "next": ["d"]}, {"name": "c", "next": ["e"]},
+            {"name": "d", "next": []}, {"name": "e", "next": ["d"]}]})")
+                                       << QStringList{u"a"_s, u"b"_s, u"c"_s, u"e"_s, u"d"_s}
+                                       << QList<int>{0, 1, 1, 2, 3} << 5;
+    QTest::newRow("an unknown successor is not drawn") << QByteArray(R"({"stages": [
+            {"name": "a", "next": ["zz"]}]})")
+                                                       << QStringList{u"a"_s} << QList<int>{0} << 0;
+    QTest::newRow("empty") << QByteArray(R"({"stages": []})") << QStringList{} << QList<int>{} << 0;
+}
+
+void TestConsoleModels::pipelineLayout()
+{
+    QFETCH(QByteArray, stages);
+    QFETCH(QStringList, order);
+    QFETCH(QList<int>, layers);
+    QFETCH(int, edges);
+
+    const PipelineGraph graph = PipelineGraph::fromStages(QJsonDocument::fromJson(stages).object());
+    QStringList names;
+    QList<int> got;
+    for (const auto &node : graph.nodes) {
+        names.append(node.name);
+        got.append(node.layer);
+    }
+    QCOMPARE(names, order);
+    QCOMPARE(got, layers);
+    QCOMPARE(graph.edgeCount(), edges);
+}
+
+QTEST_MAIN(TestConsoleModels)
+#include "tst_consolemodels.moc"

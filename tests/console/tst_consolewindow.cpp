@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The console's window against a scripted fake daemon, on the offscreen
+// platform: the views fill, the actions follow peer.admin, send what they say
+// and report every answer; the shortcuts, the settings and the German
+// translation.
+#include "connectionstatus.h"
+#include "consolefeed.h"
+#include "controlclient.h"
+#include "eventlogmodel.h"
+#include "fakedaemon.h"
+#include "mainwindow.h"
+#include "pipelinewidget.h"
+#include "poolmodel.h"
+#include "queuemodel.h"
+#include "stageactions.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QTranslator>
+#include <QXmlStreamReader>
+
+using namespace pepsi::console;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QJsonObject json(const char *text)
+{
+    return QJsonDocument::fromJson(QByteArray(text)).object();
+}
+
+void script(FakeDaemon &daemon)
+{
+    daemon.stages = json(R"({"stages": [
+        {"name": "deliver", "next": [], "predecessors": ["enrich"], "drained": false},
+        {"name": "enrich", "next": ["deliver"], "predecessors": ["ingest"], "drained": false},
+        {"name": "ingest", "next": ["enrich"], "predecessors": [], "drained": false}],
+        "settings": {"max_runtime_ms": 300000}})");
+    daemon.status = json(R"({"state": "running",
+        "totals": {"workers": 7, "busy": 5, "in_flight": 17, "capacity": 32, "messages": 119876, "rate_10s": 1590.0},
+        "stages": {
+        "ingest": {"workers": 2, "busy": 2, "idle": 0, "starting": 0, "retiring": 0, "parallelism": 4,
+                   "in_flight": 8, "capacity": 16, "cooldown": false, "drained": false,
+                   "queue": {"pending": 5000, "running": 8, "paused": 0, "failed": 0, "timeout": 0,
+                             "oldest_pending_age_ms": 900},
+                   "stats": {"runs": 100, "rate_10s": 800.0, "rate_60s": 700.0}},
+        "enrich": {"workers": 4, "busy": 3, "idle": 1, "starting": 0, "retiring": 0, "parallelism": 4,
+                   "in_flight": 9, "capacity": 16, "cooldown": false, "drained": false,
+                   "queue": {"pending": 1200, "running": 9, "paused": 3, "failed": 12, "timeout": 2,
+                             "oldest_pending_age_ms": 5400},
+                   "stats": {"runs": 52011, "rate_10s": 790.0, "rate_60s": 690.0}},
+        "deliver": {"workers": 1, "busy": 0, "idle": 1, "starting": 0, "retiring": 0, "parallelism": 4,
+                    "in_flight": 0, "capacity": 0, "cooldown": true, "drained": false,
+                    "cooldown_until": "2026-12-02T19:52:00.000Z", "cooldown_reason": "exited with status 78",
+                    "queue": {"pending": 40, "running": 0, "paused": 0, "failed": 0, "timeout": 0,
+                              "oldest_pending_age_ms": 100},
+                    "stats": {"runs": 10, "rate_10s": 0.0, "rate_60s": 1.0}}}})");
+    daemon.workers = QJsonDocument::fromJson(R"([
+        {"pid": 5001, "stage": "enrich", "state": "running", "messages": 10, "uptime_ms": 1000,
+         "head_id": 1, "head_age_ms": 290000, "max_runtime_ms": 300000}])").array();
+}
+
+} // namespace
+
+class TestConsoleWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void viewsFillFromTheDaemon();
+    void actionsFollowPeerAdmin_data();
+    void actionsFollowPeerAdmin();
+    void drainAndResumeSendTheCommand();
+    void requeueAsksWithTheCount_data();
+    void requeueAsksWithTheCount();
+    void everyErrorIsShown();
+    void shortcutsSwitchViews();
+    void settingsAreRemembered();
+    void saysItReconnects();
+    void germanTranslationIsComplete();
+    void germanTranslationLoads();
+
+private:
+    static QString buildDir()
+    {
+        return qEnvironmentVariable("PEPSI_BUILD_DIR", QStringLiteral(PEPSI_BINARY_DIR));
+    }
+    std::unique_ptr<FakeDaemon> m_daemon;
+    QTranslator m_english;
+};
+
+void TestConsoleWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+    QCoreApplication::setOrganizationName(u"pepsi-test"_s);
+    QCoreApplication::setApplicationName(u"tst_consolewindow"_s);
+    // As pepsi-console does: English plural forms.
+    QVERIFY(m_english.load(u":/i18n/pepsi-console_en.qm"_s));
+    QCoreApplication::installTranslator(&m_english);
+}
+
+void TestConsoleWindow::init()
+{
+    QSettings().clear();
+    m_daemon = std::make_unique<FakeDaemon>();
+    script(*m_daemon);
+}
+
+void TestConsoleWindow::viewsFillFromTheDaemon()
+{
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    window.show();
+    client.start();
+
+    QTRY_COMPARE(window.pipeline()->stageNames(), (QStringList{u"ingest"_s, u"enrich"_s, u"deliver"_s}));
+    QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
+    QTRY_COMPARE(window.proxy(MainWindow::QueuesTab)->rowCount(), 3);
+    QTRY_COMPARE(window.proxy(MainWindow::WorkersTab)->rowCount(), 1);
+    QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(0), u"workers 3 busy / 4 cap"_s);
+    QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(2), u"pending 1,200"_s);
+    QTRY_VERIFY(window.pipeline()->totalsLine().startsWith(u"1,590/s stage runs (10 s), 17 messages in flight, 5 of 7"_s));
+    // Boxes left to right along the flow.
+    QVERIFY(window.pipeline()->boxOf(u"ingest"_s).right() < window.pipeline()->boxOf(u"enrich"_s).left());
+    QVERIFY(window.pipeline()->boxOf(u"enrich"_s).right() < window.pipeline()->boxOf(u"deliver"_s).left());
+    // The worker near max_runtime is highlighted.
+    QVERIFY(window.proxy(MainWindow::WorkersTab)->index(0, 0).data(KeyedTableModel::HighlightRole).toBool());
+    // Sorted by the raw number, not the text: pending 40 < 1200 < 5000.
+    window.view(MainWindow::QueuesTab)->sortByColumn(QueueModel::Pending, Qt::AscendingOrder);
+    QSortFilterProxyModel *queues = window.proxy(MainWindow::QueuesTab);
+    QCOMPARE(queues->index(0, 0).data().toString(), u"deliver"_s);
+    QCOMPARE(queues->index(2, 0).data().toString(), u"ingest"_s);
+    QTRY_VERIFY(window.connectionStatus()->versionText().contains(u"0.1.0"_s));
+    QVERIFY(window.connectionStatus()->uptimeText().startsWith(u"up "_s));
+
+    // Events patch the picture: the tick, and a stage drained by someone else.
+    m_daemon->pushEvent({{"event"_L1, u"stage_drained"_s}, {"stage"_L1, u"ingest"_s}, {"uid"_L1, 0}});
+    QTRY_COMPARE(PoolModel::stateOf(window.feed()->pools()->record(u"ingest"_s)), u"drained"_s);
+
+    const QString out = QDir(QDir::currentPath()).filePath(u"tst_consolewindow-fake.png"_s);
+    window.resize(1200, 700);
+    QVERIFY(window.grab().save(out));
+    qInfo("screenshot (fake daemon): %s", qPrintable(out));
+}
+
+void TestConsoleWindow::actionsFollowPeerAdmin_data()
+{
+    QTest::addColumn<bool>("admin");
+    QTest::newRow("admin") << true;
+    QTest::newRow("not admin") << false;
+}
+
+void TestConsoleWindow::actionsFollowPeerAdmin()
+{
+    QFETCH(bool, admin);
+    m_daemon->admin = admin;
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    // Not connected yet: nothing may be sent.
+    for (QAction *action : window.actions()->all())
+        QVERIFY(!action->isEnabled());
+    client.start();
+    QTRY_COMPARE(window.pipeline()->stageNames().size(), 3);
+    QTRY_COMPARE(client.state(), ControlClient::State::Connected);
+    for (QAction *action : window.actions()->all())
+        QCOMPARE(action->isEnabled(), admin);
+    QCOMPARE(window.actions()->disabledReason().isEmpty(), admin);
+}
+
+void TestConsoleWindow::drainAndResumeSendTheCommand()
+{
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    client.start();
+    QTRY_COMPARE(window.stageBox()->count(), 3);
+    window.selectStage(u"enrich"_s);
+    QCOMPARE(window.pipeline()->selectedStage(), u"enrich"_s);
+    QSignalSpy done(window.actions(), &StageActions::done);
+
+    window.actions()->drain()->trigger();
+    QTRY_COMPARE(done.count(), 1);
+    QVERIFY(done.first().first().toString().contains(u"enrich drained"_s));
+    QCOMPARE(m_daemon->requests.last().value("cmd"_L1).toString(), u"status"_s); // and it looks again
+    QJsonObject drain;
+    for (const QJsonObject &request : m_daemon->requests) {
+        if (request.value("cmd"_L1) == u"drain"_s)
+            drain = request;
+    }
+    QCOMPARE(drain.value("stage"_L1).toString(), u"enrich"_s);
+
+    // A click on a box selects that stage.
+    QTest::mouseClick(window.pipeline(), Qt::LeftButton, {},
+                      window.pipeline()->boxOf(u"deliver"_s).center().toPoint());
+    QCOMPARE(window.actions()->stage(), u"deliver"_s);
+    window.actions()->resume()->trigger();
+    QTRY_COMPARE(done.count(), 2);
+    QVERIFY(done.last().first().toString().contains(u"deliver resumed"_s));
+}
+
+void TestConsoleWindow::requeueAsksWithTheCount_data()
+{
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<bool>("answer");
+    QTest::addColumn<QString>("question"); // empty: not asked
+    QTest::addColumn<int>("limit");        // 0: nothing sent
+
+    QTest::newRow("failed, yes") << u"failed"_s << true << u"Put 12 failed messages of stage enrich"_s << 12;
+    QTest::newRow("failed, no") << u"failed"_s << false << u"Put 12 failed messages of stage enrich"_s << 0;
+    QTest::newRow("timeout, yes") << u"timeout"_s << true << u"Put 2 timed-out messages of stage enrich"_s << 2;
+}
+
+void TestConsoleWindow::requeueAsksWithTheCount()
+{
+    QFETCH(QString, status);
+    QFETCH(bool, answer);
+    QFETCH(QString, question);
+    QFETCH(int, limit);
+
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    client.start();
+    QTRY_COMPARE(window.feed()->queues()->count(u"enrich"_s, status) > 0, true);
+    window.selectStage(u"enrich"_s);
+    QString asked;
+    window.actions()->setConfirm([&](const QString &, const QString &text) {
+        asked = text;
+        return answer;
+    });
+    QSignalSpy done(window.actions(), &StageActions::done);
+    (status == "failed"_L1 ? window.actions()->requeueFailed() : window.actions()->requeueTimeout())->trigger();
+    QVERIFY2(asked.startsWith(question), qPrintable(asked));
+    if (limit == 0) {
+        QTest::qWait(200);
+        QCOMPARE(m_daemon->count(u"requeue"_s), 0);
+        return;
+    }
+    QTRY_COMPARE(done.count(), 1);
+    QVERIFY(done.first().first().toString().contains(u"3 messages put back"_s));
+    QJsonObject sent;
+    for (const QJsonObject &request : m_daemon->requests) {
+        if (request.value("cmd"_L1) == u"requeue"_s)
+            sent = request;
+    }
+    QCOMPARE(sent.value("status"_L1).toString(), status);
+    QCOMPARE(sent.value("stage"_L1).toString(), u"enrich"_s);
+    QCOMPARE(sent.value("limit"_L1).toInt(), limit);
+}
+
+void TestConsoleWindow::everyErrorIsShown()
+{
+    m_daemon->failing.insert(u"drain"_s, u"unknown stage 'enrich'"_s);
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    client.start();
+    QTRY_COMPARE(window.stageBox()->count(), 3);
+    window.selectStage(u"enrich"_s);
+    window.actions()->drain()->trigger();
+    QTRY_VERIFY(window.lastError().contains(u"unknown stage 'enrich'"_s));
+    QVERIFY(window.lastError().startsWith(u"Draining enrich failed"_s));
+    // and it is in the event log too
+    window.feed()->flush();
+    QAbstractItemModel *log = window.proxy(MainWindow::EventsTab);
+    bool logged = false;
+    for (int row = 0; row < log->rowCount(); ++row)
+        logged |= log->index(row, 4).data().toString().contains(u"unknown stage"_s);
+    QVERIFY(logged);
+}
+
+void TestConsoleWindow::shortcutsSwitchViews()
+{
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    for (int i = 5; i >= 0; --i) {
+        QTest::keyClick(&window, Qt::Key(Qt::Key_1 + i), Qt::ControlModifier);
+        QCOMPARE(window.tabs()->currentIndex(), i);
+    }
+    // The events filter narrows the log.
+    window.feed()->events()->addNote(u"alpha"_s, false);
+    window.feed()->events()->addNote(u"beta"_s, false);
+    window.feed()->flush();
+    QCOMPARE(window.proxy(MainWindow::EventsTab)->rowCount(), 2);
+    window.eventFilter()->setText(u"BET"_s);
+    QCOMPARE(window.proxy(MainWindow::EventsTab)->rowCount(), 1);
+}
+
+void TestConsoleWindow::settingsAreRemembered()
+{
+    ControlClient client;
+    {
+        MainWindow window(&client);
+        window.show();
+        window.resize(900, 600);
+        window.tabs()->setCurrentIndex(MainWindow::WorkersTab);
+        window.view(MainWindow::PoolsTab)->sortByColumn(PoolModel::Busy, Qt::DescendingOrder);
+        window.close();
+    }
+    MainWindow again(&client);
+    QCOMPARE(again.tabs()->currentIndex(), int(MainWindow::WorkersTab));
+    QCOMPARE(again.size(), QSize(900, 600));
+    QCOMPARE(again.view(MainWindow::PoolsTab)->horizontalHeader()->sortIndicatorSection(), int(PoolModel::Busy));
+    QCOMPARE(again.view(MainWindow::PoolsTab)->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+}
+
+void TestConsoleWindow::saysItReconnects()
+{
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    client.setReconnectInterval(200);
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    client.start();
+    QTRY_VERIFY(window.connectionStatus()->connectionText().startsWith(u"Connected to"_s));
+    m_daemon->goAway();
+    QTRY_VERIFY(window.connectionStatus()->connectionText().startsWith(u"Reconnecting to"_s));
+    QVERIFY(window.actions()->disabledReason() == u"not connected to the daemon"_s);
+    QVERIFY(!window.actions()->drain()->isEnabled());
+    QVERIFY(m_daemon->listen());
+    QTRY_VERIFY(window.connectionStatus()->connectionText().startsWith(u"Connected to"_s));
+    QTRY_VERIFY(window.actions()->drain()->isEnabled());
+}
+
+void TestConsoleWindow::germanTranslationIsComplete()
+{
+    QFile file(QStringLiteral(PEPSI_SOURCE_DIR "/translations/pepsi-console_de.ts"));
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+    struct Message
+    {
+        QString source;
+        QString type;
+        QStringList forms;
+    };
+    QList<Message> messages;
+    QXmlStreamReader xml(file.readAll());
+    bool numerus = false;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement)
+            continue;
+        if (xml.name() == "message"_L1) {
+            messages.append(Message{});
+            numerus = xml.attributes().value("numerus"_L1) == "yes"_L1;
+        } else if (xml.name() == "source"_L1 && !messages.isEmpty()) {
+            messages.last().source = xml.readElementText();
+        } else if (xml.name() == "translation"_L1 && !messages.isEmpty()) {
+            messages.last().type = xml.attributes().value("type"_L1).toString();
+            if (!numerus) {
+                messages.last().forms.append(xml.readElementText());
+                continue;
+            }
+            while (xml.readNextStartElement()) {
+                if (xml.name() == "numerusform"_L1)
+                    messages.last().forms.append(xml.readElementText());
+                else
+                    xml.skipCurrentElement();
+            }
+        }
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY(messages.size() > 100);
+    static const QRegularExpression placeholder(u"%L?\\d"_s);
+    const auto placeholders = [](const QString &text) {
+        QStringList found;
+        for (auto it = placeholder.globalMatch(text); it.hasNext();)
+            found.append(it.next().captured().remove(u'L'));
+        found.sort();
+        found.removeDuplicates();
+        return found;
+    };
+    for (const Message &message : std::as_const(messages)) {
+        QVERIFY2(message.type.isEmpty(), qPrintable(u"%1: %2"_s.arg(message.type, message.source)));
+        QVERIFY2(!message.forms.isEmpty(), qPrintable(u"untranslated: "_s + message.source));
+        for (const QString &form : message.forms) {
+            QVERIFY2(!form.isEmpty(), qPrintable(u"untranslated: "_s + message.source));
+            // Every %1, %2... survives the translation.
+            QVERIFY2(placeholders(form) == placeholders(message.source),
+                     qPrintable(u"%1 -> %2"_s.arg(message.source, form)));
+        }
+    }
+}
+
+void TestConsoleWindow::germanTranslationLoads()
+{
+    QTranslator translator;
+    const QString dir = buildDir() + u"/console"_s;
+    QVERIFY2(translator.load(QLocale(QLocale::German), u"pepsi-console"_s, u"_"_s, dir), qPrintable(dir));
+    QCoreApplication::installTranslator(&translator);
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    const QString tab = window.tabs()->tabText(MainWindow::QueuesTab);
+    const QString header = window.feed()->pools()->headerData(PoolModel::InFlight, Qt::Horizontal).toString();
+    QCoreApplication::removeTranslator(&translator);
+    QCOMPARE(tab, u"&Warteschlangen"_s);
+    QCOMPARE(window.actions()->drain()->text(), u"Stufe &anhalten"_s);
+    QCOMPARE(header, u"In Arbeit"_s);
+}
+
+QTEST_MAIN(TestConsoleWindow)
+#include "tst_consolewindow.moc"
