@@ -4,12 +4,6 @@
 #include <QByteArray>
 #include <cstdio>
 
-Q_LOGGING_CATEGORY(lcMain, "pepsi.dispatch.main", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcWorker, "pepsi.dispatch.worker", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcPool, "pepsi.dispatch.pool", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcClaim, "pepsi.dispatch.claim", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcStore, "pepsi.dispatch.store", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcNotify, "pepsi.dispatch.notify", QtInfoMsg)
 
 namespace pepsi {
 

@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "model/logcategories.h"
+
 #include <QLoggingCategory>
 #include <QString>
 #include <optional>
 
-Q_DECLARE_LOGGING_CATEGORY(lcMain)
-Q_DECLARE_LOGGING_CATEGORY(lcWorker)
-Q_DECLARE_LOGGING_CATEGORY(lcPool)
-Q_DECLARE_LOGGING_CATEGORY(lcClaim)
-Q_DECLARE_LOGGING_CATEGORY(lcStore)
-Q_DECLARE_LOGGING_CATEGORY(lcNotify)
 
 namespace pepsi {
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "control/peercredentials.h"
-#include "core/dispatchview.h"
+#include "model/dispatchview.h"
 #include "result.h"
 
 #include <QJsonObject>

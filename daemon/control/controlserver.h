@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "core/dispatchview.h"
+#include "model/dispatchview.h"
 
 #include <QList>
 #include <QLocalServer>

@@ -3,7 +3,7 @@
 
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
-#include "core/snapshots.h"
+#include "model/snapshots.h"
 
 #include <QJsonObject>
 #include <QJsonValue>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "app/servicenotifier.h"
+#include "service/servicenotifier.h"
 #include "config/configuration.h"
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
-#include "core/dispatchview.h"
+#include "model/dispatchview.h"
 #include "core/statistics.h"
-#include "core/ticket.h"
+#include "model/ticket.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -5,7 +5,7 @@
 #include "core/dispatcher.h"
 #include "core/dispatchstate.h"
 
-#include "app/logging.h"
+#include "model/logcategories.h"
 #include "core/pipelineconfig.h"
 #include "storage/databasesession.h"
 #include "workers/workerpool.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/dispatchstate.h"
 
-#include "app/logging.h"
+#include "model/logcategories.h"
 #include "core/dispatcher.h"
 #include "storage/controlstore.h"
 #include "storage/databasesession.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "core/snapshots.h"
+#include "model/snapshots.h"
 
 #include <QString>
 #include <optional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "storage/queuestore.h"
 
-#include "app/logging.h"
+#include "model/logcategories.h"
 #include "db/database.h"
 #include "protocol/statusline.h"
 #include "storage/dispatcherconnection.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "core/ticket.h"
+#include "model/ticket.h"
 #include "storage/dispatcherconnection.h"
 
 #include <QList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "core/statistics.h"
+#include "model/statsdelta.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "workers/workerpool.h"
 
-#include "app/logging.h"
+#include "model/logcategories.h"
 #include "config/relativetime.h"
 #include "workers/cooldown.h"
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "config/stagegraph.h"
-#include "core/runreport.h"
-#include "core/ticket.h"
+#include "model/runreport.h"
+#include "model/ticket.h"
 #include "workers/workerprocess.h"
 
 #include <QDateTime>

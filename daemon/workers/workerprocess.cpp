@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "workers/workerprocess.h"
 
-#include "app/logging.h"
+#include "model/logcategories.h"
 
 #include <csignal>
 #include <fcntl.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "core/snapshots.h"
-#include "core/ticket.h"
+#include "model/snapshots.h"
+#include "model/ticket.h"
 #include "protocol/statusline.h"
 #include "workers/linesplitter.h"
 

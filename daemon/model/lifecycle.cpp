@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "core/dispatchview.h"
+#include "model/dispatchview.h"
 
 namespace pepsi {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "app/sdnotify.h"
+#include "service/sdnotify.h"
 
 #include <systemd/sd-daemon.h>
 

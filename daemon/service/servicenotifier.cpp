@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "app/servicenotifier.h"
+#include "service/servicenotifier.h"
 
-#include "app/logging.h"
-#include "app/sdnotify.h"
+#include "model/logcategories.h"
+#include "service/sdnotify.h"
 
 #include <algorithm>
 
