@@ -49,8 +49,9 @@ int main(int argc, char **argv)
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QApplication::translate("main", "The admin console of pepsi-dispatch: watches and steers a running "
-                                        "dispatcher through its control socket."));
+        QApplication::translate("main",
+                                "The admin console of pepsi-dispatch: watches and steers a running "
+                                "dispatcher through its control socket."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption socket(

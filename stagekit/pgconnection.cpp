@@ -84,10 +84,7 @@ bool PgConnection::reset(QByteArray *error)
     return !m_lost;
 }
 
-bool PgConnection::isUsable() const
-{
-    return m_conn && !m_lost && PQstatus(m_conn) == CONNECTION_OK;
-}
+bool PgConnection::isUsable() const { return m_conn && !m_lost && PQstatus(m_conn) == CONNECTION_OK; }
 
 QByteArray PgConnection::lastError() const
 {

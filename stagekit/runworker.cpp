@@ -6,8 +6,8 @@
 #include <QByteArray>
 #include <QString>
 #include <csignal>
-#include <libpq-fe.h>
 #include <cstdlib>
+#include <libpq-fe.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -26,12 +26,13 @@ struct CommandLine
 
 QByteArray usage(const QByteArray &program)
 {
-    return "usage: " + program + " [-c FILE] worker\n"
-        "A pepsi-dispatch stage program: reads message ids on stdin, one per line,\n"
-        "and answers one status line per id on stdout.\n"
-        "  -c, --config FILE  configuration file (default: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf)\n"
-        "  -h, --help         show this help\n"
-        "Environment: PEPSI_STAGE names the stage (set by pepsi-dispatch).\n";
+    return "usage: " + program
+        + " [-c FILE] worker\n"
+          "A pepsi-dispatch stage program: reads message ids on stdin, one per line,\n"
+          "and answers one status line per id on stdout.\n"
+          "  -c, --config FILE  configuration file (default: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf)\n"
+          "  -h, --help         show this help\n"
+          "Environment: PEPSI_STAGE names the stage (set by pepsi-dispatch).\n";
 }
 
 // [-c FILE | --config FILE | --config=FILE] worker, or -h
@@ -69,8 +70,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, QByteArray *e
 // error, not a database outage; a bare name is a database name.
 std::optional<QByteArray> checkDatabase(const Configuration &configuration, const QByteArray &database)
 {
-    const bool conninfo = database.contains('=') || database.startsWith("postgres://")
-        || database.startsWith("postgresql://");
+    const bool conninfo =
+        database.contains('=') || database.startsWith("postgres://") || database.startsWith("postgresql://");
     if (!conninfo)
         return std::nullopt;
     char *message = nullptr;
@@ -96,10 +97,7 @@ QString configPath(const CommandLine &line)
 
 } // namespace
 
-int runWorker(int argc, char **argv, Handler handler)
-{
-    return runWorker(argc, argv, Setup(), std::move(handler));
-}
+int runWorker(int argc, char **argv, Handler handler) { return runWorker(argc, argv, Setup(), std::move(handler)); }
 
 int runWorker(int argc, char **argv, Setup setup, Handler handler)
 {

@@ -35,9 +35,10 @@ Outcome StageContext::advance(qint64 id, const StateUpdate &extra)
 Outcome StageContext::advanceTo(qint64 id, const QString &next, const StateUpdate &extra)
 {
     if (!m_stageConfig->next.contains(next)) {
-        return Outcome::fail(1, "stage " + m_stage.toUtf8() + " cannot advance message " + QByteArray::number(id)
-                                    + " to " + next.toUtf8() + ": not in its NEXT ("
-                                    + m_stageConfig->next.join(QLatin1Char(' ')).toUtf8() + ')');
+        return Outcome::fail(1,
+                             "stage " + m_stage.toUtf8() + " cannot advance message " + QByteArray::number(id) + " to "
+                                 + next.toUtf8() + ": not in its NEXT ("
+                                 + m_stageConfig->next.join(QLatin1Char(' ')).toUtf8() + ')');
     }
     if (!fusesInto(next))
         return move(id, next, "pending", extra);
@@ -52,8 +53,7 @@ Outcome StageContext::advanceTo(qint64 id, const QString &next, const StateUpdat
 bool StageContext::fusesInto(const QString &next) const
 {
     const StageConfig *successor = m_graph.stage(next);
-    return successor && successor->fuse && successor->name != m_stage
-        && successor->program == m_stageConfig->program;
+    return successor && successor->fuse && successor->name != m_stage && successor->program == m_stageConfig->program;
 }
 
 Outcome StageContext::finish(qint64 id, Final status, const StateUpdate &extra)
@@ -66,12 +66,14 @@ Outcome StageContext::pause(qint64 id, std::chrono::milliseconds delay, const QB
 {
     StateUpdate update = extra;
     update.set({QStringLiteral("pause_reason")}, QString::fromUtf8(reason));
-    const QByteArray sql = "UPDATE workqueue SET status = 'paused', timeout = now() + $3::bigint * interval '1 millisecond', "
-                           "updated = now(), state = "
+    const QByteArray sql =
+        "UPDATE workqueue SET status = 'paused', timeout = now() + $3::bigint * interval '1 millisecond', "
+        "updated = now(), state = "
         + update.sqlExpression(4) + Guard;
-    return guarded(id, sql,
-                   QList<QByteArray>{QByteArray::number(id), m_stage.toUtf8(), QByteArray::number(qint64(delay.count()))}
-                       + update.parameters());
+    return guarded(
+        id, sql,
+        QList<QByteArray>{QByteArray::number(id), m_stage.toUtf8(), QByteArray::number(qint64(delay.count()))}
+            + update.parameters());
 }
 
 Outcome StageContext::move(qint64 id, const QString &stage, const char *status, const StateUpdate &extra)

@@ -57,8 +57,7 @@ public:
     Outcome finish(qint64 id, Final status, const StateUpdate &extra = {});
     // 'paused' until now() + delay, with the reason in state.pause_reason; the
     // dispatcher makes it pending at this stage again when the time is due.
-    Outcome pause(qint64 id, std::chrono::milliseconds delay, const QByteArray &reason,
-                  const StateUpdate &extra = {});
+    Outcome pause(qint64 id, std::chrono::milliseconds delay, const QByteArray &reason, const StateUpdate &extra = {});
 
     // Whether this stage's worker runs `next` itself: FUSE = YES and the same
     // PROGRAM (as configured).

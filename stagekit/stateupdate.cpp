@@ -15,10 +15,7 @@ QByteArray jsonText(const QJsonValue &value)
     return wrapped.mid(1, wrapped.size() - 2);
 }
 
-QByteArray param(int n)
-{
-    return '$' + QByteArray::number(n);
-}
+QByteArray param(int n) { return '$' + QByteArray::number(n); }
 
 // s #> path[1:depth], or s itself for depth 0
 QByteArray prefix(const QByteArray &s, const QByteArray &path, int depth)

@@ -34,18 +34,14 @@ Outcome tooLong()
                          "protocol error: line longer than " + QByteArray::number(WorkerLoop::MaxLineBytes) + " bytes");
 }
 
-bool isBlank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 } // namespace
 
 WorkerLoop::WorkerLoop(WorkerSession &session, Handler handler)
     : m_session(session)
     , m_handler(std::move(handler))
-{
-}
+{ }
 
 std::optional<qint64> WorkerLoop::parseId(QByteArrayView line)
 {
@@ -146,8 +142,8 @@ Outcome WorkerLoop::handleId(qint64 id, QList<FusedReport> *fused)
         }
         const auto start = std::chrono::steady_clock::now();
         outcome = m_handler(*context, id);
-        const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now()
-                                                                                 - start);
+        const auto usec =
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
         if (outcome.isOk())
             fused->append({next.toUtf8(), qint64(usec.count())});
     }

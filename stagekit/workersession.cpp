@@ -29,8 +29,7 @@ WorkerSession::WorkerSession(Configuration fileConfiguration, QByteArray databas
     , m_database(std::move(database))
     , m_stage(std::move(stage))
     , m_setup(std::move(setup))
-{
-}
+{ }
 
 WorkerSession::State WorkerSession::prepare(QByteArray *reason)
 {

@@ -26,10 +26,7 @@ constexpr int ExitConfig = 78; // EX_CONFIG
 
 const QString ConnectionName = QStringLiteral("pepsi-schema");
 
-void printOut(const QString &text)
-{
-    (void)std::fputs(qPrintable(text + u'\n'), stdout);
-}
+void printOut(const QString &text) { (void)std::fputs(qPrintable(text + u'\n'), stdout); }
 
 void printErr(const QString &text)
 {
@@ -78,7 +75,8 @@ int runStatus(const pepsi::SchemaInstaller &installer)
         verdict = QStringLiteral("upgrade pending: run pepsi-schema install");
     else
         verdict = QStringLiteral("the database is newer than this build");
-    printOut(QStringLiteral("database schema version %1, this build knows %2: %3").arg(*current).arg(latest).arg(verdict));
+    printOut(
+        QStringLiteral("database schema version %1, this build knows %2: %3").arg(*current).arg(latest).arg(verdict));
     return 0;
 }
 

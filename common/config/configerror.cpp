@@ -10,8 +10,7 @@ QString ConfigOrigin::describe() const
         // for a missing option: name just the section then.
         if (overlayOption.isEmpty())
             return QStringLiteral("config_overlay (") + overlaySection + u')';
-        return QStringLiteral("config_overlay (") + overlaySection + QStringLiteral(", ") + overlayOption
-            + u')';
+        return QStringLiteral("config_overlay (") + overlaySection + QStringLiteral(", ") + overlayOption + u')';
     }
     if (file.isEmpty())
         return line > 0 ? QStringLiteral("line ") + QString::number(line) : QString(); // parsed text, no file

@@ -9,16 +9,13 @@ namespace pepsi {
 // database overlay. Every configuration error names it.
 struct ConfigOrigin
 {
-    QString file;    // empty for an overlay row
-    int line = 0;    // 1-based; 0 when unknown
+    QString file;           // empty for an overlay row
+    int line = 0;           // 1-based; 0 when unknown
     QString overlaySection; // set for an overlay row
     QString overlayOption;
 
     static ConfigOrigin fromFile(const QString &file, int line) { return {file, line, {}, {}}; }
-    static ConfigOrigin fromOverlay(const QString &section, const QString &option)
-    {
-        return {{}, 0, section, option};
-    }
+    static ConfigOrigin fromOverlay(const QString &section, const QString &option) { return {{}, 0, section, option}; }
     // "pepsi.conf:12", "pepsi.conf", or "config_overlay (stage-enrich, PARALLELISM)"
     QString describe() const;
 };

@@ -31,7 +31,9 @@ QString quoted(const QString &text) { return u'"' + text + u'"'; }
 class Expander
 {
 public:
-    explicit Expander(const Configuration &config) : m_config(config) {}
+    explicit Expander(const Configuration &config)
+        : m_config(config)
+    { }
 
     // On failure returns false and sets m_error to the reason.
     bool expand(QStringView raw, QString &out)
@@ -112,8 +114,7 @@ private:
                 for (qsizetype k = loopStart; k < m_stack.size(); ++k)
                     chain << u'$' + m_stack[k].toUpper();
                 chain << u'$' + key.toUpper();
-                return fail(QStringLiteral("variable loop in [PATHS]: ") + chain.join(QStringLiteral(" -> ")),
-                            false);
+                return fail(QStringLiteral("variable loop in [PATHS]: ") + chain.join(QStringLiteral(" -> ")), false);
             }
             m_stack.push_back(key);
             m_stackOrigins.push_back(e->origin);
@@ -195,8 +196,7 @@ Result<Configuration, ConfigError> Configuration::parse(const QByteArray &text, 
             continue;
 
         if (line.startsWith(u'[')) {
-            const QString name =
-                line.endsWith(u']') ? line.mid(1, line.size() - 2).trimmed().toLower() : QString();
+            const QString name = line.endsWith(u']') ? line.mid(1, line.size() - 2).trimmed().toLower() : QString();
             if (name.isEmpty() || name.contains(u'[') || name.contains(u']'))
                 return ConfigError{origin, QStringLiteral("bad section header ") + quoted(line)};
             section = name;
@@ -215,8 +215,8 @@ Result<Configuration, ConfigError> Configuration::parse(const QByteArray &text, 
         if (std::any_of(name.cbegin(), name.cend(), [](QChar c) { return c.isSpace(); }))
             return ConfigError{origin, QStringLiteral("bad option name ") + quoted(name)};
         if (section.isEmpty())
-            return ConfigError{origin, QStringLiteral("option ") + name.toUpper()
-                                           + QStringLiteral(" is outside any section")};
+            return ConfigError{origin,
+                               QStringLiteral("option ") + name.toUpper() + QStringLiteral(" is outside any section")};
         QString value = line.mid(eq + 1).trimmed();
         if (value.size() >= 2 && value.startsWith(u'"') && value.endsWith(u'"'))
             value = value.mid(1, value.size() - 2);
@@ -224,10 +224,9 @@ Result<Configuration, ConfigError> Configuration::parse(const QByteArray &text, 
         QHash<QString, Entry> &options = config.m_sections[section];
         const QString key = name.toLower();
         if (const auto it = options.constFind(key); it != options.constEnd())
-            return ConfigError{origin, QStringLiteral("duplicate option ") + name.toUpper()
-                                           + QStringLiteral(" in [") + section
-                                           + QStringLiteral("] (first set on line ")
-                                           + QString::number(it->origin.line) + u')'};
+            return ConfigError{origin,
+                               QStringLiteral("duplicate option ") + name.toUpper() + QStringLiteral(" in [") + section
+                                   + QStringLiteral("] (first set on line ") + QString::number(it->origin.line) + u')'};
         options.insert(key, Entry{value, origin});
     }
     return config;
@@ -304,8 +303,7 @@ Result<QString, ConfigError> Configuration::string(const QString &section, const
     return expandEntry(*this, *e, option);
 }
 
-Result<std::chrono::milliseconds, ConfigError> Configuration::duration(const QString &section,
-                                                                       const QString &option,
+Result<std::chrono::milliseconds, ConfigError> Configuration::duration(const QString &section, const QString &option,
                                                                        std::chrono::milliseconds defaultValue) const
 {
     const Entry *e = entry(section, option);
@@ -320,8 +318,8 @@ Result<std::chrono::milliseconds, ConfigError> Configuration::duration(const QSt
     return parsed.value();
 }
 
-Result<qint64, ConfigError> Configuration::integer(const QString &section, const QString &option,
-                                                   qint64 defaultValue, qint64 min, qint64 max) const
+Result<qint64, ConfigError> Configuration::integer(const QString &section, const QString &option, qint64 defaultValue,
+                                                   qint64 min, qint64 max) const
 {
     const Entry *e = entry(section, option);
     if (!e)
@@ -336,13 +334,13 @@ Result<qint64, ConfigError> Configuration::integer(const QString &section, const
     bool ok = false;
     const qint64 number = value.toLongLong(&ok); // fails only on overflow now
     if (!ok || number < min || number > max)
-        return optionError(*e, option, value + QStringLiteral(" is out of range (") + QString::number(min)
-                                           + QStringLiteral("..") + QString::number(max) + u')');
+        return optionError(*e, option,
+                           value + QStringLiteral(" is out of range (") + QString::number(min) + QStringLiteral("..")
+                               + QString::number(max) + u')');
     return number;
 }
 
-Result<bool, ConfigError> Configuration::boolean(const QString &section, const QString &option,
-                                                 bool defaultValue) const
+Result<bool, ConfigError> Configuration::boolean(const QString &section, const QString &option, bool defaultValue) const
 {
     const Entry *e = entry(section, option);
     if (!e)

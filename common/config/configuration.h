@@ -41,8 +41,8 @@ public:
     Configuration withOverlay(const QList<OverlayRow> &rows) const;
 
     QString fileName() const { return m_fileName; }
-    QStringList sections() const;                         // lower-case, sorted
-    QStringList options(const QString &section) const;    // lower-case, sorted
+    QStringList sections() const;                      // lower-case, sorted
+    QStringList options(const QString &section) const; // lower-case, sorted
     bool contains(const QString &section, const QString &option) const;
     const Entry *entry(const QString &section, const QString &option) const;
     // Where a section was opened: its first header line in the file, or (for a
@@ -56,8 +56,8 @@ public:
                                         const QString &defaultValue = {}) const;
     Result<std::chrono::milliseconds, ConfigError> duration(const QString &section, const QString &option,
                                                             std::chrono::milliseconds defaultValue) const;
-    Result<qint64, ConfigError> integer(const QString &section, const QString &option, qint64 defaultValue,
-                                        qint64 min, qint64 max) const;
+    Result<qint64, ConfigError> integer(const QString &section, const QString &option, qint64 defaultValue, qint64 min,
+                                        qint64 max) const;
     Result<bool, ConfigError> boolean(const QString &section, const QString &option, bool defaultValue) const;
 
     // $-expansion of an arbitrary value against this configuration's [PATHS] and the environment.

@@ -19,9 +19,9 @@ const QString kDispatch = QStringLiteral("pepsi-dispatch");
 // know is a typo. [pepsi] is shared with the other PEPSI programs and is not
 // checked.
 const QStringList kDispatchOptions = {
-    QStringLiteral("max_runtime"),    QStringLiteral("worker_idle_timeout"), QStringLiteral("poll_interval"),
-    QStringLiteral("stats_interval"), QStringLiteral("tempfail_delay"),      QStringLiteral("db_pool_size"),
-    QStringLiteral("config_file"),    QStringLiteral("control_socket"),      QStringLiteral("user"),
+    QStringLiteral("max_runtime"),     QStringLiteral("worker_idle_timeout"),  QStringLiteral("poll_interval"),
+    QStringLiteral("stats_interval"),  QStringLiteral("tempfail_delay"),       QStringLiteral("db_pool_size"),
+    QStringLiteral("config_file"),     QStringLiteral("control_socket"),       QStringLiteral("user"),
     QStringLiteral("db_lock_timeout"), QStringLiteral("db_statement_timeout"),
 };
 
@@ -47,9 +47,10 @@ std::optional<ConfigError> readDuration(const Configuration &config, const QStri
     if (value.value() <= std::chrono::milliseconds::zero() || value.value() > kMaxDuration) {
         const Configuration::Entry *e = config.entry(kDispatch, option);
         const QString text = config.string(kDispatch, option).value().trimmed(); // expanded once already
-        return ConfigError{e->origin, kDispatch + QStringLiteral(": ") + option.toUpper() + QStringLiteral(": \"")
-                                          + text + QStringLiteral("\" is out of range (1 ms..")
-                                          + formatRelativeTime(kMaxDuration) + u')'};
+        return ConfigError{e->origin,
+                           kDispatch + QStringLiteral(": ") + option.toUpper() + QStringLiteral(": \"") + text
+                               + QStringLiteral("\" is out of range (1 ms..") + formatRelativeTime(kMaxDuration)
+                               + u')'};
     }
     *out = value.value();
     return std::nullopt;
@@ -84,10 +85,13 @@ Result<DispatchSettings, ConfigError> DispatchSettings::fromConfiguration(const 
     if (auto e = readString(config, kPepsi, QStringLiteral("database"), false, &s.database))
         return *e;
     const std::pair<QString, std::chrono::milliseconds *> durations[] = {
-        {QStringLiteral("max_runtime"), &s.maxRuntime},       {QStringLiteral("worker_idle_timeout"), &s.workerIdleTimeout},
-        {QStringLiteral("poll_interval"), &s.pollInterval},   {QStringLiteral("stats_interval"), &s.statsInterval},
+        {QStringLiteral("max_runtime"), &s.maxRuntime},
+        {QStringLiteral("worker_idle_timeout"), &s.workerIdleTimeout},
+        {QStringLiteral("poll_interval"), &s.pollInterval},
+        {QStringLiteral("stats_interval"), &s.statsInterval},
         {QStringLiteral("tempfail_delay"), &s.tempfailDelay},
-        {QStringLiteral("db_lock_timeout"), &s.dbLockTimeout}, {QStringLiteral("db_statement_timeout"), &s.dbStatementTimeout},
+        {QStringLiteral("db_lock_timeout"), &s.dbLockTimeout},
+        {QStringLiteral("db_statement_timeout"), &s.dbStatementTimeout},
     };
     for (const auto &[option, target] : durations) {
         if (auto e = readDuration(config, option, target))

@@ -21,9 +21,9 @@ struct DispatchSettings
     // Every dispatcher database session's lock_timeout and statement_timeout.
     std::chrono::milliseconds dbLockTimeout{std::chrono::seconds(1)};
     std::chrono::milliseconds dbStatementTimeout{std::chrono::seconds(5)};
-    int dbPoolSize = 8;        // 1..1000
-    QString configFile;        // empty: workers get no -c
-    QString controlSocket;     // empty: the default for the running user
+    int dbPoolSize = 8;    // 1..1000
+    QString configFile;    // empty: workers get no -c
+    QString controlSocket; // empty: the default for the running user
     QString user = QStringLiteral("pepsi");
 
     static Result<DispatchSettings, ConfigError> fromConfiguration(const Configuration &config);

@@ -74,9 +74,8 @@ Result<std::chrono::milliseconds, QString> parseUnsigned(QStringView text)
     const QStringView unitText = text.mid(unitStart);
     qint64 unitMs = 1000; // a bare number is seconds
     if (!unitText.isEmpty()) {
-        const auto it = std::find_if(kUnits.begin(), kUnits.end(), [&](const Unit &u) {
-            return unitText.compare(u.name, Qt::CaseInsensitive) == 0;
-        });
+        const auto it = std::find_if(kUnits.begin(), kUnits.end(),
+                                     [&](const Unit &u) { return unitText.compare(u.name, Qt::CaseInsensitive) == 0; });
         if (it == kUnits.end())
             return QString(QStringLiteral("unknown time unit \"") + unitText + u'"');
         unitMs = it->ms;

@@ -13,7 +13,6 @@ namespace {
 const QString kStagePrefix = QStringLiteral("stage-");
 const QString kNamePattern = QStringLiteral("[a-z0-9][a-z0-9_-]{0,62}");
 
-
 // "stage-x: " in front of the accessor's "OPTION: reason".
 ConfigError inSection(const QString &section, ConfigError error)
 {
@@ -34,10 +33,9 @@ Result<StageConfig, ConfigError> readStage(const Configuration &config, const QS
     stage.name = section.mid(kStagePrefix.size());
     static const QRegularExpression namePattern(QRegularExpression::anchoredPattern(kNamePattern));
     if (!namePattern.match(stage.name).hasMatch())
-        return ConfigError{config.sectionOrigin(section), QStringLiteral("bad stage name \"") + stage.name
-                                                              + QStringLiteral("\" in [") + section
-                                                              + QStringLiteral("] (expected ") + kNamePattern
-                                                              + u')'};
+        return ConfigError{config.sectionOrigin(section),
+                           QStringLiteral("bad stage name \"") + stage.name + QStringLiteral("\" in [") + section
+                               + QStringLiteral("] (expected ") + kNamePattern + u')'};
 
     // Other options in a stage section belong to the stage program (say,
     // WORK_TIME of the reference stage); the dispatcher leaves them alone.
@@ -90,7 +88,8 @@ Result<StageConfig, ConfigError> readStage(const Configuration &config, const QS
 class CycleFinder
 {
 public:
-    explicit CycleFinder(const QList<StageConfig> &stages) : m_stages(stages)
+    explicit CycleFinder(const QList<StageConfig> &stages)
+        : m_stages(stages)
     {
         for (qsizetype i = 0; i < stages.size(); ++i)
             m_index.insert(stages[i].name, i);

@@ -12,12 +12,12 @@ namespace pepsi {
 
 struct StageConfig
 {
-    QString name;          // "enrich" for [stage-enrich]
-    QString program;       // as configured (expanded); resolved on PATH by whoever starts it
-    int parallelism = 4;   // 1..1024
-    int queueLimit = 4;    // 1..1024
+    QString name;           // "enrich" for [stage-enrich]
+    QString program;        // as configured (expanded); resolved on PATH by whoever starts it
+    int parallelism = 4;    // 1..1024
+    int queueLimit = 4;     // 1..1024
     int maxMessages = 1000; // 1..1e9
-    QStringList next;      // successors, in configured order
+    QStringList next;       // successors, in configured order
     bool fuse = false;
 
     int capacity() const { return parallelism * queueLimit; }

@@ -49,7 +49,8 @@ Result<QString, QString> qpsqlConnectOptions(const QString &database, const QStr
             continue;
         if (value.contains(u';'))
             return failure(QStringLiteral("DATABASE: the value of %1 contains ';', which the Qt PostgreSQL "
-                                          "driver cannot pass on").arg(keyword));
+                                          "driver cannot pass on")
+                               .arg(keyword));
         hasConnectTimeout |= keyword == u"connect_timeout";
         pairs << keyword + u'=' + quoted(value);
     }
@@ -68,8 +69,8 @@ Result<QSqlDatabase, QString> openDatabase(const QString &connectionName, const 
     if (!options)
         return options.error();
     QSqlDatabase db = QSqlDatabase::contains(connectionName)
-                          ? QSqlDatabase::database(connectionName, false)
-                          : QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connectionName);
+        ? QSqlDatabase::database(connectionName, false)
+        : QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connectionName);
     if (!db.isValid())
         return QStringLiteral("the Qt PostgreSQL driver (QPSQL) is not available; install libqt6sql6-psql");
     db.setConnectOptions(options.value());

@@ -33,8 +33,7 @@ bool execScript(QSqlQuery &query, const QString &sql)
 {
     if (!query.exec(sql))
         return false;
-    while (query.nextResult()) {
-    }
+    while (query.nextResult()) { }
     return query.lastError().type() == QSqlError::NoError;
 }
 
@@ -43,7 +42,11 @@ bool execScript(QSqlQuery &query, const QString &sql)
 class Transaction
 {
 public:
-    explicit Transaction(QSqlDatabase &db) : m_db(db) { m_open = m_db.transaction(); }
+    explicit Transaction(QSqlDatabase &db)
+        : m_db(db)
+    {
+        m_open = m_db.transaction();
+    }
     ~Transaction()
     {
         if (m_open)
@@ -69,8 +72,7 @@ private:
 SchemaInstaller::SchemaInstaller(const QSqlDatabase &db, QString scriptDir)
     : m_db(db)
     , m_scriptDir(std::move(scriptDir))
-{
-}
+{ }
 
 Result<QList<SchemaInstaller::Script>, QString> SchemaInstaller::scripts() const
 {
@@ -173,7 +175,7 @@ Result<SchemaInstaller::Outcome, QString> SchemaInstaller::install()
             return QStringLiteral("%1: %2").arg(script.fileName, describe(query.lastError()));
         if (!query.exec(QStringLiteral("INSERT INTO pepsi_schema (version) VALUES (%1)").arg(script.version)))
             return QStringLiteral("cannot record schema version %1: ").arg(script.version)
-                   + describe(query.lastError());
+                + describe(query.lastError());
         outcome.applied.append(script.fileName);
     }
     if (!transaction.commit())

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "protocol/statusline.h"
 
-#include <optional>
 #include <limits>
+#include <optional>
 
 namespace pepsi {
 
@@ -47,10 +47,7 @@ QByteArrayView cutUtf8(QByteArrayView text, qsizetype maxBytes)
     return text.first(end);
 }
 
-bool isControl(char16_t c)
-{
-    return c < 0x20 || (c >= 0x7f && c <= 0x9f);
-}
+bool isControl(char16_t c) { return c < 0x20 || (c >= 0x7f && c <= 0x9f); }
 
 // A reason as PostgreSQL can store it and a log can show it: invalid UTF-8
 // replaced, control characters (NUL included) replaced, at most maxBytes of
@@ -109,8 +106,7 @@ Result<StatusLine, QString> parseStatusLine(QByteArrayView line)
     QByteArrayView rest = space < 0 ? QByteArrayView() : line.sliced(space + 1);
 
     bool negative = codeText.startsWith('-');
-    const auto magnitude = parseDecimal(negative ? codeText.sliced(1) : codeText,
-                                        std::numeric_limits<int>::max());
+    const auto magnitude = parseDecimal(negative ? codeText.sliced(1) : codeText, std::numeric_limits<int>::max());
     if (!magnitude)
         return bad();
 

@@ -24,7 +24,7 @@ struct FusedRun
 
 struct StatusLine
 {
-    static constexpr int TryLater = 75;     // EX_TEMPFAIL
+    static constexpr int TryLater = 75; // EX_TEMPFAIL
     static constexpr int MaxReasonBytes = 1000;
 
     int code = 0;

@@ -34,7 +34,7 @@ private:
     QLabel *m_version;
     QLabel *m_uptime;
     QTimer m_tick;
-    QElapsedTimer m_since;  // since the version reply
+    QElapsedTimer m_since; // since the version reply
     qint64 m_uptimeAtVersion = -1;
     QDateTime m_lostAt;
 };

@@ -48,7 +48,8 @@ void ControlClient::stop()
 
 bool ControlClient::isAdmin() const
 {
-    return m_state == State::Connected && m_version.value(QLatin1String("peer")).toObject().value(QLatin1String("admin")).toBool();
+    return m_state == State::Connected
+        && m_version.value(QLatin1String("peer")).toObject().value(QLatin1String("admin")).toBool();
 }
 
 qint64 ControlClient::send(const QString &cmd, const QJsonObject &arguments)
@@ -255,11 +256,15 @@ void ControlClient::handleVersion(const QJsonObject &version)
         if (theirs < ProtocolVersion)
             fail(tr("The daemon is older than this console: pepsi-dispatch %1 speaks control protocol %2, "
                     "this console needs %3. Update pepsi-dispatch or use an older console.")
-                     .arg(daemon).arg(theirs).arg(ProtocolVersion));
+                     .arg(daemon)
+                     .arg(theirs)
+                     .arg(ProtocolVersion));
         else
             fail(tr("This console is older than the daemon: pepsi-dispatch %1 speaks control protocol %2, "
                     "this console knows %3. Update pepsi-console.")
-                     .arg(daemon).arg(theirs).arg(ProtocolVersion));
+                     .arg(daemon)
+                     .arg(theirs)
+                     .arg(ProtocolVersion));
         return;
     }
     m_version = version;

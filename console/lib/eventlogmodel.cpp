@@ -23,15 +23,9 @@ EventLogModel::EventLogModel(QObject *parent)
     connect(&m_timer, &QTimer::timeout, this, &EventLogModel::flush);
 }
 
-int EventLogModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
+int EventLogModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 
-int EventLogModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int EventLogModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 bool EventLogModel::isProblem(const QString &name)
 {

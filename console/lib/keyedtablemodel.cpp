@@ -17,10 +17,7 @@ KeyedTableModel::KeyedTableModel(QObject *parent)
     connect(&m_timer, &QTimer::timeout, this, &KeyedTableModel::flush);
 }
 
-int KeyedTableModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_order.size());
-}
+int KeyedTableModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_order.size()); }
 
 int KeyedTableModel::columnCount(const QModelIndex &parent) const
 {
@@ -102,15 +99,9 @@ void KeyedTableModel::clear()
     touch();
 }
 
-bool KeyedTableModel::highlighted(const QJsonObject &) const
-{
-    return false;
-}
+bool KeyedTableModel::highlighted(const QJsonObject &) const { return false; }
 
-QJsonObject KeyedTableModel::derive(const QJsonObject &, const QJsonObject &next) const
-{
-    return next;
-}
+QJsonObject KeyedTableModel::derive(const QJsonObject &, const QJsonObject &next) const { return next; }
 
 void KeyedTableModel::touch()
 {

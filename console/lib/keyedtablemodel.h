@@ -76,7 +76,7 @@ private:
     void touch();
 
     QMap<QString, QJsonObject> m_pending;
-    QStringList m_order;              // published row order
+    QStringList m_order;                // published row order
     QHash<QString, QJsonObject> m_rows; // published records
     QTimer m_timer;
     bool m_dirty = false;

@@ -128,15 +128,9 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
-QTableView *MainWindow::view(Tab tab) const
-{
-    return m_views.value(tab);
-}
+QTableView *MainWindow::view(Tab tab) const { return m_views.value(tab); }
 
-QSortFilterProxyModel *MainWindow::proxy(Tab tab) const
-{
-    return m_proxies.value(tab);
-}
+QSortFilterProxyModel *MainWindow::proxy(Tab tab) const { return m_proxies.value(tab); }
 
 QTableView *MainWindow::addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut)
 {
@@ -177,7 +171,8 @@ void MainWindow::buildMenus()
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < m_tabs->count(); ++i) {
-        QAction *show = viewMenu->addAction(m_tabs->tabText(i).remove(u'&'), this, [this, i] { m_tabs->setCurrentIndex(i); });
+        QAction *show =
+            viewMenu->addAction(m_tabs->tabText(i).remove(u'&'), this, [this, i] { m_tabs->setCurrentIndex(i); });
         show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
         show->setObjectName(u"showTab%1"_s.arg(i + 1));
     }

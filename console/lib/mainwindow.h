@@ -73,7 +73,7 @@ private:
     ConnectionStatus *m_status;
     QComboBox *m_stageBox;
     QLineEdit *m_eventFilter;
-    QList<QTableView *> m_views;             // by Tab, nullptr for the pipeline
+    QList<QTableView *> m_views;              // by Tab, nullptr for the pipeline
     QList<QSortFilterProxyModel *> m_proxies; // by Tab
     QString m_lastError;
     bool m_popups = true;

@@ -39,9 +39,8 @@ PipelineGraph PipelineGraph::fromStages(const QJsonObject &stagesReply)
             }
         }
     }
-    std::sort(graph.nodes.begin(), graph.nodes.end(), [](const Node &a, const Node &b) {
-        return a.layer != b.layer ? a.layer < b.layer : a.name < b.name;
-    });
+    std::sort(graph.nodes.begin(), graph.nodes.end(),
+              [](const Node &a, const Node &b) { return a.layer != b.layer ? a.layer < b.layer : a.name < b.name; });
     QHash<int, int> slots;
     for (Node &node : graph.nodes) {
         node.slot = slots[node.layer]++;

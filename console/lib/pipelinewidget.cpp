@@ -85,9 +85,7 @@ QStringList PipelineWidget::lines(const QString &stage) const
     const QJsonObject queue = m_queues ? m_queues->record(stage) : QJsonObject();
     const QJsonObject stats = m_throughput ? m_throughput->record(stage) : QJsonObject();
     QStringList out;
-    out << tr("workers %1 busy / %2 cap")
-               .arg(pool.value("busy"_L1).toInt())
-               .arg(pool.value("parallelism"_L1).toInt());
+    out << tr("workers %1 busy / %2 cap").arg(pool.value("busy"_L1).toInt()).arg(pool.value("parallelism"_L1).toInt());
     out << tr("in flight %1 / %2").arg(pool.value("in_flight"_L1).toInt()).arg(pool.value("capacity"_L1).toInt());
     out << (queue.contains("pending"_L1) ? tr("pending %L1").arg(queue.value("pending"_L1).toInteger())
                                          : tr("pending ?"));
@@ -111,8 +109,7 @@ QRectF PipelineWidget::logicalBox(const PipelineGraph::Node &node) const
         inLayer += other.layer == node.layer ? 1 : 0;
     const double columnHeight = inLayer * BoxHeight + (inLayer - 1) * RowGap;
     const double top = Margin + (logicalSize().height() - 2 * Margin - columnHeight) / 2;
-    return {Margin + node.layer * (BoxWidth + ColumnGap), top + node.slot * (BoxHeight + RowGap), BoxWidth,
-            BoxHeight};
+    return {Margin + node.layer * (BoxWidth + ColumnGap), top + node.slot * (BoxHeight + RowGap), BoxWidth, BoxHeight};
 }
 
 double PipelineWidget::scale() const
@@ -138,15 +135,9 @@ QRectF PipelineWidget::boxOf(const QString &stage) const
     return {offset() + box.topLeft() * s, box.size() * s};
 }
 
-QSize PipelineWidget::sizeHint() const
-{
-    return logicalSize().toSize();
-}
+QSize PipelineWidget::sizeHint() const { return logicalSize().toSize(); }
 
-QSize PipelineWidget::minimumSizeHint() const
-{
-    return {320, 200};
-}
+QSize PipelineWidget::minimumSizeHint() const { return {320, 200}; }
 
 void PipelineWidget::setSelectedStage(const QString &stage)
 {

@@ -35,10 +35,11 @@ void PoolModel::applyEvent(const QJsonObject &event)
             const int workers = tick.value("workers"_L1).toInt();
             const int busy = tick.value("busy"_L1).toInt();
             const int idle = workers - busy - pool.value("starting"_L1).toInt() - pool.value("retiring"_L1).toInt();
-            merge(it.key(), QJsonObject{{"workers"_L1, workers},
-                                        {"busy"_L1, busy},
-                                        {"idle"_L1, qMax(0, idle)},
-                                        {"in_flight"_L1, tick.value("in_flight"_L1).toInt()}});
+            merge(it.key(),
+                  QJsonObject{{"workers"_L1, workers},
+                              {"busy"_L1, busy},
+                              {"idle"_L1, qMax(0, idle)},
+                              {"in_flight"_L1, tick.value("in_flight"_L1).toInt()}});
         }
     } else if (name == "stage_drained"_L1 || name == "stage_resumed"_L1) {
         const bool drained = name == "stage_drained"_L1;
@@ -47,14 +48,16 @@ void PoolModel::applyEvent(const QJsonObject &event)
             fields.insert("capacity"_L1, 0);
         mergeExisting(stage, fields);
     } else if (name == "cooldown_entered"_L1) {
-        mergeExisting(stage, QJsonObject{{"cooldown"_L1, true},
-                                         {"cooldown_until"_L1, event.value("until"_L1)},
-                                         {"cooldown_reason"_L1, event.value("reason"_L1)},
-                                         {"capacity"_L1, 0}});
+        mergeExisting(stage,
+                      QJsonObject{{"cooldown"_L1, true},
+                                  {"cooldown_until"_L1, event.value("until"_L1)},
+                                  {"cooldown_reason"_L1, event.value("reason"_L1)},
+                                  {"capacity"_L1, 0}});
     } else if (name == "cooldown_left"_L1) {
-        mergeExisting(stage, QJsonObject{{"cooldown"_L1, false},
-                                         {"cooldown_until"_L1, QJsonValue::Null},
-                                         {"cooldown_reason"_L1, QJsonValue::Null}});
+        mergeExisting(stage,
+                      QJsonObject{{"cooldown"_L1, false},
+                                  {"cooldown_until"_L1, QJsonValue::Null},
+                                  {"cooldown_reason"_L1, QJsonValue::Null}});
     }
 }
 
@@ -71,14 +74,14 @@ QString PoolModel::stateOf(const QJsonObject &record)
 
 QStringList PoolModel::headers() const
 {
-    return {tr("Stage"),    tr("Busy"),     tr("Idle"),      tr("Starting"), tr("Retiring"),
-            tr("Workers"),  tr("Cap"),      tr("In flight"), tr("Capacity"), tr("State")};
+    return {tr("Stage"),   tr("Busy"), tr("Idle"),      tr("Starting"), tr("Retiring"),
+            tr("Workers"), tr("Cap"),  tr("In flight"), tr("Capacity"), tr("State")};
 }
 
 QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
 {
-    static const char *const fields[] = {nullptr,        "busy",      "idle",     "starting", "retiring",
-                                         "workers",      "parallelism", "in_flight", "capacity", nullptr};
+    static const char *const fields[] = {nullptr,   "busy",        "idle",      "starting", "retiring",
+                                         "workers", "parallelism", "in_flight", "capacity", nullptr};
     if (role == Qt::TextAlignmentRole)
         return column == Stage || column == State ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (column == Stage)
@@ -108,9 +111,6 @@ QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int colu
     return record.value(QLatin1String(fields[column])).toInt();
 }
 
-bool PoolModel::highlighted(const QJsonObject &record) const
-{
-    return record.value("cooldown"_L1).toBool();
-}
+bool PoolModel::highlighted(const QJsonObject &record) const { return record.value("cooldown"_L1).toBool(); }
 
 } // namespace pepsi::console

@@ -37,10 +37,7 @@ qint64 QueueModel::count(const QString &stage, const QString &status) const
     return record(stage).value(status).toInteger();
 }
 
-bool QueueModel::isGrowing(const QString &stage) const
-{
-    return highlighted(record(stage));
-}
+bool QueueModel::isGrowing(const QString &stage) const { return highlighted(record(stage)); }
 
 QJsonObject QueueModel::derive(const QJsonObject &previous, const QJsonObject &next) const
 {
@@ -60,7 +57,8 @@ QJsonObject QueueModel::derive(const QJsonObject &previous, const QJsonObject &n
 
 bool QueueModel::highlighted(const QJsonObject &record) const
 {
-    return record.value(GrowthField).toInt() >= GrowthSnapshots && record.value("pending"_L1).toInteger() >= GrowthFloor;
+    return record.value(GrowthField).toInt() >= GrowthSnapshots
+        && record.value("pending"_L1).toInteger() >= GrowthFloor;
 }
 
 QStringList QueueModel::headers() const

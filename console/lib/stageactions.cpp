@@ -98,8 +98,9 @@ void StageActions::requeue(const QString &status)
         return;
     }
     const int n = int(std::min<qint64>(count, std::numeric_limits<int>::max()));
-    const QString question = failed ? tr("Put %n failed message(s) of stage %1 back to pending?", nullptr, n).arg(stage)
-                                    : tr("Put %n timed-out message(s) of stage %1 back to pending?", nullptr, n).arg(stage);
+    const QString question = failed
+        ? tr("Put %n failed message(s) of stage %1 back to pending?", nullptr, n).arg(stage)
+        : tr("Put %n timed-out message(s) of stage %1 back to pending?", nullptr, n).arg(stage);
     if (!m_confirm(tr("Requeue messages"), question))
         return;
     // The counts are at most a couple of seconds old; ask for all of them,

@@ -58,8 +58,8 @@ QStringList ThroughputModel::headers() const
 
 QVariant ThroughputModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
 {
-    static const char *const fields[] = {nullptr, "rate_10s", "rate_60s", "runs", "failures", "timeouts", "crashes",
-                                         "busy_usec"};
+    static const char *const fields[] = {nullptr,    "rate_10s", "rate_60s", "runs",
+                                         "failures", "timeouts", "crashes",  "busy_usec"};
     if (role == Qt::TextAlignmentRole)
         return column == Stage ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != SortRole)

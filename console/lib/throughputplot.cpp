@@ -40,10 +40,9 @@ void ThroughputPlot::setMinutes(int minutes)
 
 QColor ThroughputPlot::colorOf(const QString &stage) const
 {
-    static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                                     QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
-                                     QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
-                                     QColor(23, 190, 207)};
+    static const QColor palette[] = {
+        QColor(31, 119, 180), QColor(255, 127, 14),  QColor(44, 160, 44),   QColor(214, 39, 40),  QColor(148, 103, 189),
+        QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34), QColor(23, 190, 207)};
     const QStringList stages = m_model ? m_model->historyStages() : QStringList();
     const qsizetype i = stages.indexOf(stage);
     return palette[(i < 0 ? 0 : i) % std::size(palette)];

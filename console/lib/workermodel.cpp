@@ -20,13 +20,14 @@ void WorkerModel::applyEvent(const QJsonObject &event)
     const QString name = event.value("event"_L1).toString();
     const QString pid = QString::number(event.value("pid"_L1).toInteger());
     if (name == "worker_started"_L1) {
-        merge(pid, QJsonObject{{"pid"_L1, event.value("pid"_L1)},
-                               {"stage"_L1, event.value("stage"_L1)},
-                               {"state"_L1, u"starting"_s},
-                               {"messages"_L1, 0},
-                               {"uptime_ms"_L1, 0},
-                               {"head_id"_L1, QJsonValue::Null},
-                               {"head_age_ms"_L1, QJsonValue::Null}});
+        merge(pid,
+              QJsonObject{{"pid"_L1, event.value("pid"_L1)},
+                          {"stage"_L1, event.value("stage"_L1)},
+                          {"state"_L1, u"starting"_s},
+                          {"messages"_L1, 0},
+                          {"uptime_ms"_L1, 0},
+                          {"head_id"_L1, QJsonValue::Null},
+                          {"head_age_ms"_L1, QJsonValue::Null}});
     } else if (name == "worker_exited"_L1 || name == "worker_crashed"_L1 || name == "worker_killed"_L1) {
         remove(pid);
     }
@@ -44,8 +45,8 @@ QList<qint64> WorkerModel::pids(const QString &stage) const
 
 QStringList WorkerModel::headers() const
 {
-    return {tr("PID"),     tr("Stage"),     tr("State"),    tr("Messages"),
-            tr("Uptime"),  tr("Head id"),   tr("Head age"), tr("Max runtime")};
+    return {tr("PID"),    tr("Stage"),   tr("State"),    tr("Messages"),
+            tr("Uptime"), tr("Head id"), tr("Head age"), tr("Max runtime")};
 }
 
 QVariant WorkerModel::cell(const QString &, const QJsonObject &record, int column, int role) const
@@ -73,10 +74,10 @@ QVariant WorkerModel::cell(const QString &, const QJsonObject &record, int colum
         const QString state = record.value("state"_L1).toString();
         if (role == SortRole)
             return state;
-        QString text = state == "starting"_L1  ? tr("starting")
-                       : state == "running"_L1 ? tr("running")
-                       : state == "stopping"_L1 ? tr("stopping")
-                                                : state;
+        QString text = state == "starting"_L1 ? tr("starting")
+            : state == "running"_L1           ? tr("running")
+            : state == "stopping"_L1          ? tr("stopping")
+                                              : state;
         if (record.value("retiring"_L1).toBool())
             text = tr("%1, retiring").arg(text);
         return text;

@@ -14,7 +14,7 @@ struct CommandLine
 {
     enum class Action { Serve, Help, Version };
     Action action = Action::Serve;
-    QString configFile;         // empty: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf
+    QString configFile; // empty: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf
     LogLevel logLevel = LogLevel::Info;
     bool standby = false;
 

@@ -4,7 +4,6 @@
 #include <QByteArray>
 #include <cstdio>
 
-
 namespace pepsi {
 
 namespace {
@@ -12,11 +11,16 @@ namespace {
 const char *levelName(QtMsgType type)
 {
     switch (type) {
-    case QtDebugMsg: return "DEBUG";
-    case QtInfoMsg: return "INFO";
-    case QtWarningMsg: return "WARNING";
-    case QtCriticalMsg: return "ERROR";
-    case QtFatalMsg: return "FATAL";
+    case QtDebugMsg:
+        return "DEBUG";
+    case QtInfoMsg:
+        return "INFO";
+    case QtWarningMsg:
+        return "WARNING";
+    case QtCriticalMsg:
+        return "ERROR";
+    case QtFatalMsg:
+        return "FATAL";
     }
     return "?";
 }
@@ -54,10 +58,10 @@ std::optional<LogLevel> parseLogLevel(const QString &text)
 void installLogging(LogLevel level)
 {
     qInstallMessageHandler(writeLine);
-    QString rules = QStringLiteral("pepsi.*.debug=%1\npepsi.*.info=%2\npepsi.*.warning=%3\n")
-                        .arg(level >= LogLevel::Debug ? u"true" : u"false",
-                             level >= LogLevel::Info ? u"true" : u"false",
-                             level >= LogLevel::Warning ? u"true" : u"false");
+    QString rules =
+        QStringLiteral("pepsi.*.debug=%1\npepsi.*.info=%2\npepsi.*.warning=%3\n")
+            .arg(level >= LogLevel::Debug ? u"true" : u"false", level >= LogLevel::Info ? u"true" : u"false",
+                 level >= LogLevel::Warning ? u"true" : u"false");
     // Qt's own categories stay at warnings and above.
     rules += QStringLiteral("qt.*.debug=false\n");
     QLoggingCategory::setFilterRules(rules);

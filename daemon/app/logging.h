@@ -7,7 +7,6 @@
 #include <QString>
 #include <optional>
 
-
 namespace pepsi {
 
 enum class LogLevel { Error, Warning, Info, Debug };

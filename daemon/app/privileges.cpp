@@ -11,10 +11,7 @@ namespace pepsi {
 
 namespace {
 
-QString errnoText()
-{
-    return QString::fromLocal8Bit(std::strerror(errno));
-}
+QString errnoText() { return QString::fromLocal8Bit(std::strerror(errno)); }
 
 } // namespace
 

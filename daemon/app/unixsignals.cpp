@@ -24,8 +24,7 @@ void onSignal(int signalNumber)
 
 UnixSignals::UnixSignals(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 UnixSignals::~UnixSignals()
 {

@@ -19,18 +19,19 @@ constexpr int MaxRequeueLimit = 10000;
 
 using Reply = Result<QJsonValue, QString>;
 
-Reply fail(const QString &message)
-{
-    return failure(message);
-}
+Reply fail(const QString &message) { return failure(message); }
 
 QString typeName(ArgType type)
 {
     switch (type) {
-    case ArgType::String: return QStringLiteral("string");
-    case ArgType::Integer: return QStringLiteral("integer");
-    case ArgType::IntegerArray: return QStringLiteral("array of integers");
-    case ArgType::StringArray: return QStringLiteral("array of strings");
+    case ArgType::String:
+        return QStringLiteral("string");
+    case ArgType::Integer:
+        return QStringLiteral("integer");
+    case ArgType::IntegerArray:
+        return QStringLiteral("array of integers");
+    case ArgType::StringArray:
+        return QStringLiteral("array of strings");
     }
     return {};
 }
@@ -47,8 +48,10 @@ bool isInteger(const QJsonValue &value)
 bool hasType(const QJsonValue &value, ArgType type)
 {
     switch (type) {
-    case ArgType::String: return value.isString();
-    case ArgType::Integer: return isInteger(value);
+    case ArgType::String:
+        return value.isString();
+    case ArgType::Integer:
+        return isInteger(value);
     case ArgType::IntegerArray:
     case ArgType::StringArray: {
         if (!value.isArray())
@@ -70,7 +73,8 @@ std::optional<QString> checkArguments(const CommandSpec &spec, const QJsonObject
         const QJsonValue value = request.value(arg.name);
         if (value.isUndefined() || value.isNull()) {
             if (arg.required)
-                return QStringLiteral("'%1' needs the argument \"%2\" (%3)").arg(spec.name, arg.name, typeName(arg.type));
+                return QStringLiteral("'%1' needs the argument \"%2\" (%3)")
+                    .arg(spec.name, arg.name, typeName(arg.type));
             continue;
         }
         if (!hasType(value, arg.type))
@@ -117,9 +121,10 @@ Reply version(const QJsonObject &, CommandContext &context)
         {QStringLiteral("role"), active ? QStringLiteral("active") : QStringLiteral("standby")},
         {QStringLiteral("state"), lifecycleName(info.lifecycle)},
         {QStringLiteral("standby"), info.standby},
-        {QStringLiteral("peer"), QJsonObject{{QStringLiteral("uid"), double(context.peer.uid)},
-                                             {QStringLiteral("pid"), double(context.peer.pid)},
-                                             {QStringLiteral("admin"), context.admin}}},
+        {QStringLiteral("peer"),
+         QJsonObject{{QStringLiteral("uid"), double(context.peer.uid)},
+                     {QStringLiteral("pid"), double(context.peer.pid)},
+                     {QStringLiteral("admin"), context.admin}}},
     });
 }
 
@@ -144,8 +149,9 @@ Reply status(const QJsonObject &, CommandContext &context)
         inFlight += pool.inFlight;
         capacity += pool.capacity;
         QJsonObject stage = json::pool(pool);
-        stage.insert(QStringLiteral("queue"), queues ? QJsonValue(json::stageQueue(queues->stages.value(pool.stage)))
-                                                     : QJsonValue(QJsonValue::Null));
+        stage.insert(QStringLiteral("queue"),
+                     queues ? QJsonValue(json::stageQueue(queues->stages.value(pool.stage)))
+                            : QJsonValue(QJsonValue::Null));
         stage.insert(QStringLiteral("stats"), stageStatsOrZero(stats, pool.stage));
         stages.insert(pool.stage, stage);
     }
@@ -195,7 +201,8 @@ Reply queues(const QJsonObject &, CommandContext &context)
         stages.insert(it.key(), json::stageQueue(it.value()));
     return QJsonValue(QJsonObject{
         {QStringLiteral("at"), json::time(counts->takenAt)},
-        {QStringLiteral("age_ms"), double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
+        {QStringLiteral("age_ms"),
+         double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
         {QStringLiteral("stages"), stages},
     });
 }
@@ -218,13 +225,13 @@ Reply subscribe(const QJsonObject &request, CommandContext &context)
     for (const QJsonValue &each : wanted) {
         if (!eventNames().contains(each.toString()))
             return fail(QStringLiteral("'subscribe': unknown event \"%1\" (known: %2)")
-                               .arg(each.toString(), eventNames().join(QStringLiteral(", "))));
+                            .arg(each.toString(), eventNames().join(QStringLiteral(", "))));
         events.insert(each.toString());
     }
     context.subscription.active = true;
     context.subscription.events = events;
-    return QJsonValue(QJsonObject{{QStringLiteral("subscribed"), true},
-                                  {QStringLiteral("seq"), double(context.lastSeq)}});
+    return QJsonValue(
+        QJsonObject{{QStringLiteral("subscribed"), true}, {QStringLiteral("seq"), double(context.lastSeq)}});
 }
 
 Reply unsubscribe(const QJsonObject &, CommandContext &context)
@@ -246,22 +253,16 @@ Reply reload(const QJsonObject &, CommandContext &context)
 Reply setDrained(const QJsonObject &request, CommandContext &context, bool drained)
 {
     const QString stage = request.value(QStringLiteral("stage")).toString();
-    const auto error = drained ? context.control.drain(stage, context.peer.uid)
-                               : context.control.resume(stage, context.peer.uid);
+    const auto error =
+        drained ? context.control.drain(stage, context.peer.uid) : context.control.resume(stage, context.peer.uid);
     if (error)
         return fail(*error);
     return QJsonValue(QJsonObject{{QStringLiteral("stage"), stage}, {QStringLiteral("drained"), drained}});
 }
 
-Reply drain(const QJsonObject &request, CommandContext &context)
-{
-    return setDrained(request, context, true);
-}
+Reply drain(const QJsonObject &request, CommandContext &context) { return setDrained(request, context, true); }
 
-Reply resume(const QJsonObject &request, CommandContext &context)
-{
-    return setDrained(request, context, false);
-}
+Reply resume(const QJsonObject &request, CommandContext &context) { return setDrained(request, context, false); }
 
 Reply requeue(const QJsonObject &request, CommandContext &context)
 {
@@ -269,7 +270,8 @@ Reply requeue(const QJsonObject &request, CommandContext &context)
     what.stage = request.value(QStringLiteral("stage")).toString();
     what.status = request.value(QStringLiteral("status")).toString();
     if (what.status != u"failed" && what.status != u"timeout")
-        return fail(QStringLiteral("'requeue': \"status\" must be \"failed\" or \"timeout\", not \"%1\"").arg(what.status));
+        return fail(
+            QStringLiteral("'requeue': \"status\" must be \"failed\" or \"timeout\", not \"%1\"").arg(what.status));
     const QJsonArray ids = request.value(QStringLiteral("ids")).toArray();
     if (ids.size() > MaxRequeueIds)
         return fail(QStringLiteral("'requeue': at most %1 ids at once (%2 given)").arg(MaxRequeueIds).arg(ids.size()));
@@ -288,8 +290,8 @@ Reply requeue(const QJsonObject &request, CommandContext &context)
     const auto outcome = context.control.requeue(what, context.peer.uid);
     if (!outcome)
         return fail(outcome.error());
-    return QJsonValue(QJsonObject{{QStringLiteral("requeued"), double(outcome->requeued)},
-                                  {QStringLiteral("more"), outcome->more}});
+    return QJsonValue(
+        QJsonObject{{QStringLiteral("requeued"), double(outcome->requeued)}, {QStringLiteral("more"), outcome->more}});
 }
 
 QJsonObject errorReply(const QJsonValue &id, const QString &message)
@@ -303,12 +305,29 @@ const QList<CommandSpec> &commandTable()
 {
     static const ArgSpec stageArg{QStringLiteral("stage"), ArgType::String, true};
     static const QList<CommandSpec> table{
-        {QStringLiteral("drain"), true, QStringLiteral("stop claiming for a stage; its workers finish what they hold"),
-         {stageArg}, drain},
-        {QStringLiteral("help"), false, QStringLiteral("every command, its arguments and whether it needs admin"), {}, help},
-        {QStringLiteral("queues"), false, QStringLiteral("row counts per stage and status (cached for at most 1 s)"), {}, queues},
-        {QStringLiteral("reload"), true, QStringLiteral("re-read config_overlay now and start a claim round"), {}, reload},
-        {QStringLiteral("requeue"), true, QStringLiteral("move failed or timeout rows of a stage back to pending"),
+        {QStringLiteral("drain"),
+         true,
+         QStringLiteral("stop claiming for a stage; its workers finish what they hold"),
+         {stageArg},
+         drain},
+        {QStringLiteral("help"),
+         false,
+         QStringLiteral("every command, its arguments and whether it needs admin"),
+         {},
+         help},
+        {QStringLiteral("queues"),
+         false,
+         QStringLiteral("row counts per stage and status (cached for at most 1 s)"),
+         {},
+         queues},
+        {QStringLiteral("reload"),
+         true,
+         QStringLiteral("re-read config_overlay now and start a claim round"),
+         {},
+         reload},
+        {QStringLiteral("requeue"),
+         true,
+         QStringLiteral("move failed or timeout rows of a stage back to pending"),
          {stageArg,
           {QStringLiteral("status"), ArgType::String, true},
           {QStringLiteral("ids"), ArgType::IntegerArray, false},
@@ -316,13 +335,28 @@ const QList<CommandSpec> &commandTable()
           {QStringLiteral("limit"), ArgType::Integer, false}},
          requeue},
         {QStringLiteral("resume"), true, QStringLiteral("claim for a drained stage again"), {stageArg}, resume},
-        {QStringLiteral("stages"), false, QStringLiteral("the pipeline graph as loaded, and the daemon settings"), {}, stages},
+        {QStringLiteral("stages"),
+         false,
+         QStringLiteral("the pipeline graph as loaded, and the daemon settings"),
+         {},
+         stages},
         {QStringLiteral("stats"), false, QStringLiteral("in-memory totals and per-stage rates"), {}, stats},
-        {QStringLiteral("status"), false, QStringLiteral("pools, in-flight, queue counts and statistics in one snapshot"), {}, status},
-        {QStringLiteral("subscribe"), false, QStringLiteral("receive events (all, or the named ones)"),
-         {{QStringLiteral("events"), ArgType::StringArray, false}}, subscribe},
+        {QStringLiteral("status"),
+         false,
+         QStringLiteral("pools, in-flight, queue counts and statistics in one snapshot"),
+         {},
+         status},
+        {QStringLiteral("subscribe"),
+         false,
+         QStringLiteral("receive events (all, or the named ones)"),
+         {{QStringLiteral("events"), ArgType::StringArray, false}},
+         subscribe},
         {QStringLiteral("unsubscribe"), false, QStringLiteral("stop receiving events"), {}, unsubscribe},
-        {QStringLiteral("version"), false, QStringLiteral("daemon and protocol version, state, and what this peer may do"), {}, version},
+        {QStringLiteral("version"),
+         false,
+         QStringLiteral("daemon and protocol version, state, and what this peer may do"),
+         {},
+         version},
         {QStringLiteral("workers"), false, QStringLiteral("every live worker process"), {}, workers},
     };
     return table;
@@ -331,11 +365,11 @@ const QList<CommandSpec> &commandTable()
 const QStringList &eventNames()
 {
     static const QStringList names{
-        QStringLiteral("worker_started"),   QStringLiteral("worker_exited"),    QStringLiteral("worker_crashed"),
-        QStringLiteral("worker_killed"),    QStringLiteral("start_failed"),     QStringLiteral("cooldown_entered"),
-        QStringLiteral("cooldown_left"),    QStringLiteral("stage_drained"),    QStringLiteral("stage_resumed"),
-        QStringLiteral("requeued"),         QStringLiteral("reload"),           QStringLiteral("database_lost"),
-        QStringLiteral("database_restored"), QStringLiteral("state"),           QStringLiteral("tick"),
+        QStringLiteral("worker_started"),    QStringLiteral("worker_exited"), QStringLiteral("worker_crashed"),
+        QStringLiteral("worker_killed"),     QStringLiteral("start_failed"),  QStringLiteral("cooldown_entered"),
+        QStringLiteral("cooldown_left"),     QStringLiteral("stage_drained"), QStringLiteral("stage_resumed"),
+        QStringLiteral("requeued"),          QStringLiteral("reload"),        QStringLiteral("database_lost"),
+        QStringLiteral("database_restored"), QStringLiteral("state"),         QStringLiteral("tick"),
     };
     return names;
 }
@@ -345,18 +379,18 @@ QJsonObject runRequest(const QByteArray &line, CommandContext &context)
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return errorReply(QJsonValue::Null, QStringLiteral("bad JSON at offset %1: %2")
-                                                 .arg(parseError.offset)
-                                                 .arg(parseError.errorString()));
+        return errorReply(
+            QJsonValue::Null,
+            QStringLiteral("bad JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
     if (!document.isObject())
         return errorReply(QJsonValue::Null, QStringLiteral("a request must be a JSON object"));
     const QJsonObject request = document.object();
-    const QJsonValue id = request.contains(QStringLiteral("id")) ? request.value(QStringLiteral("id"))
-                                                                  : QJsonValue(QJsonValue::Null);
+    const QJsonValue id =
+        request.contains(QStringLiteral("id")) ? request.value(QStringLiteral("id")) : QJsonValue(QJsonValue::Null);
     const QJsonValue cmd = request.value(QStringLiteral("cmd"));
     if (!cmd.isString())
-        return errorReply(id, cmd.isUndefined() ? QStringLiteral("missing \"cmd\"")
-                                                : QStringLiteral("\"cmd\" must be a string"));
+        return errorReply(
+            id, cmd.isUndefined() ? QStringLiteral("missing \"cmd\"") : QStringLiteral("\"cmd\" must be a string"));
     const QString name = cmd.toString();
     const CommandSpec *spec = nullptr;
     for (const CommandSpec &each : commandTable()) {
@@ -369,13 +403,17 @@ QJsonObject runRequest(const QByteArray &line, CommandContext &context)
         return errorReply(id, *bad);
     if (spec->admin) {
         if (!context.admin) {
-            qCInfo(lcControl).noquote() << "refused" << name << "to uid" << context.peer.uid << "pid" << context.peer.pid;
-            return errorReply(id, QStringLiteral("permission denied: '%1' needs root or the service account %2 (you are uid %3)")
-                                      .arg(name, context.view.info().user)
-                                      .arg(context.peer.uid));
+            qCInfo(lcControl).noquote() << "refused" << name << "to uid" << context.peer.uid << "pid"
+                                        << context.peer.pid;
+            return errorReply(
+                id,
+                QStringLiteral("permission denied: '%1' needs root or the service account %2 (you are uid %3)")
+                    .arg(name, context.view.info().user)
+                    .arg(context.peer.uid));
         }
-        qCInfo(lcControl).noquote() << "admin command" << QString::fromUtf8(QJsonDocument(request).toJson(QJsonDocument::Compact)).left(300)
-                                    << "from uid" << context.peer.uid << "pid" << context.peer.pid;
+        qCInfo(lcControl).noquote()
+            << "admin command" << QString::fromUtf8(QJsonDocument(request).toJson(QJsonDocument::Compact)).left(300)
+            << "from uid" << context.peer.uid << "pid" << context.peer.pid;
     }
     const Reply reply = spec->handler(request, context);
     if (!reply)

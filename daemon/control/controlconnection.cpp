@@ -43,10 +43,7 @@ QString ControlConnection::describe() const
     return QStringLiteral("client uid %1 pid %2").arg(m_peer->uid).arg(m_peer->pid);
 }
 
-qint64 ControlConnection::queuedOutput() const
-{
-    return m_socket->bytesToWrite();
-}
+qint64 ControlConnection::queuedOutput() const { return m_socket->bytesToWrite(); }
 
 void ControlConnection::onReadyRead()
 {
@@ -101,7 +98,8 @@ void ControlConnection::send(const QByteArray &line)
     if (m_closing)
         return;
     if (m_socket->bytesToWrite() + line.size() > m_server.limits().maxQueuedOutput)
-        return drop(QStringLiteral("does not read its replies or events (%1 bytes queued)").arg(m_socket->bytesToWrite()));
+        return drop(
+            QStringLiteral("does not read its replies or events (%1 bytes queued)").arg(m_socket->bytesToWrite()));
     m_socket->write(line);
     // Now rather than at the next loop pass: a client that half-closes after
     // its request (echo ... | socat) makes Qt close the socket on that EOF,
@@ -112,9 +110,8 @@ void ControlConnection::send(const QByteArray &line)
 void ControlConnection::closeWith(const QString &why)
 {
     qCWarning(lcControl).noquote() << describe() << why;
-    const QJsonObject reply{{QStringLiteral("id"), QJsonValue::Null},
-                            {QStringLiteral("ok"), false},
-                            {QStringLiteral("error"), why}};
+    const QJsonObject reply{
+        {QStringLiteral("id"), QJsonValue::Null}, {QStringLiteral("ok"), false}, {QStringLiteral("error"), why}};
     send(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
     m_closing = true;
     m_buffer.clear();

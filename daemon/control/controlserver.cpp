@@ -73,10 +73,7 @@ ControlServer::ControlServer(DispatchView &view, DispatchControl &control, QObje
     connect(&m_tick, &QTimer::timeout, this, &ControlServer::onTick);
 }
 
-ControlServer::~ControlServer()
-{
-    close();
-}
+ControlServer::~ControlServer() { close(); }
 
 std::optional<QString> ControlServer::listen(const QString &path)
 {
@@ -96,14 +93,16 @@ std::optional<QString> ControlServer::listen(const QString &path)
                                   "is another pepsi-dispatch using this CONTROL_SOCKET?")
                 .arg(path, holderOf(*lock));
         return QStringLiteral("cannot create the lock file %1.lock (%2)")
-            .arg(path, lock->error() == QLockFile::PermissionError ? QStringLiteral("permission denied")
-                                                                     : QStringLiteral("unknown error"));
+            .arg(path,
+                 lock->error() == QLockFile::PermissionError ? QStringLiteral("permission denied")
+                                                             : QStringLiteral("unknown error"));
     }
     // Holding the lock, a socket file left here is a dead daemon's, unless
     // something that does not use the lock listens on it.
     if (QFileInfo::exists(path)) {
         if (somebodyListens(path))
-            return QStringLiteral("something is listening on the control socket %1 already; not taking it over").arg(path);
+            return QStringLiteral("something is listening on the control socket %1 already; not taking it over")
+                .arg(path);
         qCInfo(lcControl).noquote() << "replacing the stale control socket" << path;
         QLocalServer::removeServer(path);
     }
@@ -112,7 +111,8 @@ std::optional<QString> ControlServer::listen(const QString &path)
         return QStringLiteral("cannot listen on the control socket %1: %2").arg(path, m_server.errorString());
     // Qt's access options give 0770 (TOOLCHAIN.md); the contract says 0660.
     if (::chmod(QFile::encodeName(path).constData(), 0660) != 0)
-        qCWarning(lcControl).noquote() << "cannot set the mode of" << path << ":" << QString::fromLocal8Bit(std::strerror(errno));
+        qCWarning(lcControl).noquote() << "cannot set the mode of" << path << ":"
+                                       << QString::fromLocal8Bit(std::strerror(errno));
     m_lock = std::move(lock);
     m_path = path;
     qCInfo(lcControl).noquote() << "control socket" << path;
@@ -135,10 +135,11 @@ void ControlServer::onNewConnection()
     while (QLocalSocket *socket = m_server.nextPendingConnection()) {
         if (m_connections.size() >= m_limits.maxClients) {
             qCWarning(lcControl) << "refusing a client: already" << m_connections.size() << "connected";
-            const QJsonObject reply{{QStringLiteral("id"), QJsonValue::Null},
-                                    {QStringLiteral("ok"), false},
-                                    {QStringLiteral("error"),
-                                     QStringLiteral("too many clients (%1); try again later").arg(m_limits.maxClients)}};
+            const QJsonObject reply{
+                {QStringLiteral("id"), QJsonValue::Null},
+                {QStringLiteral("ok"), false},
+                {QStringLiteral("error"),
+                 QStringLiteral("too many clients (%1); try again later").arg(m_limits.maxClients)}};
             socket->write(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
             connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
             socket->disconnectFromServer();
@@ -212,12 +213,13 @@ QJsonObject ControlServer::composeTick()
     for (const PoolSnapshot &pool : pools) {
         workers += pool.workers;
         inFlight += pool.inFlight;
-        stages.insert(pool.stage, QJsonObject{
-                                      {QStringLiteral("rate_10s"), stats.stages.value(pool.stage).rate10s},
-                                      {QStringLiteral("in_flight"), pool.inFlight},
-                                      {QStringLiteral("busy"), pool.busy},
-                                      {QStringLiteral("workers"), pool.workers},
-                                  });
+        stages.insert(pool.stage,
+                      QJsonObject{
+                          {QStringLiteral("rate_10s"), stats.stages.value(pool.stage).rate10s},
+                          {QStringLiteral("in_flight"), pool.inFlight},
+                          {QStringLiteral("busy"), pool.busy},
+                          {QStringLiteral("workers"), pool.workers},
+                      });
     }
     return {
         {QStringLiteral("claimed"), double(std::max<qint64>(0, stats.claimed - previous.claimed))},

@@ -12,17 +12,17 @@ QJsonValue optionalAge(const std::optional<qint64> &ms)
     return ms ? QJsonValue(double(*ms)) : QJsonValue(QJsonValue::Null);
 }
 
-QJsonValue textOrNull(const QString &text)
-{
-    return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
-}
+QJsonValue textOrNull(const QString &text) { return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text); }
 
 QString workerState(WorkerSnapshot::State state)
 {
     switch (state) {
-    case WorkerSnapshot::State::Starting: return QStringLiteral("starting");
-    case WorkerSnapshot::State::Running: return QStringLiteral("running");
-    case WorkerSnapshot::State::Stopping: return QStringLiteral("stopping");
+    case WorkerSnapshot::State::Starting:
+        return QStringLiteral("starting");
+    case WorkerSnapshot::State::Running:
+        return QStringLiteral("running");
+    case WorkerSnapshot::State::Stopping:
+        return QStringLiteral("stopping");
     }
     return {};
 }
@@ -82,12 +82,9 @@ QJsonObject worker(const WorkerSnapshot &worker)
 QJsonObject stageStats(const StageStatsSnapshot &stats)
 {
     return {
-        {QStringLiteral("runs"), double(stats.runs)},
-        {QStringLiteral("failures"), double(stats.failures)},
-        {QStringLiteral("timeouts"), double(stats.timeouts)},
-        {QStringLiteral("crashes"), double(stats.crashes)},
-        {QStringLiteral("busy_usec"), double(stats.busyUsec)},
-        {QStringLiteral("rate_10s"), stats.rate10s},
+        {QStringLiteral("runs"), double(stats.runs)},          {QStringLiteral("failures"), double(stats.failures)},
+        {QStringLiteral("timeouts"), double(stats.timeouts)},  {QStringLiteral("crashes"), double(stats.crashes)},
+        {QStringLiteral("busy_usec"), double(stats.busyUsec)}, {QStringLiteral("rate_10s"), stats.rate10s},
         {QStringLiteral("rate_60s"), stats.rate60s},
     };
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/dispatcher.h"
 
-#include "model/logcategories.h"
 #include "core/dispatchstate.h"
 #include "core/pipelineconfig.h"
+#include "model/logcategories.h"
 #include "storage/databasesession.h"
 #include "storage/notifylistener.h"
 #include "workers/workerpool.h"
@@ -149,8 +149,9 @@ void Dispatcher::reload()
     const auto pipeline = PipelineConfig::onReload(m_file, *overlay, m_settings);
     if (!pipeline) {
         // Routing by a graph the workers no longer share would be worse than stopping.
-        return stop(1, QStringLiteral("reloaded configuration does not parse: %1; stopping")
-                           .arg(pipeline.error().toString()), StopMode::Drain);
+        return stop(
+            1, QStringLiteral("reloaded configuration does not parse: %1; stopping").arg(pipeline.error().toString()),
+            StopMode::Drain);
     }
     for (const QString &option : pipeline->ignored)
         qCWarning(lcMain).noquote() << "config_overlay: [pepsi-dispatch]" << option

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "service/servicenotifier.h"
 #include "config/configuration.h"
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
-#include "model/dispatchview.h"
 #include "core/statistics.h"
+#include "model/dispatchview.h"
 #include "model/ticket.h"
+#include "service/servicenotifier.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -96,30 +96,30 @@ private:
     bool m_standby = false;
 
     std::unique_ptr<DatabaseSession> m_session;
-    QHash<QString, WorkerPool *> m_pools;  // children
-    QList<WorkerPool *> m_retiredPools;    // stages removed by a reload, draining
+    QHash<QString, WorkerPool *> m_pools; // children
+    QList<WorkerPool *> m_retiredPools;   // stages removed by a reload, draining
     Statistics m_stats;
     ServiceNotifier m_notifier;
 
-    QTimer m_roundTimer;      // zero-delay: coalesces every wake of one loop pass
-    QTimer m_retryTimer;      // the earliest paused row
-    QTimer m_errorRetry;      // a statement failed on a live connection
-    QTimer m_settleHold;      // writing outcomes failed on a live connection: wait before the next try
+    QTimer m_roundTimer; // zero-delay: coalesces every wake of one loop pass
+    QTimer m_retryTimer; // the earliest paused row
+    QTimer m_errorRetry; // a statement failed on a live connection
+    QTimer m_settleHold; // writing outcomes failed on a live connection: wait before the next try
     int m_settleFailures = 0;
-    QTimer m_heartbeat;       // POLL_INTERVAL
-    QTimer m_statsTimer;      // STATS_INTERVAL
-    QTimer m_idleStatsTimer;  // the idle flush, at most once a second
+    QTimer m_heartbeat;      // POLL_INTERVAL
+    QTimer m_statsTimer;     // STATS_INTERVAL
+    QTimer m_idleStatsTimer; // the idle flush, at most once a second
     QElapsedTimer m_lastStatsFlush;
-    Settlements m_pending;    // written before the next claim
+    Settlements m_pending; // written before the next claim
 
     qint64 m_rounds = 0;
     qint64 m_claimedTotal = 0;
     int m_exitCode = 0;
     Lifecycle m_lifecycle = Lifecycle::Starting;
-    bool m_pipelineBuilt = false;  // pools exist (the session may be down)
-    bool m_resetDue = false;       // running rows nobody holds go back to pending before the next claim
+    bool m_pipelineBuilt = false; // pools exist (the session may be down)
+    bool m_resetDue = false;      // running rows nobody holds go back to pending before the next claim
     bool m_reloadPending = false;
-    bool m_mayWrite = true;        // false once another dispatcher owns the rows
+    bool m_mayWrite = true; // false once another dispatcher owns the rows
 
     // Reads the members above for the control socket; see core/dispatchstate.h.
     friend class DispatchState;

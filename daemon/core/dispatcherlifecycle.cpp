@@ -5,8 +5,8 @@
 #include "core/dispatcher.h"
 #include "core/dispatchstate.h"
 
-#include "model/logcategories.h"
 #include "core/pipelineconfig.h"
+#include "model/logcategories.h"
 #include "storage/databasesession.h"
 #include "workers/workerpool.h"
 
@@ -67,10 +67,14 @@ void Dispatcher::start()
     connect(m_session.get(), &DatabaseSession::lockedOut, this, [this](const QString &holder) {
         if (m_pipelineBuilt)
             // The other dispatcher has reset our rows; our workers must not run them twice.
-            return stop(1, QStringLiteral("another dispatcher took over while the database was unreachable: %1")
-                               .arg(holder), StopMode::Abandon);
-        stop(1, QStringLiteral("another dispatcher is already running on this database: %1 "
-                               "(use serve --standby to wait for it)").arg(holder), StopMode::Abandon);
+            return stop(
+                1, QStringLiteral("another dispatcher took over while the database was unreachable: %1").arg(holder),
+                StopMode::Abandon);
+        stop(1,
+             QStringLiteral("another dispatcher is already running on this database: %1 "
+                            "(use serve --standby to wait for it)")
+                 .arg(holder),
+             StopMode::Abandon);
     });
     connect(m_session.get(), &DatabaseSession::schemaRefused, this,
             [this](const QString &message) { stop(78, message, StopMode::Abandon); });
@@ -156,10 +160,7 @@ bool Dispatcher::resetOrphansIfDue()
     return true;
 }
 
-void Dispatcher::shutdown(int exitCode)
-{
-    stop(exitCode, {}, StopMode::Drain);
-}
+void Dispatcher::shutdown(int exitCode) { stop(exitCode, {}, StopMode::Drain); }
 
 void Dispatcher::stop(int exitCode, const QString &why, StopMode mode)
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/dispatchstate.h"
 
-#include "model/logcategories.h"
 #include "core/dispatcher.h"
+#include "model/logcategories.h"
 #include "storage/controlstore.h"
 #include "storage/databasesession.h"
 #include "workers/workerpool.h"
@@ -29,10 +29,7 @@ QString accountName()
     return account ? QString::fromLocal8Bit(account->pw_name) : QString::number(::geteuid());
 }
 
-QJsonValue idOrNull(qint64 id)
-{
-    return id > 0 ? QJsonValue(double(id)) : QJsonValue(QJsonValue::Null);
-}
+QJsonValue idOrNull(qint64 id) { return id > 0 ? QJsonValue(double(id)) : QJsonValue(QJsonValue::Null); }
 
 } // namespace
 
@@ -91,33 +88,48 @@ void DispatchState::watchPool(WorkerPool *pool)
     connect(pool, &WorkerPool::workerStarted, this, [this, stage, field](qint64 pid) {
         emitEvent(field("worker_started"), {{field("pid"), double(pid)}, {field("stage"), stage}});
     });
-    connect(pool, &WorkerPool::workerExited, this, [this, stage, field](qint64 pid, const QString &reason, qint64 messages) {
-        emitEvent(field("worker_exited"), {{field("pid"), double(pid)}, {field("stage"), stage},
-                                           {field("reason"), reason}, {field("messages"), double(messages)}});
-    });
+    connect(pool, &WorkerPool::workerExited, this,
+            [this, stage, field](qint64 pid, const QString &reason, qint64 messages) {
+                emitEvent(field("worker_exited"),
+                          {{field("pid"), double(pid)},
+                           {field("stage"), stage},
+                           {field("reason"), reason},
+                           {field("messages"), double(messages)}});
+            });
     connect(pool, &WorkerPool::workerCrashed, this,
             [this, stage, field](qint64 pid, const QString &cause, qint64 messageId, int requeued) {
-                emitEvent(field("worker_crashed"), {{field("pid"), double(pid)}, {field("stage"), stage},
-                                                    {field("cause"), cause}, {field("message_id"), idOrNull(messageId)},
-                                                    {field("requeued"), requeued}});
+                emitEvent(field("worker_crashed"),
+                          {{field("pid"), double(pid)},
+                           {field("stage"), stage},
+                           {field("cause"), cause},
+                           {field("message_id"), idOrNull(messageId)},
+                           {field("requeued"), requeued}});
             });
     connect(pool, &WorkerPool::workerKilled, this,
             [this, stage, field](qint64 pid, const QString &reason, qint64 messageId, const QString &detail) {
-                emitEvent(field("worker_killed"), {{field("pid"), double(pid)}, {field("stage"), stage},
-                                                   {field("reason"), reason}, {field("message_id"), idOrNull(messageId)},
-                                                   {field("detail"), detail}});
+                emitEvent(field("worker_killed"),
+                          {{field("pid"), double(pid)},
+                           {field("stage"), stage},
+                           {field("reason"), reason},
+                           {field("message_id"), idOrNull(messageId)},
+                           {field("detail"), detail}});
             });
-    connect(pool, &WorkerPool::startFailed, this, [this, stage, field](const QString &cause, const QString &lastStderrLine) {
-        emitEvent(field("start_failed"),
-                  {{field("stage"), stage}, {field("cause"), cause},
-                   {field("stderr"), lastStderrLine.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(lastStderrLine)}});
-    });
-    connect(pool, &WorkerPool::cooldownEntered, this, [this, stage, field](const QDateTime &until, const QString &reason) {
-        m_cooldownReason.insert(stage, reason);
-        emitEvent(field("cooldown_entered"), {{field("stage"), stage},
-                                              {field("until"), until.toUTC().toString(Qt::ISODateWithMs)},
-                                              {field("reason"), reason}});
-    });
+    connect(pool, &WorkerPool::startFailed, this,
+            [this, stage, field](const QString &cause, const QString &lastStderrLine) {
+                emitEvent(field("start_failed"),
+                          {{field("stage"), stage},
+                           {field("cause"), cause},
+                           {field("stderr"),
+                            lastStderrLine.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(lastStderrLine)}});
+            });
+    connect(pool, &WorkerPool::cooldownEntered, this,
+            [this, stage, field](const QDateTime &until, const QString &reason) {
+                m_cooldownReason.insert(stage, reason);
+                emitEvent(field("cooldown_entered"),
+                          {{field("stage"), stage},
+                           {field("until"), until.toUTC().toString(Qt::ISODateWithMs)},
+                           {field("reason"), reason}});
+            });
     connect(pool, &WorkerPool::cooldownLeft, this, [this, stage, field] {
         emitEvent(field("cooldown_left"), {{field("stage"), stage}});
     });
@@ -125,8 +137,9 @@ void DispatchState::watchPool(WorkerPool *pool)
 
 void DispatchState::reloaded()
 {
-    emitEvent(QStringLiteral("reload"), {{QStringLiteral("stages"), QJsonArray::fromStringList(m_d.m_graph.names())},
-                                         {QStringLiteral("source"), m_reloadSource}});
+    emitEvent(QStringLiteral("reload"),
+              {{QStringLiteral("stages"), QJsonArray::fromStringList(m_d.m_graph.names())},
+               {QStringLiteral("source"), m_reloadSource}});
     m_reloadSource = QStringLiteral("notify");
 }
 
@@ -145,10 +158,7 @@ void DispatchState::sample()
     checkLifecycle();
 }
 
-Lifecycle DispatchState::lifecycle() const
-{
-    return m_d.m_lifecycle;
-}
+Lifecycle DispatchState::lifecycle() const { return m_d.m_lifecycle; }
 
 void DispatchState::checkLifecycle()
 {
@@ -189,15 +199,9 @@ DaemonInfo DispatchState::info() const
     return info;
 }
 
-StageGraph DispatchState::graph() const
-{
-    return m_d.m_graph;
-}
+StageGraph DispatchState::graph() const { return m_d.m_graph; }
 
-DispatchSettings DispatchState::settings() const
-{
-    return m_d.m_settings;
-}
+DispatchSettings DispatchState::settings() const { return m_d.m_settings; }
 
 bool DispatchState::isDrained(const QString &stage) const
 {
@@ -255,9 +259,10 @@ StatsSnapshot DispatchState::stats() const
         const QString stage = it.key();
         const StageCounters &counters = it.value();
         const auto of = [&stage](const Sample &s) { return s.stageRuns.value(stage); };
-        stats.stages.insert(stage, StageStatsSnapshot{counters.runs, counters.failures, counters.timeouts, counters.crashes,
-                                                      counters.busyUsec, rate(10000, counters.runs, of),
-                                                      rate(60000, counters.runs, of)});
+        stats.stages.insert(stage,
+                            StageStatsSnapshot{counters.runs, counters.failures, counters.timeouts, counters.crashes,
+                                               counters.busyUsec, rate(10000, counters.runs, of),
+                                               rate(60000, counters.runs, of)});
     }
     return stats;
 }
@@ -267,7 +272,8 @@ Result<QueueCounts, QString> DispatchState::queueCounts()
     if (m_queueCache && m_queueCacheAge.elapsed() < QueueCacheMs)
         return *m_queueCache;
     if (!m_d.m_session || !m_d.m_session->isUp())
-        return QStringLiteral("the database is unreachable") + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError);
+        return QStringLiteral("the database is unreachable")
+            + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError);
     ControlStore store(m_d.m_session->store().connectionName());
     auto counts = store.queueCounts();
     if (!counts) {
@@ -312,11 +318,13 @@ std::optional<QString> DispatchState::setDrained(const QString &stage, bool drai
         return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
     WorkerPool *pool = m_d.m_pools.value(stage);
     if (!pool)
-        return QStringLiteral("unknown stage \"%1\" (stages: %2)").arg(stage, m_d.m_graph.names().join(QStringLiteral(", ")));
+        return QStringLiteral("unknown stage \"%1\" (stages: %2)")
+            .arg(stage, m_d.m_graph.names().join(QStringLiteral(", ")));
     if (pool->isDrained() == drained)
         return std::nullopt;
     pool->setDrained(drained);
-    qCInfo(lcMain).noquote() << "stage" << stage << (drained ? "drained" : "resumed") << "on the control socket by uid" << uid;
+    qCInfo(lcMain).noquote() << "stage" << stage << (drained ? "drained" : "resumed") << "on the control socket by uid"
+                             << uid;
     emitEvent(drained ? QStringLiteral("stage_drained") : QStringLiteral("stage_resumed"),
               {{QStringLiteral("stage"), stage}, {QStringLiteral("uid"), double(uid)}});
     if (!drained)
@@ -324,15 +332,9 @@ std::optional<QString> DispatchState::setDrained(const QString &stage, bool drai
     return std::nullopt;
 }
 
-std::optional<QString> DispatchState::drain(const QString &stage, uint uid)
-{
-    return setDrained(stage, true, uid);
-}
+std::optional<QString> DispatchState::drain(const QString &stage, uint uid) { return setDrained(stage, true, uid); }
 
-std::optional<QString> DispatchState::resume(const QString &stage, uint uid)
-{
-    return setDrained(stage, false, uid);
-}
+std::optional<QString> DispatchState::resume(const QString &stage, uint uid) { return setDrained(stage, false, uid); }
 
 Result<RequeueOutcome, QString> DispatchState::requeue(const RequeueRequest &request, uint uid)
 {
@@ -349,10 +351,11 @@ Result<RequeueOutcome, QString> DispatchState::requeue(const RequeueRequest &req
     qCInfo(lcMain).noquote() << "stage" << request.stage << "requeued" << outcome->requeued << request.status
                              << "rows on the control socket by uid" << uid << (outcome->more ? "(more match)" : "");
     m_queueCache.reset();
-    emitEvent(QStringLiteral("requeued"), {{QStringLiteral("stage"), request.stage},
-                                           {QStringLiteral("status"), request.status},
-                                           {QStringLiteral("count"), double(outcome->requeued)},
-                                           {QStringLiteral("uid"), double(uid)}});
+    emitEvent(QStringLiteral("requeued"),
+              {{QStringLiteral("stage"), request.stage},
+               {QStringLiteral("status"), request.status},
+               {QStringLiteral("count"), double(outcome->requeued)},
+               {QStringLiteral("uid"), double(uid)}});
     if (outcome->requeued > 0)
         m_d.requestRound();
     return *outcome;

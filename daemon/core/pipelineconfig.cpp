@@ -54,8 +54,8 @@ Result<PipelineConfig, ConfigError> PipelineConfig::atStart(const Configuration 
     return result;
 }
 
-Result<PipelineConfig, ConfigError> PipelineConfig::onReload(const Configuration &file, const QList<OverlayRow> &overlay,
-                                                             const DispatchSettings &running)
+Result<PipelineConfig, ConfigError>
+PipelineConfig::onReload(const Configuration &file, const QList<OverlayRow> &overlay, const DispatchSettings &running)
 {
     const Configuration merged = file.withOverlay(overlay);
     auto graph = StageGraph::fromConfiguration(merged);
@@ -63,8 +63,8 @@ Result<PipelineConfig, ConfigError> PipelineConfig::onReload(const Configuration
         return graph.error();
     auto settings = DispatchSettings::fromConfiguration(merged);
     // A broken [pepsi-dispatch] overlay row cannot take effect anyway.
-    QStringList ignored = settings ? differences(settings.value(), running, false)
-                                   : QStringList{settings.error().toString()};
+    QStringList ignored =
+        settings ? differences(settings.value(), running, false) : QStringList{settings.error().toString()};
     return PipelineConfig{graph.value(), running, ignored};
 }
 

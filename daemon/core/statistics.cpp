@@ -5,8 +5,6 @@
 
 namespace pepsi {
 
-
-
 bool Statistics::isTerminal(const QString &stage) const
 {
     const StageConfig *config = m_graph.stage(stage);

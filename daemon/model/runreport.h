@@ -16,9 +16,9 @@ struct RunReport
 
     QString stage;
     Result result = Result::Succeeded;
-    bool heldMessage = true;  // false: a worker crashed holding nothing
-    qint64 busyUsec = 0;      // from when the message reached the head of the worker's line
-    QList<FusedRun> fused;    // successor stages the worker ran in the same pass
+    bool heldMessage = true; // false: a worker crashed holding nothing
+    qint64 busyUsec = 0;     // from when the message reached the head of the worker's line
+    QList<FusedRun> fused;   // successor stages the worker ran in the same pass
 };
 
 } // namespace pepsi

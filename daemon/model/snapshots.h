@@ -30,20 +30,20 @@ struct DaemonInfo
 {
     QString version;
     qint64 pid = 0;
-    QDateTime startedAt;        // UTC
+    QDateTime startedAt; // UTC
     QString host;
-    QString database;           // the database name (never a password)
-    QString user;               // the account the daemon runs as
-    bool standby = false;       // started with --standby
+    QString database;     // the database name (never a password)
+    QString user;         // the account the daemon runs as
+    bool standby = false; // started with --standby
     Lifecycle lifecycle = Lifecycle::Starting;
-    QString lockHolder;         // WaitingForLock: who holds the lock
-    QString databaseError;      // Reconnecting: why
+    QString lockHolder;    // WaitingForLock: who holds the lock
+    QString databaseError; // Reconnecting: why
 };
 
 struct PoolSnapshot
 {
     QString stage;
-    int workers = 0;   // live processes = busy + idle + starting + retiring
+    int workers = 0; // live processes = busy + idle + starting + retiring
     int busy = 0;
     int idle = 0;
     int starting = 0;
@@ -51,7 +51,7 @@ struct PoolSnapshot
     int parallelism = 0;
     int queueLimit = 0;
     int inFlight = 0;
-    int capacity = 0;  // queueLimit x parallelism; 0 while drained, in cooldown or retired
+    int capacity = 0; // queueLimit x parallelism; 0 while drained, in cooldown or retired
     std::optional<QDateTime> cooldownUntil;
     QString cooldownReason;
     bool drained = false;
@@ -65,10 +65,10 @@ struct WorkerSnapshot
     QString stage;
     State state = State::Starting;
     bool retiring = false;
-    qint64 messages = 0;       // status lines answered
+    qint64 messages = 0; // status lines answered
     qint64 uptimeMs = 0;
-    QList<qint64> ids;         // held, head of line first
-    qint64 headAgeMs = -1;     // -1: holds nothing, or not started yet
+    QList<qint64> ids;     // held, head of line first
+    qint64 headAgeMs = -1; // -1: holds nothing, or not started yet
     qint64 maxRuntimeMs = 0;
 };
 
@@ -79,7 +79,7 @@ struct StageStatsSnapshot
     qint64 timeouts = 0;
     qint64 crashes = 0;
     qint64 busyUsec = 0;
-    double rate10s = 0;  // runs ended per second over the last 10 s
+    double rate10s = 0; // runs ended per second over the last 10 s
     double rate60s = 0;
 };
 
@@ -107,17 +107,17 @@ struct StageQueue
 
 struct QueueCounts
 {
-    QDateTime takenAt;               // UTC, when the query ran
+    QDateTime takenAt; // UTC, when the query ran
     QMap<QString, StageQueue> stages;
 };
 
 struct RequeueRequest
 {
     QString stage;
-    QString status;                  // "failed" or "timeout"
-    QList<qint64> ids;               // empty: any
-    std::optional<qint64> maxAgeMs;  // only rows whose `updated` is at most this old
-    int limit = 1000;                // 1..10000
+    QString status;                 // "failed" or "timeout"
+    QList<qint64> ids;              // empty: any
+    std::optional<qint64> maxAgeMs; // only rows whose `updated` is at most this old
+    int limit = 1000;               // 1..10000
 };
 
 struct RequeueOutcome

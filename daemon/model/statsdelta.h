@@ -8,11 +8,11 @@ namespace pepsi {
 
 struct StageCounters
 {
-    qint64 runs = 0;      // runs that ended (answered, timed out or crashed), fused runs included
-    qint64 failures = 0;  // non-zero answers other than 75, protocol errors
-    qint64 timeouts = 0;  // watchdog kills
-    qint64 crashes = 0;   // workers that died on their own
-    qint64 busyUsec = 0;  // processing time; a fused stage's time is its own, not its host's
+    qint64 runs = 0;     // runs that ended (answered, timed out or crashed), fused runs included
+    qint64 failures = 0; // non-zero answers other than 75, protocol errors
+    qint64 timeouts = 0; // watchdog kills
+    qint64 crashes = 0;  // workers that died on their own
+    qint64 busyUsec = 0; // processing time; a fused stage's time is its own, not its host's
 
     bool isZero() const { return !runs && !failures && !timeouts && !crashes && !busyUsec; }
     StageCounters &operator+=(const StageCounters &other);

@@ -25,8 +25,8 @@ struct Settlement
 
     Ticket ticket;
     Outcome outcome = Outcome::Requeue;
-    QString reason;          // becomes state.dispatch_error; empty: left as it is
-    qint64 pauseMs = 0;      // Pause only
+    QString reason;     // becomes state.dispatch_error; empty: left as it is
+    qint64 pauseMs = 0; // Pause only
 };
 using Settlements = QList<Settlement>;
 

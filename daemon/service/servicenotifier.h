@@ -51,13 +51,13 @@ private:
 
     FigureSource m_source;
     QTimer m_watchdog;
-    QTimer m_refresh;        // once a second: the figures move without any event
-    QTimer m_deferred;       // a state change within a second of the last line
+    QTimer m_refresh;  // once a second: the figures move without any event
+    QTimer m_deferred; // a state change within a second of the last line
     QElapsedTimer m_lastSent;
     QElapsedTimer m_rateClock;
     qint64 m_rateRuns = 0;
     double m_rate = 0;
-    QString m_state;         // empty: show the figures
+    QString m_state; // empty: show the figures
     QString m_sent;
     bool m_ready = false;
     bool m_stopping = false;

@@ -12,8 +12,7 @@ namespace pepsi {
 
 ConnectionWatch::ConnectionWatch(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 ConnectionWatch::~ConnectionWatch() = default;
 

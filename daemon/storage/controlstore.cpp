@@ -64,8 +64,7 @@ SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM picked) > CAST(:limit
 
 ControlStore::ControlStore(QString connectionName)
     : m_connectionName(std::move(connectionName))
-{
-}
+{ }
 
 std::optional<QueueCounts> ControlStore::queueCounts()
 {

@@ -47,15 +47,9 @@ DatabaseSession::DatabaseSession(const QString &database, const SessionLimits &l
             [this](const QString &reason) { onConnectionLost(QStringLiteral("queue"), reason); });
 }
 
-DatabaseSession::~DatabaseSession()
-{
-    close();
-}
+DatabaseSession::~DatabaseSession() { close(); }
 
-void DatabaseSession::open()
-{
-    attempt();
-}
+void DatabaseSession::open() { attempt(); }
 
 void DatabaseSession::close()
 {
@@ -135,9 +129,9 @@ bool DatabaseSession::takeLock()
         if (*held || !m_sawLockFree) {
             m_sawLockFree = !*held;
             const auto holder = *held ? m_lock->holder() : std::nullopt;
-            const QString who = holder ? holder->description
-                                       : (m_lockHolder.isEmpty() ? QStringLiteral("(nobody; looking again)")
-                                                                 : m_lockHolder);
+            const QString who = holder
+                ? holder->description
+                : (m_lockHolder.isEmpty() ? QStringLiteral("(nobody; looking again)") : m_lockHolder);
             if (holder && !m_waitLogged) {
                 qCInfo(lcStore).noquote() << "standby: waiting for the active dispatcher" << who;
                 m_waitLogged = true;

@@ -84,7 +84,7 @@ private:
     bool m_standby = false;
     bool m_everUp = false;
     bool m_schemaChecked = false;
-    bool m_sawLockFree = false;  // a standby takes a free lock only when it saw it free a second before
+    bool m_sawLockFree = false; // a standby takes a free lock only when it saw it free a second before
     State m_state = State::Down;
     std::unique_ptr<QueueStore> m_store;
     std::unique_ptr<NotifyListener> m_listener;
@@ -98,10 +98,10 @@ private:
     QString m_lockHolder;
     QString m_lastError;
     int m_failures = 0;
-    int m_quietAttempts = 0;     // failed attempts not logged since the last line
+    int m_quietAttempts = 0; // failed attempts not logged since the last line
     bool m_outageLogged = false;
-    bool m_waitLogged = false;     // a standby said whom it waits for
-    bool m_ownWaitLogged = false;  // waiting for our own ended session
+    bool m_waitLogged = false;    // a standby said whom it waits for
+    bool m_ownWaitLogged = false; // waiting for our own ended session
 };
 
 } // namespace pepsi

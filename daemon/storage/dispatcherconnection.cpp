@@ -30,16 +30,18 @@ Result<QSqlDatabase, QString> openDispatcherConnection(const QString &connection
         return options.error();
     QString extended = options.value();
     extended = withDefault(extended, QStringLiteral("keepalives"), QStringLiteral("1"));
-    extended = withDefault(extended, QStringLiteral("keepalives_idle"), QString::number(SessionLimits::KeepalivesIdleS));
+    extended =
+        withDefault(extended, QStringLiteral("keepalives_idle"), QString::number(SessionLimits::KeepalivesIdleS));
     extended = withDefault(extended, QStringLiteral("keepalives_interval"),
                            QString::number(SessionLimits::KeepalivesIntervalS));
-    extended = withDefault(extended, QStringLiteral("keepalives_count"), QString::number(SessionLimits::KeepalivesCount));
+    extended =
+        withDefault(extended, QStringLiteral("keepalives_count"), QString::number(SessionLimits::KeepalivesCount));
     extended = withDefault(extended, QStringLiteral("tcp_user_timeout"),
                            QString::number(SessionLimits::TcpUserTimeout.count()));
 
     QSqlDatabase db = QSqlDatabase::contains(connectionName)
-                          ? QSqlDatabase::database(connectionName, false)
-                          : QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connectionName);
+        ? QSqlDatabase::database(connectionName, false)
+        : QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connectionName);
     if (!db.isValid())
         return QStringLiteral("the Qt PostgreSQL driver (QPSQL) is not available; install libqt6sql6-psql");
     db.setConnectOptions(extended);

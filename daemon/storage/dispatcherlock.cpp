@@ -31,8 +31,7 @@ SELECT coalesce(a.application_name, ''), l.pid, coalesce(host(a.client_addr), 'l
 
 DispatcherLock::DispatcherLock(QString connectionName)
     : m_connectionName(std::move(connectionName))
-{
-}
+{ }
 
 QString DispatcherLock::applicationName()
 {
@@ -84,13 +83,12 @@ std::optional<DispatcherLock::Holder> DispatcherLock::holder()
     holder.applicationName = query.value(0).toString();
     holder.backendPid = query.value(1).toLongLong();
     holder.thisSession = query.value(4).toBool();
-    holder.description = QStringLiteral("\"%1\" (backend pid %2, client %3, connected %4)")
-                             .arg(holder.applicationName.isEmpty()
-                                      ? QStringLiteral("(name not visible to this database user)")
-                                      : holder.applicationName)
-                             .arg(holder.backendPid)
-                             .arg(query.value(2).toString(),
-                                  query.value(3).toDateTime().toUTC().toString(Qt::ISODate));
+    holder.description =
+        QStringLiteral("\"%1\" (backend pid %2, client %3, connected %4)")
+            .arg(holder.applicationName.isEmpty() ? QStringLiteral("(name not visible to this database user)")
+                                                  : holder.applicationName)
+            .arg(holder.backendPid)
+            .arg(query.value(2).toString(), query.value(3).toDateTime().toUTC().toString(Qt::ISODate));
     return holder;
 }
 

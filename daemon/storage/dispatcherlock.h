@@ -22,7 +22,7 @@ public:
         QString applicationName;
         qint64 backendPid = 0;
         bool thisSession = false; // the connection that asked
-        QString description; // "\"pepsi-dispatch host pid 123 since ...\" (backend pid 456, ...)"
+        QString description;      // "\"pepsi-dispatch host pid 123 since ...\" (backend pid 456, ...)"
     };
 
     explicit DispatcherLock(QString connectionName);

@@ -68,7 +68,7 @@ void NotifyListener::close()
 bool NotifyListener::isOpen() const
 {
     return m_watch.isWatching() && QSqlDatabase::contains(m_connectionName)
-           && QSqlDatabase::database(m_connectionName, false).isOpen();
+        && QSqlDatabase::database(m_connectionName, false).isOpen();
 }
 
 } // namespace pepsi

@@ -10,8 +10,7 @@ namespace pepsi {
 
 OverlayStore::OverlayStore(QString connectionName)
     : m_connectionName(std::move(connectionName))
-{
-}
+{ }
 
 std::optional<QList<OverlayRow>> OverlayStore::read()
 {

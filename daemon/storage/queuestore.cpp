@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "storage/queuestore.h"
 
-#include "model/logcategories.h"
 #include "db/database.h"
+#include "model/logcategories.h"
 #include "protocol/statusline.h"
 #include "storage/dispatcherconnection.h"
 #include "storage/pgarray.h"
@@ -90,20 +90,24 @@ UPDATE workqueue w
  WHERE w.workqueue_id = u.id AND w.claims = u.claims AND w.status = 'running'
 )sql");
 
-const QString ResetOrphansSql = QStringLiteral(
-    "UPDATE workqueue SET status = 'pending', updated = now() WHERE status = 'running'");
+const QString ResetOrphansSql =
+    QStringLiteral("UPDATE workqueue SET status = 'pending', updated = now() WHERE status = 'running'");
 
-const QString ResetOrphansExceptSql = QStringLiteral(
-    "UPDATE workqueue SET status = 'pending', updated = now() "
-    "WHERE status = 'running' AND workqueue_id <> ALL (:held::bigint[])");
+const QString ResetOrphansExceptSql =
+    QStringLiteral("UPDATE workqueue SET status = 'pending', updated = now() "
+                   "WHERE status = 'running' AND workqueue_id <> ALL (:held::bigint[])");
 
 QString statusName(Settlement::Outcome outcome)
 {
     switch (outcome) {
-    case Settlement::Outcome::Requeue: return QStringLiteral("pending");
-    case Settlement::Outcome::Fail: return QStringLiteral("failed");
-    case Settlement::Outcome::Timeout: return QStringLiteral("timeout");
-    case Settlement::Outcome::Pause: return QStringLiteral("paused");
+    case Settlement::Outcome::Requeue:
+        return QStringLiteral("pending");
+    case Settlement::Outcome::Fail:
+        return QStringLiteral("failed");
+    case Settlement::Outcome::Timeout:
+        return QStringLiteral("timeout");
+    case Settlement::Outcome::Pause:
+        return QStringLiteral("paused");
     }
     return {};
 }
@@ -124,8 +128,7 @@ void bindDemands(QSqlQuery &query, const QList<StageDemand> &demands)
 
 QueueStore::QueueStore(QString connectionName)
     : m_connectionName(std::move(connectionName))
-{
-}
+{ }
 
 QueueStore::~QueueStore()
 {
@@ -173,9 +176,9 @@ bool QueueStore::run(QSqlQuery &query, const char *what)
             continue;
         }
         m_lastError = QStringLiteral("%1 failed: %2")
-                          .arg(QLatin1String(what), error.type() == QSqlError::NoError
-                                                        ? QStringLiteral("the database connection is closed")
-                                                        : error.text().trimmed());
+                          .arg(QLatin1String(what),
+                               error.type() == QSqlError::NoError ? QStringLiteral("the database connection is closed")
+                                                                  : error.text().trimmed());
         return false;
     }
 }
@@ -204,8 +207,8 @@ std::optional<ClaimRound> QueueStore::claimRound(const QList<StageDemand> &deman
             round.skippedLocked = m_claim->value(3).toLongLong();
             continue;
         }
-        round.claimed.append({Ticket{m_claim->value(0).toLongLong(), m_claim->value(2).toInt()},
-                              m_claim->value(1).toString()});
+        round.claimed.append(
+            {Ticket{m_claim->value(0).toLongLong(), m_claim->value(2).toInt()}, m_claim->value(1).toString()});
     }
     m_claim->finish();
     return round;
@@ -329,7 +332,9 @@ QString QueueStore::explainClaim(const QList<StageDemand> &demands)
         stages << demand.stage;
         caps << demand.capacity;
     }
-    const auto literal = [](QString text) -> QString { return u'\'' + text.replace(u'\'', QStringLiteral("''")) + u'\''; };
+    const auto literal = [](QString text) -> QString {
+        return u'\'' + text.replace(u'\'', QStringLiteral("''")) + u'\'';
+    };
     QString sql = ClaimRoundSql;
     sql.replace(QStringLiteral(":stages"), QStringLiteral("$1")).replace(QStringLiteral(":caps"), QStringLiteral("$2"));
 

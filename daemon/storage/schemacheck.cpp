@@ -27,7 +27,7 @@ SchemaCheck SchemaCheck::run(const QString &connectionName)
     // Version 0 recorded (or every row deleted) is an old schema, not none.
     QSqlQuery table(QSqlDatabase::database(connectionName, false));
     const bool recorded = table.exec(QStringLiteral("SELECT to_regclass('pepsi_schema') IS NOT NULL")) && table.next()
-                          && table.value(0).toBool();
+        && table.value(0).toBool();
     if (!recorded) {
         check.verdict = Verdict::Missing;
         check.message = QStringLiteral("the database has no pepsi-dispatch schema (no pepsi_schema version); "

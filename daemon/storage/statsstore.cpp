@@ -34,8 +34,7 @@ UPDATE dispatch_stats
 
 StatsStore::StatsStore(QString connectionName)
     : m_connectionName(std::move(connectionName))
-{
-}
+{ }
 
 bool StatsStore::add(const StatsDelta &delta)
 {

@@ -16,8 +16,7 @@ class LineSplitter
 public:
     explicit LineSplitter(qsizetype maxLineBytes)
         : m_max(maxLineBytes)
-    {
-    }
+    { }
 
     // Calls onLine(QByteArrayView head, bool cut) for every line `data`
     // completes, in order; stops at once when onLine returns false (the rest

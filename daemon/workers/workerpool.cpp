@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "workers/workerpool.h"
 
-#include "model/logcategories.h"
 #include "config/relativetime.h"
+#include "model/logcategories.h"
 #include "workers/cooldown.h"
 
 #include <QFileInfo>
@@ -120,8 +120,9 @@ QString WorkerPool::resolveProgram(QString *why) const
         const QFileInfo info(program);
         if (info.isFile() && info.isExecutable())
             return program;
-        *why = QStringLiteral("PROGRAM \"%1\" %2").arg(program, info.exists() ? QStringLiteral("is not executable")
-                                                                                 : QStringLiteral("does not exist"));
+        *why =
+            QStringLiteral("PROGRAM \"%1\" %2")
+                .arg(program, info.exists() ? QStringLiteral("is not executable") : QStringLiteral("does not exist"));
         return {};
     }
     QString found = QStandardPaths::findExecutable(program);
@@ -163,15 +164,17 @@ WorkerProcess *WorkerPool::spawn()
         report(RunReport::Result::TimedOut, duration_cast<microseconds>(m_options.maxRuntime).count());
         Q_EMIT workerKilled(w->pid(), QStringLiteral("timeout"), ticket.id, reason);
     });
-    connect(worker, &WorkerProcess::protocolViolation, this, [this](WorkerProcess *w, Ticket ticket, const QString &reason) {
-        qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << w->pid() << "message" << ticket.id << reason
-                                    << "; replacing the worker";
-        if (ticket.id != 0) {
-            settleOne(ticket, Settlement::Outcome::Fail, reason);
-            report(RunReport::Result::Failed, 0);
-        }
-        Q_EMIT workerKilled(w->pid(), QStringLiteral("protocol error"), ticket.id != 0 ? ticket.id : -1, reason);
-    });
+    connect(worker, &WorkerProcess::protocolViolation, this,
+            [this](WorkerProcess *w, Ticket ticket, const QString &reason) {
+                qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << w->pid() << "message" << ticket.id
+                                            << reason << "; replacing the worker";
+                if (ticket.id != 0) {
+                    settleOne(ticket, Settlement::Outcome::Fail, reason);
+                    report(RunReport::Result::Failed, 0);
+                }
+                Q_EMIT workerKilled(w->pid(), QStringLiteral("protocol error"), ticket.id != 0 ? ticket.id : -1,
+                                    reason);
+            });
     m_workers.append(worker);
     worker->start();
     return worker;
@@ -190,7 +193,8 @@ void WorkerPool::onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLi
                   m_options.tempfailDelay.count());
         report(RunReport::Result::TriedLater, busyUsec);
     } else {
-        settleOne(ticket, Settlement::Outcome::Fail, QStringLiteral("status %1: %2").arg(status.code).arg(status.reason));
+        settleOne(ticket, Settlement::Outcome::Fail,
+                  QStringLiteral("status %1: %2").arg(status.code).arg(status.reason));
         report(RunReport::Result::Failed, busyUsec);
     }
     if (!worker->isRetiring() && worker->answeredCount() >= m_stage.maxMessages) {
@@ -277,8 +281,8 @@ void WorkerPool::onExited(WorkerProcess *worker, const Tickets &unanswered, cons
     case WorkerExit::Kind::Died:
         report(RunReport::Result::Crashed, 0, {}, !unanswered.isEmpty());
         if (!unanswered.isEmpty()) {
-            qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << pid << exit.cause
-                                        << "holding message" << unanswered.first().id;
+            qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << pid << exit.cause << "holding message"
+                                        << unanswered.first().id;
             settleOne(unanswered.first(), Settlement::Outcome::Fail, exit.cause);
             requeue(unanswered.mid(1));
         } else {

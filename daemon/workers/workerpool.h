@@ -18,12 +18,12 @@ namespace pepsi {
 
 struct PoolOptions
 {
-    QString configFile;                        // passed to workers as -c
+    QString configFile; // passed to workers as -c
     std::chrono::milliseconds maxRuntime{0};
     std::chrono::milliseconds idleTimeout{0};
     std::chrono::milliseconds tempfailDelay{0};
-    std::chrono::milliseconds stopGrace{std::chrono::seconds(3)}; // stdin closed -> SIGTERM
-    std::chrono::milliseconds killGrace{std::chrono::seconds(2)}; // SIGTERM -> SIGKILL
+    std::chrono::milliseconds stopGrace{std::chrono::seconds(3)};     // stdin closed -> SIGTERM
+    std::chrono::milliseconds killGrace{std::chrono::seconds(2)};     // SIGTERM -> SIGKILL
     std::chrono::milliseconds startTimeout{std::chrono::seconds(60)}; // exec -> first read of its input
 };
 
@@ -102,7 +102,7 @@ private:
     StageConfig m_stage;
     PoolOptions m_options;
     QProcessEnvironment m_environment;
-    QList<WorkerProcess *> m_workers;              // children; alive or exiting
+    QList<WorkerProcess *> m_workers; // children; alive or exiting
     QHash<WorkerProcess *, QElapsedTimer> m_idleSince;
     QHash<WorkerProcess *, QString> m_stopReasons; // why we closed its input
     QTimer m_idleTimer;

@@ -82,9 +82,8 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
     connect(&m_startDeadline, &QTimer::timeout, this, [this] {
         if (m_ready || m_state == State::Exited)
             return;
-        qCWarning(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid
-                                      << "has not read its input" << m_launch.startTimeout.count()
-                                      << "ms after it started; terminating it";
+        qCWarning(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "has not read its input"
+                                      << m_launch.startTimeout.count() << "ms after it started; terminating it";
         m_startTimedOut = true;
         terminate();
     });
@@ -325,8 +324,8 @@ WorkerExit WorkerProcess::classifyExit(int exitCode, QProcess::ExitStatus status
     if (m_startTimedOut && m_answered == 0) {
         // It never got to its input: no message is to blame.
         exit.kind = WorkerExit::Kind::FailedToStart;
-        exit.cause = QStringLiteral("did not read its input within %1 ms of starting")
-                         .arg(m_launch.startTimeout.count());
+        exit.cause =
+            QStringLiteral("did not read its input within %1 ms of starting").arg(m_launch.startTimeout.count());
     } else if (m_condemned || m_signalSent != 0) {
         // Condemned: its head was settled then, the rest never ran. Signalled
         // by us: however it ended, it was told to; what it held goes back.

@@ -18,8 +18,8 @@ namespace pepsi {
 struct WorkerLaunch
 {
     QString stage;
-    QString program;           // resolved path
-    QStringList arguments;     // [-c FILE] worker
+    QString program;       // resolved path
+    QStringList arguments; // [-c FILE] worker
     QProcessEnvironment environment;
     std::chrono::milliseconds maxRuntime{0};
     std::chrono::milliseconds terminateGrace{std::chrono::seconds(2)};
@@ -37,7 +37,7 @@ struct WorkerExit
         FailedToStart, // never ran, or exited with a status before answering anything
     };
     Kind kind = Kind::Clean;
-    QString cause; // "crashed: signal 9", "exited with status 2 without answering", "failed to start: ..."
+    QString cause;          // "crashed: signal 9", "exited with status 2 without answering", "failed to start: ..."
     QString lastStderrLine; // the last line it wrote to stderr, cut for the log; empty: none
 };
 
@@ -80,8 +80,7 @@ public:
 Q_SIGNALS:
     void started(pepsi::WorkerProcess *worker);
     // A status line for the head-of-line ticket; busyUsec from when it reached the head.
-    void answered(pepsi::WorkerProcess *worker, pepsi::Ticket ticket, const pepsi::StatusLine &status,
-                  qint64 busyUsec);
+    void answered(pepsi::WorkerProcess *worker, pepsi::Ticket ticket, const pepsi::StatusLine &status, qint64 busyUsec);
     // A line outside the grammar (or one with nothing outstanding): the worker is being replaced.
     void protocolViolation(pepsi::WorkerProcess *worker, pepsi::Ticket ticket, const QString &reason);
     // The head-of-line message outlived MAX_RUNTIME: the worker is being terminated.
@@ -121,10 +120,10 @@ private:
     QByteArray m_writeBuffer;
     qint64 m_pid = 0;
     qint64 m_answered = 0;
-    qint64 m_bytesSent = 0;   // ids written to its stdin, in bytes, ever
+    qint64 m_bytesSent = 0; // ids written to its stdin, in bytes, ever
     int m_stderrLinesInWindow = 0;
     qint64 m_stderrDropped = 0;
-    int m_signalSent = 0;     // the last signal we sent it (SIGTERM, SIGKILL), 0: none
+    int m_signalSent = 0; // the last signal we sent it (SIGTERM, SIGKILL), 0: none
     State m_state = State::Starting;
     bool m_ready = false;
     bool m_startTimedOut = false;

@@ -15,10 +15,16 @@ WorkerSnapshot WorkerProcess::snapshot(qint64 maxRuntimeMs) const
     snapshot.pid = m_pid;
     snapshot.stage = m_launch.stage;
     switch (m_state) {
-    case State::Starting: snapshot.state = WorkerSnapshot::State::Starting; break;
-    case State::Running: snapshot.state = WorkerSnapshot::State::Running; break;
+    case State::Starting:
+        snapshot.state = WorkerSnapshot::State::Starting;
+        break;
+    case State::Running:
+        snapshot.state = WorkerSnapshot::State::Running;
+        break;
     case State::Stopping:
-    case State::Exited: snapshot.state = WorkerSnapshot::State::Stopping; break;
+    case State::Exited:
+        snapshot.state = WorkerSnapshot::State::Stopping;
+        break;
     }
     snapshot.retiring = m_retiring;
     snapshot.messages = m_answered;

@@ -10,8 +10,7 @@ namespace pepsi::bench {
 
 BenchDatabase::BenchDatabase()
     : m_connectionName(QStringLiteral("pepsi-bench"))
-{
-}
+{ }
 
 BenchDatabase::~BenchDatabase()
 {
@@ -41,10 +40,7 @@ QSqlQuery BenchDatabase::query(const QString &sql)
     return q;
 }
 
-bool BenchDatabase::exec(const QString &sql)
-{
-    return query(sql).isActive();
-}
+bool BenchDatabase::exec(const QString &sql) { return query(sql).isActive(); }
 
 QVariant BenchDatabase::scalar(const QString &sql)
 {

@@ -35,14 +35,16 @@ QString defaultPgbench()
 Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Drives N messages through three stages of pepsi-stage-example under a real pepsi-dispatch,\n"
-        "then measures the single-row UPDATE rate of the same PostgreSQL with pgbench.\n"
-        "Usually started by tests/bench/run-bench, which prepares the database."));
+    parser.setApplicationDescription(
+        QStringLiteral("Drives N messages through three stages of pepsi-stage-example under a real pepsi-dispatch,\n"
+                       "then measures the single-row UPDATE rate of the same PostgreSQL with pgbench.\n"
+                       "Usually started by tests/bench/run-bench, which prepares the database."));
     parser.addHelpOption();
     parser.addOptions({
-        {QStringLiteral("database"), QStringLiteral("libpq URI of a database holding the schema (required; "
-                                                    "default $PEPSI_BENCH_DATABASE)"), QStringLiteral("URI")},
+        {QStringLiteral("database"),
+         QStringLiteral("libpq URI of a database holding the schema (required; "
+                        "default $PEPSI_BENCH_DATABASE)"),
+         QStringLiteral("URI")},
         {QStringLiteral("build"), QStringLiteral("build directory (default: $PEPSI_BUILD_DIR, else this build)"),
          QStringLiteral("DIR")},
         {QStringLiteral("work-dir"),
@@ -54,8 +56,9 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
          QStringLiteral("M")},
         {QStringLiteral("pgbench-seconds"), QStringLiteral("pgbench -T (default 10)"), QStringLiteral("S")},
         {QStringLiteral("no-pgbench"), QStringLiteral("skip the pgbench reference run")},
-        {QStringLiteral("analyze"), QStringLiteral("ANALYZE workqueue once it is filled, so the claim plans with "
-                                                   "the statistics of a burst: every row pending at the first stage")},
+        {QStringLiteral("analyze"),
+         QStringLiteral("ANALYZE workqueue once it is filled, so the claim plans with "
+                        "the statistics of a burst: every row pending at the first stage")},
         {QStringLiteral("pgbench"), QStringLiteral("the pgbench binary"), QStringLiteral("PATH")},
         {QStringLiteral("user"), QStringLiteral("USER the daemon drops to when started as root (default pepsi)"),
          QStringLiteral("NAME")},
@@ -65,7 +68,8 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
          QStringLiteral("COMMAND")},
         {QStringLiteral("stall-seconds"), QStringLiteral("give up when no message finishes for this long (default 60)"),
          QStringLiteral("S")},
-        {QStringLiteral("fused"), QStringLiteral("mark every stage after the first FUSE = YES: one worker pass runs all three")},
+        {QStringLiteral("fused"),
+         QStringLiteral("mark every stage after the first FUSE = YES: one worker pass runs all three")},
     });
     if (!parser.parse(arguments))
         return parser.errorText();

@@ -10,21 +10,21 @@ namespace pepsi::bench {
 
 struct BenchOptions
 {
-    QString database;         // libpq URI of a database with the schema installed
-    QString buildDir;         // holds daemon/pepsi-dispatch and stagekit/pepsi-stage-example
-    QString workDir;          // pepsi.conf, the daemon's log, the pgbench script
+    QString database;                       // libpq URI of a database with the schema installed
+    QString buildDir;                       // holds daemon/pepsi-dispatch and stagekit/pepsi-stage-example
+    QString workDir;                        // pepsi.conf, the daemon's log, the pgbench script
     QString user = QStringLiteral("pepsi"); // USER: the account the daemon drops to as root
     QString logLevel = QStringLiteral("INFO");
-    QString pgbench;          // the pgbench binary
-    QStringList wrap;         // run the daemon under this (valgrind ...): CPU figures then mean little
+    QString pgbench;  // the pgbench binary
+    QStringList wrap; // run the daemon under this (valgrind ...): CPU figures then mean little
     int messages = 20000;
     int parallelism = 4;
     int queueLimit = 4;
-    int maxMessages = 0;      // 0: the daemon's default MAX_MESSAGES
+    int maxMessages = 0; // 0: the daemon's default MAX_MESSAGES
     int pgbenchSeconds = 10;
-    int stallSeconds = 60;    // give up when nothing finishes for this long
+    int stallSeconds = 60; // give up when nothing finishes for this long
     bool runPgbench = true;
-    bool analyze = false;     // ANALYZE workqueue after filling it (statistics of a burst)
+    bool analyze = false; // ANALYZE workqueue after filling it (statistics of a burst)
     bool fused = false;
 
     int stages() const { return 3; }

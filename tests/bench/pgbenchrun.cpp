@@ -49,17 +49,24 @@ Result<PgbenchResult, QString> runPgbench(const BenchOptions &o, int clients)
     QFile file(script);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return QStringLiteral("cannot write %1: %2").arg(script, file.errorString());
-    file.write(QByteArrayLiteral("\\set id random(1, ") + QByteArray::number(Rows) + ")\n"
-               "UPDATE bench_counter SET n = n + 1 WHERE id = :id;\n");
+    file.write(QByteArrayLiteral("\\set id random(1, ") + QByteArray::number(Rows)
+               + ")\n"
+                 "UPDATE bench_counter SET n = n + 1 WHERE id = :id;\n");
     file.close();
 
     PgbenchResult result;
     result.clients = clients;
     result.threads = std::min(2, clients);
-    const QStringList arguments = {QStringLiteral("-n"), QStringLiteral("-c"), QString::number(clients),
-                                   QStringLiteral("-j"), QString::number(result.threads),
-                                   QStringLiteral("-T"), QString::number(o.pgbenchSeconds),
-                                   QStringLiteral("-f"), script, o.database};
+    const QStringList arguments = {QStringLiteral("-n"),
+                                   QStringLiteral("-c"),
+                                   QString::number(clients),
+                                   QStringLiteral("-j"),
+                                   QString::number(result.threads),
+                                   QStringLiteral("-T"),
+                                   QString::number(o.pgbenchSeconds),
+                                   QStringLiteral("-f"),
+                                   script,
+                                   o.database};
     const auto childrenCpuUsec = [] {
         rusage usage{};
         ::getrusage(RUSAGE_CHILDREN, &usage);
@@ -93,8 +100,8 @@ Result<PgbenchResult, QString> runPgbench(const BenchOptions &o, int clients)
     if (!t.hasMatch())
         return QStringLiteral("no tps line in pgbench's output:\n%1").arg(output.trimmed());
     result.tps = t.captured(1).toDouble();
-    static const QRegularExpression processed(
-        QStringLiteral("^number of transactions actually processed: (\\d+)"), QRegularExpression::MultilineOption);
+    static const QRegularExpression processed(QStringLiteral("^number of transactions actually processed: (\\d+)"),
+                                              QRegularExpression::MultilineOption);
     if (const auto n = processed.match(output); n.hasMatch())
         result.transactions = n.captured(1).toLongLong();
     if (const auto l = latency.match(output); l.hasMatch())

@@ -9,10 +9,10 @@ struct PgbenchResult
 {
     int clients = 0;
     int threads = 0;
-    double tps = 0;             // "without initial connection time"
+    double tps = 0; // "without initial connection time"
     double latencyMs = 0;
     qint64 transactions = 0;
-    qint64 clientCpuUsec = 0;   // pgbench itself
+    qint64 clientCpuUsec = 0;    // pgbench itself
     qint64 postgresCpuUsec = -1; // the postmaster and all its backends; -1: unknown
 };
 

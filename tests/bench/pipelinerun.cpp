@@ -32,9 +32,10 @@ std::optional<QString> prepareWorkDir(const BenchOptions &o)
 {
     if (!QDir().mkpath(o.workDir))
         return QStringLiteral("cannot create the work directory %1").arg(o.workDir);
-    QFile::setPermissions(o.workDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                         | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
-                                         | QFileDevice::ExeOther);
+    QFile::setPermissions(o.workDir,
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                              | QFileDevice::ExeOther);
     if (::geteuid() == 0) {
         const passwd *account = ::getpwnam(o.user.toLocal8Bit().constData());
         if (!account)
@@ -113,15 +114,15 @@ void collectLog(const QString &logFile, PipelineResult *result)
 
 std::optional<QString> collectRows(BenchDatabase &db, qint64 startEpochMs, PipelineResult *result)
 {
-    QSqlQuery q = db.query(QStringLiteral(
-        "SELECT count(*) FILTER (WHERE status = 'done'),"
-        "       count(*) FILTER (WHERE status IN ('failed', 'timeout')),"
-        "       extract(epoch FROM max(updated) FILTER (WHERE status = 'done')) * 1000,"
-        "       extract(epoch FROM percentile_disc(0.1) WITHIN GROUP (ORDER BY updated)"
-        "                          FILTER (WHERE status = 'done')) * 1000,"
-        "       extract(epoch FROM percentile_disc(0.9) WITHIN GROUP (ORDER BY updated)"
-        "                          FILTER (WHERE status = 'done')) * 1000"
-        "  FROM workqueue"));
+    QSqlQuery q =
+        db.query(QStringLiteral("SELECT count(*) FILTER (WHERE status = 'done'),"
+                                "       count(*) FILTER (WHERE status IN ('failed', 'timeout')),"
+                                "       extract(epoch FROM max(updated) FILTER (WHERE status = 'done')) * 1000,"
+                                "       extract(epoch FROM percentile_disc(0.1) WITHIN GROUP (ORDER BY updated)"
+                                "                          FILTER (WHERE status = 'done')) * 1000,"
+                                "       extract(epoch FROM percentile_disc(0.9) WITHIN GROUP (ORDER BY updated)"
+                                "                          FILTER (WHERE status = 'done')) * 1000"
+                                "  FROM workqueue"));
     if (!q.next())
         return db.lastError();
     result->done = q.value(0).toLongLong();
@@ -198,10 +199,9 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
     const qint64 pid = daemon.processId();
 
     // Three partial indexes answer "anything left?" without a scan.
-    const QString leftSql = QStringLiteral(
-        "SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
-        "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')"
-        "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'paused')");
+    const QString leftSql = QStringLiteral("SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
+                                           "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')"
+                                           "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'paused')");
     const QString doneSql =
         QStringLiteral("SELECT count(*) FROM workqueue WHERE status IN ('done', 'failed', 'timeout')");
     qint64 lastDone = -1;

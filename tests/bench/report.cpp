@@ -31,10 +31,7 @@ void row(const char *label, const QString &value)
     out(QStringLiteral("  %1 %2").arg(QString::fromUtf8(label), -30).arg(value));
 }
 
-QString num(double value, int decimals = 0)
-{
-    return QString::number(value, 'f', decimals);
-}
+QString num(double value, int decimals = 0) { return QString::number(value, 'f', decimals); }
 
 QString verdict(double value, bool met)
 {
@@ -48,10 +45,7 @@ QString cpu(qint64 usec, double hops)
         + QStringLiteral(" µs per hop");
 }
 
-double cores()
-{
-    return double(::sysconf(_SC_NPROCESSORS_ONLN));
-}
+double cores() { return double(::sysconf(_SC_NPROCESSORS_ONLN)); }
 
 // Everything derived from the raw measurements, in one place.
 struct Figures
@@ -61,13 +55,13 @@ struct Figures
     double hopsPerSecond = 0;
     double steadyHopsPerSecond = 0;
     double daemonPerHop = 0;
-    double allPerHop = 0;      // daemon + workers + PostgreSQL
-    double otherCores = 0;     // busy cores the three parts did not use
+    double allPerHop = 0;  // daemon + workers + PostgreSQL
+    double otherCores = 0; // busy cores the three parts did not use
     double rssMiB = 0;
     double idsPerRound = 0;
     double tps = 0;
     double ratio = 0;
-    double txCpuUsec = 0;      // pgbench + PostgreSQL per transaction
+    double txCpuUsec = 0; // pgbench + PostgreSQL per transaction
 };
 
 Figures derive(const BenchOptions &o, const PipelineResult &p, const std::optional<PgbenchResult> &b)
@@ -96,26 +90,30 @@ Figures derive(const BenchOptions &o, const PipelineResult &p, const std::option
 void printPipeline(const PipelineResult &p, const Figures &f)
 {
     out(QStringLiteral("pipeline"));
-    row("wall time", num(p.wallSeconds, 3) + QStringLiteral(" s (daemon start to the last message done; polled ")
-                         + num(p.polledSeconds, 2) + QStringLiteral(" s)"));
+    row("wall time",
+        num(p.wallSeconds, 3) + QStringLiteral(" s (daemon start to the last message done; polled ")
+            + num(p.polledSeconds, 2) + QStringLiteral(" s)"));
     row("messages/s", num(f.messagesPerSecond));
     row("stage hops/s", num(f.hopsPerSecond));
     row("steady hops/s (10-90 %)", num(f.steadyHopsPerSecond));
-    row("daemon CPU", cpu(p.daemonCpuUsec, f.hops) + QStringLiteral(" (")
-                          + num(100.0 * double(p.daemonSysUsec) / double(std::max<qint64>(p.daemonCpuUsec, 1)))
-                          + QStringLiteral(" % in the kernel)"));
+    row("daemon CPU",
+        cpu(p.daemonCpuUsec, f.hops) + QStringLiteral(" (")
+            + num(100.0 * double(p.daemonSysUsec) / double(std::max<qint64>(p.daemonCpuUsec, 1)))
+            + QStringLiteral(" % in the kernel)"));
     row("workers' CPU", cpu(p.workersCpuUsec, f.hops));
     if (p.postgresCpuUsec >= 0)
         row("PostgreSQL CPU", cpu(p.postgresCpuUsec, f.hops));
     row("CPU per hop, all three", num(f.allPerHop, 1) + QStringLiteral(" µs"));
-    row("machine busy", num(100 * p.machineBusy) + QStringLiteral(" % of ") + num(cores()) + QStringLiteral(" cores; ")
-                            + num(f.otherCores, 2) + QStringLiteral(" cores to other processes"));
+    row("machine busy",
+        num(100 * p.machineBusy) + QStringLiteral(" % of ") + num(cores()) + QStringLiteral(" cores; ")
+            + num(f.otherCores, 2) + QStringLiteral(" cores to other processes"));
     row("daemon peak RSS", num(f.rssMiB, 1) + QStringLiteral(" MiB"));
     if (p.rounds > 0)
-        row("claim rounds", QStringLiteral("%1, %2 ids per round (%3 claimed)")
-                                .arg(p.rounds)
-                                .arg(num(f.idsPerRound, 1))
-                                .arg(p.claimed));
+        row("claim rounds",
+            QStringLiteral("%1, %2 ids per round (%3 claimed)")
+                .arg(p.rounds)
+                .arg(num(f.idsPerRound, 1))
+                .arg(p.claimed));
     else
         row("claim rounds", QStringLiteral("unknown (no \"stopped after R claim rounds\" line in %1)").arg(p.logFile));
     row("daemon exit status", QString::number(p.daemonExitCode));
@@ -132,15 +130,16 @@ void printPgbench(const BenchOptions &o, const PgbenchResult &b, const PipelineR
     row("TPS", num(b.tps) + QStringLiteral(" (latency ") + num(b.latencyMs, 2) + QStringLiteral(" ms)"));
     if (b.transactions > 0) {
         const double n = double(b.transactions);
-        row("CPU per transaction", num(f.txCpuUsec, 1) + QStringLiteral(" µs (pgbench ")
-                                       + num(double(b.clientCpuUsec) / n, 1) + QStringLiteral(", PostgreSQL ")
-                                       + num(double(b.postgresCpuUsec) / n, 1) + u')');
+        row("CPU per transaction",
+            num(f.txCpuUsec, 1) + QStringLiteral(" µs (pgbench ") + num(double(b.clientCpuUsec) / n, 1)
+                + QStringLiteral(", PostgreSQL ") + num(double(b.postgresCpuUsec) / n, 1) + u')');
         // When the cores are the bottleneck, both rates are cores / CPU per unit.
         row("CPU-bound ratio",
             num(f.txCpuUsec / f.allPerHop, 2) + QStringLiteral(" (CPU per transaction ÷ CPU per hop)"));
     }
-    row("hops/s ÷ TPS", num(f.ratio, 2) + QStringLiteral(" (steady ")
-                            + num(b.tps > 0 ? 3 * p.steadyMessagesPerSecond / b.tps : 0, 2) + u')');
+    row("hops/s ÷ TPS",
+        num(f.ratio, 2) + QStringLiteral(" (steady ") + num(b.tps > 0 ? 3 * p.steadyMessagesPerSecond / b.tps : 0, 2)
+            + u')');
 }
 
 } // namespace

@@ -44,10 +44,7 @@ QStringList FakeDaemon::commands() const
     return out;
 }
 
-int FakeDaemon::count(const QString &cmd) const
-{
-    return int(commands().count(cmd));
-}
+int FakeDaemon::count(const QString &cmd) const { return int(commands().count(cmd)); }
 
 void FakeDaemon::pushEvent(QJsonObject event)
 {
@@ -100,10 +97,13 @@ QJsonObject FakeDaemon::answer(const QJsonObject &request)
         return QJsonObject{{"ok"_L1, false},
                            {"error"_L1, u"permission denied: '%1' needs root or the service account pepsi"_s.arg(cmd)}};
     if (cmd == "version"_L1) {
-        QJsonObject version{{"daemon"_L1, u"0.1.0"_s},  {"pid"_L1, 4242},
+        QJsonObject version{{"daemon"_L1, u"0.1.0"_s},
+                            {"pid"_L1, 4242},
                             {"started"_L1, u"2026-12-02T19:00:00.000Z"_s},
-                            {"uptime_ms"_L1, 61000},   {"state"_L1, u"running"_s},
-                            {"role"_L1, u"active"_s},  {"peer"_L1, QJsonObject{{"uid"_L1, 0}, {"admin"_L1, admin}}}};
+                            {"uptime_ms"_L1, 61000},
+                            {"state"_L1, u"running"_s},
+                            {"role"_L1, u"active"_s},
+                            {"peer"_L1, QJsonObject{{"uid"_L1, 0}, {"admin"_L1, admin}}}};
         if (!omitProtocol)
             version.insert("protocol"_L1, protocol);
         return ok(version);

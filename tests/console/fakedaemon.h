@@ -31,9 +31,9 @@ public:
     int protocol = 1;
     bool admin = true;
     bool omitProtocol = false;
-    QJsonObject status;        // the `status` result
-    QJsonObject stages;        // the `stages` result
-    QJsonArray workers;        // the `workers` result
+    QJsonObject status;         // the `status` result
+    QJsonObject stages;         // the `stages` result
+    QJsonArray workers;         // the `workers` result
     quint64 subscribeSeq = 100; // `subscribe` → seq
     // cmd -> error: that command fails with this message.
     QHash<QString, QString> failing;

@@ -95,9 +95,8 @@ void TestConsoleLive::watchesAndSteersARealDaemon()
     QTRY_VERIFY_WITH_TIMEOUT(window.feed()->queues()->record(u"ingest"_s).value("pending"_L1).toInteger() > 0
                                  || window.feed()->queues()->record(u"enrich"_s).value("pending"_L1).toInteger() > 0,
                              10000);
-    QTRY_VERIFY_WITH_TIMEOUT(!throughput->history(u"deliver"_s).isEmpty()
-                                 && throughput->history(u"deliver"_s).last().rate > 0,
-                             15000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !throughput->history(u"deliver"_s).isEmpty() && throughput->history(u"deliver"_s).last().rate > 0, 15000);
     QTRY_VERIFY_WITH_TIMEOUT(throughput->record(u"enrich"_s).value("rate_10s"_L1).toDouble() > 0, 10000);
     const qint64 firstFlowMs = clock.elapsed();
     QVERIFY(window.pipeline()->lines(u"enrich"_s).value(3) != u"rate 0.0/s"_s);

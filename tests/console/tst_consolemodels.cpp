@@ -138,16 +138,14 @@ void TestConsoleModels::poolEvent_data()
                              << u"enrich"_s << int(PoolModel::State) << QVariant(u"drained"_s);
     QTest::newRow("resumed") << QByteArray(R"({"event": "stage_resumed", "seq": 9, "stage": "enrich", "uid": 0})")
                              << u"enrich"_s << int(PoolModel::State) << QVariant(u"claiming"_s);
-    QTest::newRow("cooldown entered")
-        << QByteArray(R"({"event": "cooldown_entered", "seq": 9, "stage": "enrich",
+    QTest::newRow("cooldown entered") << QByteArray(R"({"event": "cooldown_entered", "seq": 9, "stage": "enrich",
                           "until": "2026-12-02T19:52:00.000Z", "reason": "exited with status 78"})")
-        << u"enrich"_s << int(PoolModel::State) << QVariant(u"cooldown"_s);
-    QTest::newRow("cooldown left")
-        << QByteArray(R"({"event": "cooldown_left", "seq": 9, "stage": "ingest"})")
-        << u"ingest"_s << int(PoolModel::State) << QVariant(u"claiming"_s);
+                                      << u"enrich"_s << int(PoolModel::State) << QVariant(u"cooldown"_s);
+    QTest::newRow("cooldown left") << QByteArray(R"({"event": "cooldown_left", "seq": 9, "stage": "ingest"})")
+                                   << u"ingest"_s << int(PoolModel::State) << QVariant(u"claiming"_s);
     QTest::newRow("unknown stage changes nothing")
-        << QByteArray(R"({"event": "stage_drained", "seq": 9, "stage": "nosuch", "uid": 0})")
-        << u"enrich"_s << int(PoolModel::State) << QVariant(u"claiming"_s);
+        << QByteArray(R"({"event": "stage_drained", "seq": 9, "stage": "nosuch", "uid": 0})") << u"enrich"_s
+        << int(PoolModel::State) << QVariant(u"claiming"_s);
 }
 
 void TestConsoleModels::poolEvent()
@@ -211,8 +209,9 @@ void TestConsoleModels::eventsCoalesceIntoOneDataChanged()
         model.applyEvent(QJsonObject{
             {"event"_L1, u"tick"_s},
             {"seq"_L1, i},
-            {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"busy"_L1, i % 4}, {"workers"_L1, 4}, {"in_flight"_L1, i}}},
-                                      {"ingest"_L1, QJsonObject{{"busy"_L1, 0}, {"workers"_L1, 0}, {"in_flight"_L1, 0}}}}}});
+            {"stages"_L1,
+             QJsonObject{{"enrich"_L1, QJsonObject{{"busy"_L1, i % 4}, {"workers"_L1, 4}, {"in_flight"_L1, i}}},
+                         {"ingest"_L1, QJsonObject{{"busy"_L1, 0}, {"workers"_L1, 0}, {"in_flight"_L1, 0}}}}}});
     }
     QCOMPARE(changed.count(), 0);
     model.flush();
@@ -264,13 +263,14 @@ void TestConsoleModels::queueGrowth()
     QueueModel model;
     for (int n : pending) {
         model.applyStatus(QJsonObject{
-            {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"queue"_L1, QJsonObject{{"pending"_L1, n},
-                                                                                        {"failed"_L1, 7}}}}}}}});
+            {"stages"_L1,
+             QJsonObject{{"enrich"_L1, QJsonObject{{"queue"_L1, QJsonObject{{"pending"_L1, n}, {"failed"_L1, 7}}}}}}}});
         model.flush();
     }
     QCOMPARE(model.isGrowing(u"enrich"_s), growing);
     QCOMPARE(cellOf(model, u"enrich"_s, 0, KeyedTableModel::HighlightRole).toBool(), growing);
-    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending, KeyedTableModel::SortRole).toLongLong(), qint64(pending.last()));
+    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending, KeyedTableModel::SortRole).toLongLong(),
+             qint64(pending.last()));
     QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending).toString(), QLocale().toString(pending.last()));
     QCOMPARE(model.count(u"enrich"_s, u"failed"_s), qint64(7));
 }
@@ -358,11 +358,11 @@ void TestConsoleModels::throughputHistory()
 
     const QDateTime t0 = QDateTime::fromString(u"2026-12-02T19:00:00.000Z"_s, Qt::ISODateWithMs);
     for (int i = 0; i < 700; ++i) {
-        model.applyEvent(QJsonObject{
-            {"event"_L1, u"tick"_s},
-            {"seq"_L1, i},
-            {"time"_L1, t0.addSecs(i).toString(Qt::ISODateWithMs)},
-            {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"rate_10s"_L1, double(i)}}}}}});
+        model.applyEvent(
+            QJsonObject{{"event"_L1, u"tick"_s},
+                        {"seq"_L1, i},
+                        {"time"_L1, t0.addSecs(i).toString(Qt::ISODateWithMs)},
+                        {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"rate_10s"_L1, double(i)}}}}}});
     }
     QCOMPARE(history.count(), 700);
     const auto samples = model.history(u"enrich"_s);
@@ -422,8 +422,8 @@ void TestConsoleModels::pipelineLayout_data()
                                        << QStringList{u"a"_s, u"b"_s, u"c"_s, u"e"_s, u"d"_s}
                                        << QList<int>{0, 1, 1, 2, 3} << 5;
     QTest::newRow("an unknown successor is not drawn") << QByteArray(R"({"stages": [
-            {"name": "a", "next": ["zz"]}]})")
-                                                       << QStringList{u"a"_s} << QList<int>{0} << 0;
+            {"name": "a", "next": ["zz"]}]})") << QStringList{u"a"_s}
+                                                       << QList<int>{0} << 0;
     QTest::newRow("empty") << QByteArray(R"({"stages": []})") << QStringList{} << QList<int>{} << 0;
 }
 

@@ -19,9 +19,9 @@
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
-#include <QLineEdit>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -38,10 +38,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QJsonObject json(const char *text)
-{
-    return QJsonDocument::fromJson(QByteArray(text)).object();
-}
+QJsonObject json(const char *text) { return QJsonDocument::fromJson(QByteArray(text)).object(); }
 
 void script(FakeDaemon &daemon)
 {
@@ -71,7 +68,8 @@ void script(FakeDaemon &daemon)
                     "stats": {"runs": 10, "rate_10s": 0.0, "rate_60s": 1.0}}}})");
     daemon.workers = QJsonDocument::fromJson(R"([
         {"pid": 5001, "stage": "enrich", "state": "running", "messages": 10, "uptime_ms": 1000,
-         "head_id": 1, "head_age_ms": 290000, "max_runtime_ms": 300000}])").array();
+         "head_id": 1, "head_age_ms": 290000, "max_runtime_ms": 300000}])")
+                         .array();
 }
 
 } // namespace
@@ -97,10 +95,7 @@ private Q_SLOTS:
     void germanTranslationLoads();
 
 private:
-    static QString buildDir()
-    {
-        return qEnvironmentVariable("PEPSI_BUILD_DIR", QStringLiteral(PEPSI_BINARY_DIR));
-    }
+    static QString buildDir() { return qEnvironmentVariable("PEPSI_BUILD_DIR", QStringLiteral(PEPSI_BINARY_DIR)); }
     std::unique_ptr<FakeDaemon> m_daemon;
     QTranslator m_english;
 };
@@ -138,7 +133,8 @@ void TestConsoleWindow::viewsFillFromTheDaemon()
     QTRY_COMPARE(window.proxy(MainWindow::WorkersTab)->rowCount(), 1);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(0), u"workers 3 busy / 4 cap"_s);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(2), u"pending 1,200"_s);
-    QTRY_VERIFY(window.pipeline()->totalsLine().startsWith(u"1,590/s stage runs (10 s), 17 messages in flight, 5 of 7"_s));
+    QTRY_VERIFY(
+        window.pipeline()->totalsLine().startsWith(u"1,590/s stage runs (10 s), 17 messages in flight, 5 of 7"_s));
     // Boxes left to right along the flow.
     QVERIFY(window.pipeline()->boxOf(u"ingest"_s).right() < window.pipeline()->boxOf(u"enrich"_s).left());
     QVERIFY(window.pipeline()->boxOf(u"enrich"_s).right() < window.pipeline()->boxOf(u"deliver"_s).left());
@@ -214,8 +210,7 @@ void TestConsoleWindow::drainAndResumeSendTheCommand()
     QCOMPARE(drain.value("stage"_L1).toString(), u"enrich"_s);
 
     // A click on a box selects that stage.
-    QTest::mouseClick(window.pipeline(), Qt::LeftButton, {},
-                      window.pipeline()->boxOf(u"deliver"_s).center().toPoint());
+    QTest::mouseClick(window.pipeline(), Qt::LeftButton, {}, window.pipeline()->boxOf(u"deliver"_s).center().toPoint());
     QCOMPARE(window.actions()->stage(), u"deliver"_s);
     window.actions()->resume()->trigger();
     QTRY_COMPARE(done.count(), 2);

@@ -43,8 +43,8 @@ void TestControlClient::handshake_data()
                                   << u"The daemon is older than this console"_s;
     QTest::newRow("newer daemon") << 2 << false << true << int(State::Incompatible) << QStringList{u"version"_s}
                                   << u"This console is older than the daemon"_s;
-    QTest::newRow("not a control socket") << 1 << true << true << int(State::Incompatible)
-                                          << QStringList{u"version"_s} << u"is not a pepsi-dispatch control socket"_s;
+    QTest::newRow("not a control socket") << 1 << true << true << int(State::Incompatible) << QStringList{u"version"_s}
+                                          << u"is not a pepsi-dispatch control socket"_s;
 }
 
 void TestControlClient::handshake()

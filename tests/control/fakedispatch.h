@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "core/dispatchview.h"
+#include "model/dispatchview.h"
 
 #include <QStringList>
 
@@ -28,7 +28,10 @@ public:
     std::optional<QString> resume(const QString &stage, uint uid) override;
     pepsi::Result<pepsi::RequeueOutcome, QString> requeue(const pepsi::RequeueRequest &request, uint uid) override;
 
-    void emitEvent(const QString &name, const QJsonObject &fields) { Q_EMIT happened(pepsi::DispatchEvent{name, fields}); }
+    void emitEvent(const QString &name, const QJsonObject &fields)
+    {
+        Q_EMIT happened(pepsi::DispatchEvent{name, fields});
+    }
 
     pepsi::DaemonInfo m_info;
     pepsi::StageGraph m_graph;
@@ -38,7 +41,7 @@ public:
     QList<pepsi::WorkerSnapshot> m_workers;
     pepsi::StatsSnapshot m_stats;
     pepsi::QueueCounts m_queues;
-    QString m_queuesError;          // non-empty: queueCounts() fails
-    QStringList m_calls;            // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000"
+    QString m_queuesError; // non-empty: queueCounts() fails
+    QStringList m_calls;   // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000"
     int m_queueQueries = 0;
 };

@@ -94,7 +94,7 @@ void tst_ControlLimits::cleanup()
 
 void tst_ControlLimits::lineLimit_data()
 {
-    QTest::addColumn<int>("size");       // bytes before the newline
+    QTest::addColumn<int>("size"); // bytes before the newline
     QTest::addColumn<bool>("newline");
     QTest::addColumn<bool>("closed");
     QTest::newRow("64 KiB with its newline") << 65535 << true << false;
@@ -155,7 +155,8 @@ void tst_ControlLimits::halfLineWaits()
     QTest::qWait(300);
     QVERIFY(!half.socket().canReadLine());
     QCOMPARE(half.socket().state(), QLocalSocket::ConnectedState);
-    half.sendRaw(R"(ts"})"_ba "\n");
+    half.sendRaw(R"(ts"})"_ba
+                 "\n");
     const auto reply = half.nextLine();
     QVERIFY(reply);
     QCOMPARE(reply->value(u"id"_s).toString(), u"h"_s);
@@ -194,7 +195,8 @@ void tst_ControlLimits::nonReaderIsDropped()
 {
     const int fd = rawConnect(path());
     QVERIFY(fd >= 0);
-    const QByteArray subscribe = R"({"cmd":"subscribe"})" "\n";
+    const QByteArray subscribe = R"({"cmd":"subscribe"})"
+                                 "\n";
     QCOMPARE(::write(fd, subscribe.constData(), size_t(subscribe.size())), subscribe.size());
     ControlTestClient reader;
     QVERIFY(reader.connectTo(path()));
@@ -235,7 +237,9 @@ void tst_ControlLimits::nonReaderIsDropped()
 
 void tst_ControlLimits::socketModeAndLock()
 {
-    struct stat info {};
+    struct stat info
+    {
+    };
     QCOMPARE(::stat(QFile::encodeName(path()).constData(), &info), 0);
     QVERIFY(S_ISSOCK(info.st_mode));
     QCOMPARE(info.st_mode & 07777, mode_t(0660));

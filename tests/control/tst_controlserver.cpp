@@ -33,10 +33,7 @@ QJsonValue at(QJsonValue value, const QString &path)
     return value;
 }
 
-QJsonValue parseValue(const QByteArray &text)
-{
-    return QJsonDocument::fromJson("[" + text + "]").array().at(0);
-}
+QJsonValue parseValue(const QByteArray &text) { return QJsonDocument::fromJson("[" + text + "]").array().at(0); }
 
 } // namespace
 
@@ -85,12 +82,13 @@ void tst_ControlServer::requests_data()
 {
     QTest::addColumn<QByteArray>("line");
     QTest::addColumn<bool>("ok");
-    QTest::addColumn<QString>("path");       // in the reply; for errors unused
+    QTest::addColumn<QString>("path");        // in the reply; for errors unused
     QTest::addColumn<QByteArray>("expected"); // JSON value at path, or a piece of the error
 
     // read commands and their fields
     QTest::newRow("help") << R"({"id":1,"cmd":"help"})"_ba << true << u"result.commands.0.cmd"_s << R"("drain")"_ba;
-    QTest::newRow("help args") << R"({"cmd":"help"})"_ba << true << u"result.commands.0.args.0.name"_s << R"("stage")"_ba;
+    QTest::newRow("help args") << R"({"cmd":"help"})"_ba << true << u"result.commands.0.args.0.name"_s
+                               << R"("stage")"_ba;
     QTest::newRow("id echoed") << R"({"id":{"a":[1]},"cmd":"help"})"_ba << true << u"id.a.0"_s << "1"_ba;
     QTest::newRow("id absent") << R"({"cmd":"help"})"_ba << true << u"id"_s << "null"_ba;
     QTest::newRow("version protocol") << R"({"cmd":"version"})"_ba << true << u"result.protocol"_s << "1"_ba;
@@ -104,41 +102,53 @@ void tst_ControlServer::requests_data()
     QTest::newRow("version peer admin") << R"({"cmd":"version"})"_ba << true << u"result.peer.admin"_s << "true"_ba;
     QTest::newRow("status workers") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.workers"_s << "3"_ba;
     QTest::newRow("status busy") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.busy"_s << "2"_ba;
-    QTest::newRow("status in_flight") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.in_flight"_s << "5"_ba;
-    QTest::newRow("status capacity") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.capacity"_s << "16"_ba;
-    QTest::newRow("status cooldown") << R"({"cmd":"status"})"_ba << true << u"result.stages.score.cooldown"_s << "true"_ba;
-    QTest::newRow("status cooldown reason") << R"({"cmd":"status"})"_ba << true << u"result.stages.score.cooldown_reason"_s
-                                            << R"("PROGRAM \"/usr/lib/pepsi/score\" does not exist")"_ba;
+    QTest::newRow("status in_flight") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.in_flight"_s
+                                      << "5"_ba;
+    QTest::newRow("status capacity") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.capacity"_s
+                                     << "16"_ba;
+    QTest::newRow("status cooldown") << R"({"cmd":"status"})"_ba << true << u"result.stages.score.cooldown"_s
+                                     << "true"_ba;
+    QTest::newRow("status cooldown reason")
+        << R"({"cmd":"status"})"_ba << true << u"result.stages.score.cooldown_reason"_s
+        << R"("PROGRAM \"/usr/lib/pepsi/score\" does not exist")"_ba;
     QTest::newRow("status no cooldown") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.cooldown_until"_s
                                         << "null"_ba;
-    QTest::newRow("status drained") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.drained"_s << "false"_ba;
-    QTest::newRow("status queue") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.queue.pending"_s << "1200"_ba;
-    QTest::newRow("status stats") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.stats.crashes"_s << "1"_ba;
+    QTest::newRow("status drained") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.drained"_s
+                                    << "false"_ba;
+    QTest::newRow("status queue") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.queue.pending"_s
+                                  << "1200"_ba;
+    QTest::newRow("status stats") << R"({"cmd":"status"})"_ba << true << u"result.stages.enrich.stats.crashes"_s
+                                  << "1"_ba;
     QTest::newRow("status totals") << R"({"cmd":"status"})"_ba << true << u"result.totals.capacity"_s << "16"_ba;
-    QTest::newRow("status totals claimed") << R"({"cmd":"status"})"_ba << true << u"result.totals.claimed"_s << "120"_ba;
+    QTest::newRow("status totals claimed")
+        << R"({"cmd":"status"})"_ba << true << u"result.totals.claimed"_s << "120"_ba;
     QTest::newRow("stages name") << R"({"cmd":"stages"})"_ba << true << u"result.stages.0.name"_s << R"("enrich")"_ba;
     QTest::newRow("stages next") << R"({"cmd":"stages"})"_ba << true << u"result.stages.0.next.0"_s << R"("score")"_ba;
     QTest::newRow("stages predecessors") << R"({"cmd":"stages"})"_ba << true << u"result.stages.1.predecessors.0"_s
                                          << R"("enrich")"_ba;
-    QTest::newRow("stages parallelism") << R"({"cmd":"stages"})"_ba << true << u"result.stages.1.parallelism"_s << "2"_ba;
+    QTest::newRow("stages parallelism") << R"({"cmd":"stages"})"_ba << true << u"result.stages.1.parallelism"_s
+                                        << "2"_ba;
     QTest::newRow("stages settings") << R"({"cmd":"stages"})"_ba << true << u"result.settings.max_runtime_ms"_s
                                      << "300000"_ba;
     QTest::newRow("workers pid") << R"({"cmd":"workers"})"_ba << true << u"result.0.pid"_s << "5001"_ba;
     QTest::newRow("workers head") << R"({"cmd":"workers"})"_ba << true << u"result.0.head_id"_s << "88"_ba;
     QTest::newRow("workers ids") << R"({"cmd":"workers"})"_ba << true << u"result.0.ids.2"_s << "90"_ba;
     QTest::newRow("workers state") << R"({"cmd":"workers"})"_ba << true << u"result.0.state"_s << R"("running")"_ba;
-    QTest::newRow("queues pending") << R"({"cmd":"queues"})"_ba << true << u"result.stages.enrich.pending"_s << "1200"_ba;
-    QTest::newRow("queues oldest") << R"({"cmd":"queues"})"_ba << true << u"result.stages.enrich.oldest_pending_age_ms"_s
-                                   << "5400"_ba;
+    QTest::newRow("queues pending") << R"({"cmd":"queues"})"_ba << true << u"result.stages.enrich.pending"_s
+                                    << "1200"_ba;
+    QTest::newRow("queues oldest") << R"({"cmd":"queues"})"_ba << true
+                                   << u"result.stages.enrich.oldest_pending_age_ms"_s << "5400"_ba;
     QTest::newRow("queues none pending") << R"({"cmd":"queues"})"_ba << true
                                          << u"result.stages.score.oldest_pending_age_ms"_s << "null"_ba;
     QTest::newRow("stats totals") << R"({"cmd":"stats"})"_ba << true << u"result.totals.stage_runs"_s << "360"_ba;
-    QTest::newRow("stats stage") << R"({"cmd":"stats"})"_ba << true << u"result.stages.enrich.busy_usec"_s << "8123456"_ba;
+    QTest::newRow("stats stage") << R"({"cmd":"stats"})"_ba << true << u"result.stages.enrich.busy_usec"_s
+                                 << "8123456"_ba;
     QTest::newRow("subscribe") << R"({"cmd":"subscribe"})"_ba << true << u"result.subscribed"_s << "true"_ba;
-    QTest::newRow("subscribe filtered") << R"({"cmd":"subscribe","events":["tick"]})"_ba << true << u"result.seq"_s << "0"_ba;
+    QTest::newRow("subscribe filtered") << R"({"cmd":"subscribe","events":["tick"]})"_ba << true << u"result.seq"_s
+                                        << "0"_ba;
     QTest::newRow("unsubscribe") << R"({"cmd":"unsubscribe"})"_ba << true << u"result.subscribed"_s << "false"_ba;
-    QTest::newRow("extra argument ignored") << R"({"cmd":"version","verbose":true})"_ba << true << u"result.protocol"_s
-                                            << "1"_ba;
+    QTest::newRow("extra argument ignored")
+        << R"({"cmd":"version","verbose":true})"_ba << true << u"result.protocol"_s << "1"_ba;
 
     // every bad input: an error reply naming what is wrong
     QTest::newRow("bad JSON") << R"({"cmd":)"_ba << false << QString() << "bad JSON"_ba;
@@ -148,7 +158,8 @@ void tst_ControlServer::requests_data()
     QTest::newRow("cmd not a string") << R"({"cmd":3})"_ba << false << QString() << R"("cmd" must be a string)"_ba;
     QTest::newRow("unknown command") << R"({"cmd":"shutdown"})"_ba << false << QString()
                                      << R"(unknown command "shutdown")"_ba;
-    QTest::newRow("missing stage") << R"({"cmd":"drain"})"_ba << false << QString() << R"(needs the argument "stage")"_ba;
+    QTest::newRow("missing stage") << R"({"cmd":"drain"})"_ba << false << QString()
+                                   << R"(needs the argument "stage")"_ba;
     QTest::newRow("null stage") << R"({"cmd":"drain","stage":null})"_ba << false << QString()
                                 << R"(needs the argument "stage")"_ba;
     QTest::newRow("stage a number") << R"({"cmd":"drain","stage":5})"_ba << false << QString()
@@ -167,12 +178,13 @@ void tst_ControlServer::requests_data()
                                      << QString() << R"("limit" must be 1 to 10000)"_ba;
     QTest::newRow("requeue limit text") << R"({"cmd":"requeue","stage":"enrich","status":"failed","limit":"9"})"_ba
                                         << false << QString() << R"("limit" must be an integer)"_ba;
-    QTest::newRow("requeue negative age") << R"({"cmd":"requeue","stage":"enrich","status":"timeout","max_age_ms":-1})"_ba
-                                          << false << QString() << "must not be negative"_ba;
+    QTest::newRow("requeue negative age")
+        << R"({"cmd":"requeue","stage":"enrich","status":"timeout","max_age_ms":-1})"_ba << false << QString()
+        << "must not be negative"_ba;
     QTest::newRow("subscribe unknown event") << R"({"cmd":"subscribe","events":["worker_born"]})"_ba << false
                                              << QString() << R"(unknown event "worker_born")"_ba;
-    QTest::newRow("subscribe events not a list") << R"({"cmd":"subscribe","events":"tick"})"_ba << false << QString()
-                                                 << "must be an array of strings"_ba;
+    QTest::newRow("subscribe events not a list")
+        << R"({"cmd":"subscribe","events":"tick"})"_ba << false << QString() << "must be an array of strings"_ba;
 }
 
 void tst_ControlServer::requests()
@@ -216,8 +228,9 @@ void tst_ControlServer::everyCommandIsInHelp()
             admin << command[u"cmd"_s].toString();
         QVERIFY(!command[u"summary"_s].toString().isEmpty());
     }
-    QCOMPARE(names, QStringList({u"drain"_s, u"help"_s, u"queues"_s, u"reload"_s, u"requeue"_s, u"resume"_s, u"stages"_s,
-                                 u"stats"_s, u"status"_s, u"subscribe"_s, u"unsubscribe"_s, u"version"_s, u"workers"_s}));
+    QCOMPARE(names,
+             QStringList({u"drain"_s, u"help"_s, u"queues"_s, u"reload"_s, u"requeue"_s, u"resume"_s, u"stages"_s,
+                          u"stats"_s, u"status"_s, u"subscribe"_s, u"unsubscribe"_s, u"version"_s, u"workers"_s}));
     QCOMPARE(admin, QStringList({u"drain"_s, u"reload"_s, u"requeue"_s, u"resume"_s}));
     // Every command answers something other than "unknown command".
     for (const QString &name : std::as_const(names)) {
@@ -246,7 +259,8 @@ void tst_ControlServer::adminRefused()
     QCOMPARE(reply.value(u"ok"_s).toBool(), false);
     const QString error = reply.value(u"error"_s).toString();
     QVERIFY2(error.startsWith(u"permission denied: '"_s), qPrintable(error));
-    QVERIFY2(error.contains(u"needs root or the service account pepsi (you are uid %1)"_s.arg(::geteuid())), qPrintable(error));
+    QVERIFY2(error.contains(u"needs root or the service account pepsi (you are uid %1)"_s.arg(::geteuid())),
+             qPrintable(error));
     QVERIFY(m_fake->m_calls.isEmpty());
     QCOMPARE(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"peer"_s][u"admin"_s].toBool(), false);
 }
@@ -257,17 +271,20 @@ void tst_ControlServer::adminCommandsReachTheDaemon()
     QVERIFY(client.connectTo(path()));
     const QString uid = QString::number(::geteuid());
     QCOMPARE(client.request(R"({"cmd":"drain","stage":"enrich"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), true);
-    QCOMPARE(client.request(R"({"cmd":"status"})"_ba).value(u"result"_s)[u"stages"_s][u"enrich"_s][u"drained"_s].toBool(),
-             true);
+    QCOMPARE(
+        client.request(R"({"cmd":"status"})"_ba).value(u"result"_s)[u"stages"_s][u"enrich"_s][u"drained"_s].toBool(),
+        true);
     QCOMPARE(client.request(R"({"cmd":"stages"})"_ba).value(u"result"_s)[u"stages"_s][0][u"drained"_s].toBool(), true);
-    QCOMPARE(client.request(R"({"cmd":"resume","stage":"enrich"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), false);
+    QCOMPARE(client.request(R"({"cmd":"resume","stage":"enrich"})"_ba).value(u"result"_s)[u"drained"_s].toBool(),
+             false);
     QCOMPARE(client.request(R"({"cmd":"reload"})"_ba).value(u"result"_s)[u"stages"_s].toArray().size(), 2);
-    const QJsonObject requeued =
-        client.request(R"({"cmd":"requeue","stage":"enrich","status":"failed","ids":[4,5],"max_age_ms":60000,"limit":7})"_ba);
+    const QJsonObject requeued = client.request(
+        R"({"cmd":"requeue","stage":"enrich","status":"failed","ids":[4,5],"max_age_ms":60000,"limit":7})"_ba);
     QCOMPARE(requeued.value(u"result"_s)[u"requeued"_s].toInt(), 3);
     QCOMPARE(requeued.value(u"result"_s)[u"more"_s].toBool(), false);
-    QCOMPARE(m_fake->m_calls, QStringList({u"drain enrich "_s + uid, u"resume enrich "_s + uid, u"reload "_s + uid,
-                                           u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s}));
+    QCOMPARE(m_fake->m_calls,
+             QStringList({u"drain enrich "_s + uid, u"resume enrich "_s + uid, u"reload "_s + uid,
+                          u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s}));
 }
 
 void tst_ControlServer::queuesErrorInStatus()
@@ -298,7 +315,8 @@ void tst_ControlServer::eventsAndFilters()
     QVERIFY(crashes.request(R"({"cmd":"subscribe","events":["worker_crashed"]})"_ba).value(u"ok"_s).toBool());
 
     m_fake->emitEvent(u"worker_started"_s, {{u"pid"_s, 2}, {u"stage"_s, u"enrich"_s}});
-    m_fake->emitEvent(u"worker_crashed"_s, {{u"pid"_s, 2}, {u"stage"_s, u"enrich"_s}, {u"cause"_s, u"crashed: signal 9"_s}});
+    m_fake->emitEvent(u"worker_crashed"_s,
+                      {{u"pid"_s, 2}, {u"stage"_s, u"enrich"_s}, {u"cause"_s, u"crashed: signal 9"_s}});
     Q_EMIT m_fake->lifecycleChanged(Lifecycle::Reconnecting);
 
     const auto started = all.takeEvent(u"worker_started"_s);

@@ -46,11 +46,11 @@
 #include "stagekit.h"
 
 #include <QJsonArray>
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
-#include <cerrno>
-#include <algorithm>
 #include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -77,10 +77,7 @@ namespace {
     }
 }
 
-void writeOut(int fd, const QByteArray &text)
-{
-    (void)!::write(fd, text.constData(), size_t(text.size()));
-}
+void writeOut(int fd, const QByteArray &text) { (void)!::write(fd, text.constData(), size_t(text.size())); }
 
 QJsonArray openFds()
 {
@@ -138,8 +135,8 @@ void startUp()
         const QByteArray mode = entry.sliced(eq + 1);
         const long long argument = argumentOf(mode);
         if (mode.startsWith("exit:") && argument >= 0) {
-            writeOut(STDERR_FILENO, "pepsi-fakeworker: exiting with status " + QByteArray::number(argument)
-                                        + " at start\n");
+            writeOut(STDERR_FILENO,
+                     "pepsi-fakeworker: exiting with status " + QByteArray::number(argument) + " at start\n");
             ::_exit(int(argument));
         }
         if (mode.startsWith("sleep:") && argument >= 0)

@@ -24,7 +24,7 @@ inline bool hasAll(const QJsonValue &value, const QStringList &fields, QString *
     for (const QString &field : fields) {
         if (!object.contains(field)) {
             *missing = field + QStringLiteral(" in ")
-                       + QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)).left(400);
+                + QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)).left(400);
             return false;
         }
     }
@@ -34,7 +34,8 @@ inline bool hasAll(const QJsonValue &value, const QStringList &fields, QString *
 #define VERIFY_FIELDS(value, ...)                                                                                      \
     do {                                                                                                               \
         QString missing_;                                                                                              \
-        QVERIFY2(hasAll(value, QStringList{__VA_ARGS__}, &missing_), qPrintable(QStringLiteral("missing ") + missing_)); \
+        QVERIFY2(hasAll(value, QStringList{__VA_ARGS__}, &missing_),                                                   \
+                 qPrintable(QStringLiteral("missing ") + missing_));                                                   \
     } while (false)
 
 // Starts the daemon and waits for it to listen; false (with its log) if not.

@@ -115,10 +115,10 @@ QString tst_ConnectionLoss::backendsOf(qint64 daemonPid, const QString &which)
 
 qint64 tst_ConnectionLoss::lockHolderPid()
 {
-    const QString name = m_queue->text(
-        u"SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-        "WHERE l.locktype = 'advisory' AND l.granted AND l.objid = 1885696115 AND l.database = "
-        "(SELECT oid FROM pg_database WHERE datname = current_database())"_s);
+    const QString name =
+        m_queue->text(u"SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                      "WHERE l.locktype = 'advisory' AND l.granted AND l.objid = 1885696115 AND l.database = "
+                      "(SELECT oid FROM pg_database WHERE datname = current_database())"_s);
     const QRegularExpressionMatch match = QRegularExpression(u" pid ([0-9]+) "_s).match(name);
     return match.hasMatch() ? match.captured(1).toLongLong() : 0;
 }
@@ -126,8 +126,8 @@ qint64 tst_ConnectionLoss::lockHolderPid()
 qint64 tst_ConnectionLoss::reconnectMs(DaemonProcess &daemon)
 {
     qint64 ms = -1;
-    QRegularExpressionMatchIterator matches
-        = QRegularExpression(u"database connection restored after ([0-9]+) ms"_s).globalMatch(daemon.log());
+    QRegularExpressionMatchIterator matches =
+        QRegularExpression(u"database connection restored after ([0-9]+) ms"_s).globalMatch(daemon.log());
     while (matches.hasNext())
         ms = matches.next().captured(1).toLongLong();
     return ms;
@@ -175,11 +175,11 @@ void tst_ConnectionLoss::terminateBackends()
                  qPrintable(victims + u": "_s
                             + m_queue->text(u"SELECT string_agg(concat_ws(' ', pid, application_name, state, "
                                             "backend_start, query), '; ') FROM pg_stat_activity"_s)));
-        QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM unnest('{%1}'::int[]) p WHERE pg_terminate_backend(p)"_s
-                                     .arg(victims)),
+        QCOMPARE(m_queue->scalar(
+                     u"SELECT count(*) FROM unnest('{%1}'::int[]) p WHERE pg_terminate_backend(p)"_s.arg(victims)),
                  qint64(backends));
-        QTRY_COMPARE_WITH_TIMEOUT(original->countLog(QRegularExpression(u"database connection restored after"_s)),
-                                  turn, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(original->countLog(QRegularExpression(u"database connection restored after"_s)), turn,
+                                  5000);
         qInfo("%s, turn %d: reconnected in %lld ms", qPrintable(which), turn, reconnectMs(*original));
         QCOMPARE(lockHolderPid(), original->pid());
 
@@ -264,11 +264,12 @@ void tst_ConnectionLoss::overlayChangedWhileDisconnected()
 
     QVERIFY(allowConnections(m_db->name(), false));
     const QString victims = backendsOf(daemon->pid(), u"all"_s);
-    QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM ("_s + victims + u") v WHERE pg_terminate_backend(v.pid)"_s), qint64(2));
+    QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM ("_s + victims + u") v WHERE pg_terminate_backend(v.pid)"_s),
+             qint64(2));
     QVERIFY2(daemon->waitForLog(QRegularExpression(u"database connection lost"_s), 5000), qPrintable(daemon->log()));
 
-    QVERIFY(m_db->exec(u"INSERT INTO config_overlay (section, option, value) VALUES ('stage-t', 'PROGRAM', '%1')"_s
-                           .arg(DaemonProcess::fakeWorker())));
+    QVERIFY(m_db->exec(u"INSERT INTO config_overlay (section, option, value) VALUES ('stage-t', 'PROGRAM', '%1')"_s.arg(
+        DaemonProcess::fakeWorker())));
     const QList<qint64> ids = m_queue->insert(u"t"_s, 3);
     QCOMPARE(ids.size(), 3);
     // Let it fail to connect a few times.

@@ -40,15 +40,9 @@ void tst_ControlEvents::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ControlEvents::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-}
+void tst_ControlEvents::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
 
-void tst_ControlEvents::cleanup()
-{
-    m_db.reset();
-}
+void tst_ControlEvents::cleanup() { m_db.reset(); }
 
 // kill -9 a worker: its worker_crashed event names it and its message.
 void tst_ControlEvents::killedWorkerIsReported()
@@ -99,7 +93,8 @@ void tst_ControlEvents::drainedStageClaimsNothing()
     QVERIFY(startReady(daemon));
     ControlTestClient client;
     QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["stage_drained","stage_resumed"]})"_ba).value(u"ok"_s).toBool());
+    QVERIFY(
+        client.request(R"({"cmd":"subscribe","events":["stage_drained","stage_resumed"]})"_ba).value(u"ok"_s).toBool());
 
     QCOMPARE(client.request(R"({"cmd":"drain","stage":"s"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), true);
     const auto drained = client.takeEvent(u"stage_drained"_s);
@@ -147,13 +142,16 @@ void tst_ControlEvents::requeuedRowsFinish()
     const QList<qint64> ids = probe.insert(u"s"_s, 30, {{u"s"_s, u"fail:3"_s}});
     QCOMPARE(ids.size(), 30);
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'failed'"_s), 30, 10000);
-    QTRY_COMPARE(client.request(R"({"cmd":"queues"})"_ba).value(u"result"_s)[u"stages"_s][u"s"_s][u"failed"_s].toInt(), 30);
+    QTRY_COMPARE(client.request(R"({"cmd":"queues"})"_ba).value(u"result"_s)[u"stages"_s][u"s"_s][u"failed"_s].toInt(),
+                 30);
     // From now on they succeed.
     QVERIFY(m_db->exec(u"UPDATE workqueue SET state = state - 'fake'"_s));
 
-    const QJsonObject byId = client.request(QJsonObject{{u"cmd"_s, u"requeue"_s}, {u"stage"_s, u"s"_s},
-                                                        {u"status"_s, u"failed"_s},
-                                                        {u"ids"_s, QJsonArray{double(ids[0]), double(ids[1]), double(ids[2])}}});
+    const QJsonObject byId =
+        client.request(QJsonObject{{u"cmd"_s, u"requeue"_s},
+                                   {u"stage"_s, u"s"_s},
+                                   {u"status"_s, u"failed"_s},
+                                   {u"ids"_s, QJsonArray{double(ids[0]), double(ids[1]), double(ids[2])}}});
     QCOMPARE(byId.value(u"result"_s)[u"requeued"_s].toInt(), 3);
     QCOMPARE(byId.value(u"result"_s)[u"more"_s].toBool(), false);
     const auto event = client.takeEvent(u"requeued"_s);
@@ -172,9 +170,11 @@ void tst_ControlEvents::requeuedRowsFinish()
     QSqlDatabase other = m_db->newConnection(u"locker"_s);
     QVERIFY(other.transaction());
     QSqlQuery lock(other);
-    QVERIFY2(lock.exec(u"SELECT workqueue_id FROM workqueue WHERE status = 'failed' ORDER BY workqueue_id LIMIT 1 FOR UPDATE"_s)
-                 && lock.next(),
-             qPrintable(lock.lastError().text()));
+    QVERIFY2(
+        lock.exec(
+            u"SELECT workqueue_id FROM workqueue WHERE status = 'failed' ORDER BY workqueue_id LIMIT 1 FOR UPDATE"_s)
+            && lock.next(),
+        qPrintable(lock.lastError().text()));
     const qint64 locked = lock.value(0).toLongLong();
     QElapsedTimer took;
     took.start();
@@ -187,9 +187,16 @@ void tst_ControlEvents::requeuedRowsFinish()
     QCOMPARE(probe.count(u"status = 'failed' AND workqueue_id = %1"_s.arg(locked)), 1);
 
     // Nothing of another status or stage moves.
-    QCOMPARE(client.request(R"({"cmd":"requeue","stage":"s","status":"timeout"})"_ba).value(u"result"_s)[u"requeued"_s].toInt(), 0);
-    QCOMPARE(client.request(R"({"cmd":"requeue","stage":"x","status":"failed"})"_ba).value(u"result"_s)[u"requeued"_s].toInt(), 0);
-    const QJsonObject last = client.request(R"({"cmd":"requeue","stage":"s","status":"failed","max_age_ms":600000})"_ba);
+    QCOMPARE(client.request(R"({"cmd":"requeue","stage":"s","status":"timeout"})"_ba)
+                 .value(u"result"_s)[u"requeued"_s]
+                 .toInt(),
+             0);
+    QCOMPARE(client.request(R"({"cmd":"requeue","stage":"x","status":"failed"})"_ba)
+                 .value(u"result"_s)[u"requeued"_s]
+                 .toInt(),
+             0);
+    const QJsonObject last =
+        client.request(R"({"cmd":"requeue","stage":"s","status":"failed","max_age_ms":600000})"_ba);
     QCOMPARE(last.value(u"result"_s)[u"requeued"_s].toInt(), 1);
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 30, 5000);
     QCOMPARE(probe.count(u"state ? 'dispatch_error'"_s), 0);

@@ -39,10 +39,7 @@ for line in sys.argv[2:]:
     print(f.readline().strip(), flush=True)
 )py";
 
-qint64 rssKiB(qint64 pid)
-{
-    return DaemonProcess::procStatusField(pid, u"VmRSS"_s).split(u' ').first().toLongLong();
-}
+qint64 rssKiB(qint64 pid) { return DaemonProcess::procStatusField(pid, u"VmRSS"_s).split(u' ').first().toLongLong(); }
 
 uint uidOf(const char *account)
 {
@@ -54,10 +51,13 @@ uint uidOf(const char *account)
 QList<QJsonObject> runAs(const char *account, const QString &socket, const QStringList &requests)
 {
     QProcess client;
-    client.start(u"runuser"_s, QStringList{u"-u"_s, QString::fromLatin1(account), u"--"_s, u"python3"_s, u"-c"_s,
-                                          QString::fromLatin1(PeerScript), socket} + requests);
+    client.start(u"runuser"_s,
+                 QStringList{u"-u"_s, QString::fromLatin1(account), u"--"_s, u"python3"_s, u"-c"_s,
+                             QString::fromLatin1(PeerScript), socket}
+                     + requests);
     // The event loop runs meanwhile: the daemon's log must not fill its pipe.
-    if (!QTest::qWaitFor([&client] { return client.state() == QProcess::NotRunning; }, 20000) || client.exitCode() != 0) {
+    if (!QTest::qWaitFor([&client] { return client.state() == QProcess::NotRunning; }, 20000)
+        || client.exitCode() != 0) {
         qWarning("client as %s failed: %s", account, client.readAllStandardError().constData());
         return {};
     }
@@ -95,15 +95,9 @@ void tst_ControlSafety::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ControlSafety::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-}
+void tst_ControlSafety::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
 
-void tst_ControlSafety::cleanup()
-{
-    m_db.reset();
-}
+void tst_ControlSafety::cleanup() { m_db.reset(); }
 
 // Read commands for anyone who can open the socket; admin ones only for root
 // and the service account. The client runs as another account.
@@ -132,9 +126,9 @@ void tst_ControlSafety::adminRefusedToOtherUsers()
         QCOMPARE(replies[i].value(u"ok"_s).toBool(), false);
         const QString error = replies[i].value(u"error"_s).toString();
         QVERIFY2(error.startsWith(u"permission denied: '"_s)
-                     && error.endsWith(u"needs root or the service account %1 (you are uid %2)"_s
-                                           .arg(DaemonProcess::serviceUser())
-                                           .arg(testUid)),
+                     && error.endsWith(
+                         u"needs root or the service account %1 (you are uid %2)"_s.arg(DaemonProcess::serviceUser())
+                             .arg(testUid)),
                  qPrintable(error));
     }
     QCOMPARE(replies[4].value(u"result"_s)[u"peer"_s][u"admin"_s].toBool(), false);
@@ -150,8 +144,8 @@ void tst_ControlSafety::adminRefusedToOtherUsers()
     QCOMPARE(own.size(), 2);
     QCOMPARE(own[0].value(u"result"_s)[u"drained"_s].toBool(), true);
     QCOMPARE(own[1].value(u"result"_s)[u"drained"_s].toBool(), false);
-    QVERIFY(daemon.waitForLog(QRegularExpression(u"admin command .*\"drain\".* from uid %1 pid \\d+"_s
-                                                     .arg(uidOf(DaemonProcess::serviceUser().toLocal8Bit().constData())))));
+    QVERIFY(daemon.waitForLog(QRegularExpression(u"admin command .*\"drain\".* from uid %1 pid \\d+"_s.arg(
+        uidOf(DaemonProcess::serviceUser().toLocal8Bit().constData())))));
     QCOMPARE(daemon.terminate(), 0);
 }
 
@@ -198,7 +192,9 @@ void tst_ControlSafety::staleSocketIsReplaced()
     second.addStage(u"a"_s, DaemonProcess::fakeWorker());
     QVERIFY(startReady(second));
     QVERIFY(second.countLog(QRegularExpression(u"replacing the stale control socket"_s)) == 1);
-    struct stat info {};
+    struct stat info
+    {
+    };
     QCOMPARE(::stat(QFile::encodeName(socket).constData(), &info), 0);
     QCOMPARE(info.st_mode & 0777, mode_t(0660));
     ControlTestClient client;
@@ -223,12 +219,14 @@ void tst_ControlSafety::standbyLeavesTheSocket()
     {
         ControlTestClient client;
         QVERIFY(client.connectTo(active.controlSocket()));
-        QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()), active.pid());
+        QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()),
+                 active.pid());
     }
 
     QCOMPARE(active.terminate(), 0);
     QVERIFY2(standby.waitForReady(10000), qPrintable(standby.log()));
-    QVERIFY2(standby.waitForLog(QRegularExpression(u"control socket "_s + QRegularExpression::escape(active.controlSocket()))),
+    QVERIFY2(standby.waitForLog(
+                 QRegularExpression(u"control socket "_s + QRegularExpression::escape(active.controlSocket()))),
              qPrintable(standby.log()));
     ControlTestClient client;
     QVERIFY(client.connectTo(active.controlSocket()));
@@ -260,9 +258,11 @@ void tst_ControlSafety::nonReaderIsDropped()
     const QByteArray name = QFile::encodeName(daemon.controlSocket());
     memcpy(address.sun_path, name.constData(), size_t(name.size()));
     QCOMPARE(::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
-    QByteArray burst = R"({"cmd":"subscribe"})" "\n";
+    QByteArray burst = R"({"cmd":"subscribe"})"
+                       "\n";
     for (int i = 0; i < 1000; ++i)
-        burst += R"({"cmd":"status"})" "\n";
+        burst += R"({"cmd":"status"})"
+                 "\n";
     qint64 rssMax = rssBefore;
     qint64 sent = 0;
     int served = 0;

@@ -41,15 +41,9 @@ void tst_ControlSocket::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ControlSocket::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-}
+void tst_ControlSocket::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
 
-void tst_ControlSocket::cleanup()
-{
-    m_db.reset();
-}
+void tst_ControlSocket::cleanup() { m_db.reset(); }
 
 // Every command, and every documented field of its reply, while messages flow.
 void tst_ControlSocket::everyCommandAndField()
@@ -77,8 +71,8 @@ void tst_ControlSocket::everyCommandAndField()
     QCOMPARE(version.value(u"protocol"_s).toInt(), 1);
     QCOMPARE(qint64(version.value(u"pid"_s).toDouble()), daemon.pid());
     QCOMPARE(version.value(u"database"_s).toString(), m_db->name());
-    QCOMPARE(version.value(u"user"_s).toString(), DaemonProcess::runningAsRoot() ? DaemonProcess::serviceUser()
-                                                                                 : version.value(u"user"_s).toString());
+    QCOMPARE(version.value(u"user"_s).toString(),
+             DaemonProcess::runningAsRoot() ? DaemonProcess::serviceUser() : version.value(u"user"_s).toString());
     QCOMPARE(version.value(u"role"_s).toString(), u"active"_s);
     QCOMPARE(version.value(u"state"_s).toString(), u"running"_s);
     QCOMPARE(version.value(u"standby"_s).toBool(), false);
@@ -88,14 +82,14 @@ void tst_ControlSocket::everyCommandAndField()
 
     // workers: some are busy while the 2,000 flow
     QJsonArray workers;
-    QTRY_VERIFY_WITH_TIMEOUT((workers = client.request(R"({"cmd":"workers"})"_ba).value(u"result"_s).toArray(),
-                              !workers.isEmpty()),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (workers = client.request(R"({"cmd":"workers"})"_ba).value(u"result"_s).toArray(), !workers.isEmpty()), 10000);
     const QList<qint64> children = daemon.workerPids();
     for (const QJsonValue &worker : std::as_const(workers)) {
         VERIFY_FIELDS(worker, u"pid"_s, u"stage"_s, u"state"_s, u"retiring"_s, u"messages"_s, u"uptime_ms"_s, u"ids"_s,
                       u"head_id"_s, u"head_age_ms"_s, u"max_runtime_ms"_s);
-        QVERIFY2(children.contains(qint64(worker[u"pid"_s].toDouble())) || worker[u"state"_s].toString() == u"stopping"_s,
+        QVERIFY2(children.contains(qint64(worker[u"pid"_s].toDouble()))
+                     || worker[u"state"_s].toString() == u"stopping"_s,
                  qPrintable(QString::number(worker[u"pid"_s].toDouble())));
         QVERIFY(QStringList({u"a"_s, u"b"_s}).contains(worker[u"stage"_s].toString()));
         const QJsonArray ids = worker[u"ids"_s].toArray();
@@ -119,8 +113,9 @@ void tst_ControlSocket::everyCommandAndField()
         VERIFY_FIELDS(pool, u"workers"_s, u"busy"_s, u"idle"_s, u"starting"_s, u"retiring"_s, u"parallelism"_s,
                       u"queue_limit"_s, u"in_flight"_s, u"capacity"_s, u"cooldown"_s, u"cooldown_until"_s,
                       u"cooldown_reason"_s, u"drained"_s, u"queue"_s, u"stats"_s);
-        QCOMPARE(pool[u"workers"_s].toInt(), pool[u"busy"_s].toInt() + pool[u"idle"_s].toInt()
-                                                 + pool[u"starting"_s].toInt() + pool[u"retiring"_s].toInt());
+        QCOMPARE(pool[u"workers"_s].toInt(),
+                 pool[u"busy"_s].toInt() + pool[u"idle"_s].toInt() + pool[u"starting"_s].toInt()
+                     + pool[u"retiring"_s].toInt());
         QVERIFY(pool[u"workers"_s].toInt() <= pool[u"parallelism"_s].toInt());
         QVERIFY(pool[u"in_flight"_s].toInt() <= pool[u"capacity"_s].toInt());
         QCOMPARE(pool[u"cooldown"_s].toBool(), false);
@@ -225,7 +220,9 @@ void tst_ControlSocket::statusRoundTripWhileFlowing()
     }
     QCOMPARE(probe.count(u"status = 'done'"_s), 5000);
     std::sort(rtts.begin(), rtts.end());
-    const auto pct = [&rtts](double p) { return rtts.at(std::min<qsizetype>(rtts.size() - 1, qsizetype(p * rtts.size()))); };
+    const auto pct = [&rtts](double p) {
+        return rtts.at(std::min<qsizetype>(rtts.size() - 1, qsizetype(p * rtts.size())));
+    };
     qInfo("status round trip while 5,000 messages flowed through 2 stages (%.1f s): %lld requests, "
           "median %.2f ms, p95 %.2f ms, max %.2f ms",
           double(flow.elapsed()) / 1000, qint64(rtts.size()), pct(0.5), pct(0.95), rtts.last());
@@ -256,15 +253,17 @@ void tst_ControlSocket::documentedScripts()
     QCOMPARE(keysOf(status.value(u"result"_s)[u"stages"_s]), QStringList({u"a"_s, u"b"_s}));
 
     QProcess rates;
-    rates.start(u"python3"_s, {QStringLiteral(PEPSI_SOURCE_DIR) + u"/doc/examples/pepsi-rates.py"_s, u"--socket"_s,
-                               daemon.controlSocket(), u"--ticks"_s, u"4"_s});
+    rates.start(u"python3"_s,
+                {QStringLiteral(PEPSI_SOURCE_DIR) + u"/doc/examples/pepsi-rates.py"_s, u"--socket"_s,
+                 daemon.controlSocket(), u"--ticks"_s, u"4"_s});
     // Not waitForFinished(): the daemon under test must be able to write its
     // log to us meanwhile, or it blocks on a full pipe.
     QTRY_VERIFY_WITH_TIMEOUT(rates.state() == QProcess::NotRunning, 20000);
     QCOMPARE(rates.exitCode(), 0);
     const QStringList lines = QString::fromUtf8(rates.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 4);
-    const QRegularExpression shape(uR"(^\d\d:\d\d:\d\d  a ([\d.]+)/s busy \d+ in flight \d+  b ([\d.]+)/s busy \d+ in flight \d+  \(claimed \d+, completed \d+\)$)"_s);
+    const QRegularExpression shape(
+        uR"(^\d\d:\d\d:\d\d  a ([\d.]+)/s busy \d+ in flight \d+  b ([\d.]+)/s busy \d+ in flight \d+  \(claimed \d+, completed \d+\)$)"_s);
     double highest = 0;
     for (const QString &line : lines) {
         const auto match = shape.match(line);
@@ -276,8 +275,9 @@ void tst_ControlSocket::documentedScripts()
 
     // Its errors are clear.
     QProcess missing;
-    missing.start(u"python3"_s, {QStringLiteral(PEPSI_SOURCE_DIR) + u"/doc/examples/pepsi-rates.py"_s, u"--socket"_s,
-                                 daemon.controlSocket() + u".missing"_s});
+    missing.start(u"python3"_s,
+                  {QStringLiteral(PEPSI_SOURCE_DIR) + u"/doc/examples/pepsi-rates.py"_s, u"--socket"_s,
+                   daemon.controlSocket() + u".missing"_s});
     QTRY_VERIFY_WITH_TIMEOUT(missing.state() == QProcess::NotRunning, 10000);
     QCOMPARE(missing.exitCode(), 1);
     QVERIFY(missing.readAllStandardError().startsWith("pepsi-rates: cannot connect to "));

@@ -48,10 +48,7 @@ void tst_DaemonShell::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_DaemonShell::cleanup()
-{
-    m_db.reset();
-}
+void tst_DaemonShell::cleanup() { m_db.reset(); }
 
 bool tst_DaemonShell::freshDatabase()
 {
@@ -108,14 +105,15 @@ void tst_DaemonShell::commandLine_data()
     QTest::newRow("only options") << QStringList{u"-L"_s, u"DEBUG"_s} << 64 << QString()
                                   << u"^pepsi-dispatch: missing command: serve"_s + hint;
     QTest::newRow("unknown command") << QStringList{u"run"_s} << 64 << QString()
-                                     << u"^pepsi-dispatch: unknown command \"run\" \\(the one command is serve\\)"_s + hint;
+                                     << u"^pepsi-dispatch: unknown command \"run\" \\(the one command is serve\\)"_s
+            + hint;
     QTest::newRow("unknown option") << QStringList{u"--frobnicate"_s, u"serve"_s} << 64 << QString()
                                     << u"^pepsi-dispatch: unknown option \"--frobnicate\""_s + hint;
     QTest::newRow("unknown serve argument") << QStringList{u"serve"_s, u"--now"_s} << 64 << QString()
                                             << u"^pepsi-dispatch: serve: unknown argument \"--now\""_s + hint;
-    QTest::newRow("-L BOGUS") << QStringList{u"-L"_s, u"BOGUS"_s, u"serve"_s} << 64 << QString()
-                              << u"^pepsi-dispatch: -L: unknown log level \"BOGUS\" \\(ERROR, WARNING, INFO or DEBUG\\)"_s
-            + hint;
+    QTest::newRow("-L BOGUS")
+        << QStringList{u"-L"_s, u"BOGUS"_s, u"serve"_s} << 64 << QString()
+        << u"^pepsi-dispatch: -L: unknown log level \"BOGUS\" \\(ERROR, WARNING, INFO or DEBUG\\)"_s + hint;
     QTest::newRow("-c without a value") << QStringList{u"-c"_s} << 64 << QString()
                                         << u"^pepsi-dispatch: option -c needs a value"_s + hint;
 }
@@ -145,16 +143,16 @@ void tst_DaemonShell::commandLine()
 
 void tst_DaemonShell::badConfiguration_data()
 {
-    QTest::addColumn<QByteArray>("snippet");   // appended to a good file
-    QTest::addColumn<QList<int>>("lines");     // the line(s) of the snippet the error may name
-    QTest::addColumn<QString>("reason");       // regular expression
+    QTest::addColumn<QByteArray>("snippet"); // appended to a good file
+    QTest::addColumn<QList<int>>("lines");   // the line(s) of the snippet the error may name
+    QTest::addColumn<QString>("reason");     // regular expression
 
     QTest::newRow("syntax error") << QByteArray("[stage-x]\nPROGRAM = /bin/true\nthis line has no equals sign\n")
                                   << QList<int>{3} << u"missing \"=\" in \"this line has no equals sign\""_s;
     QTest::newRow("PARALLELISM = 0") << QByteArray("[stage-bad]\nPROGRAM = /bin/true\nPARALLELISM = 0\n")
                                      << QList<int>{3} << u"PARALLELISM: 0 is out of range \\(1\\.\\.1024\\)"_s;
-    QTest::newRow("stage without PROGRAM") << QByteArray("[stage-empty]\nPARALLELISM = 2\n") << QList<int>{1}
-                                           << u"stage-empty: PROGRAM is required"_s;
+    QTest::newRow("stage without PROGRAM")
+        << QByteArray("[stage-empty]\nPARALLELISM = 2\n") << QList<int>{1} << u"stage-empty: PROGRAM is required"_s;
     QTest::newRow("NEXT to an unknown stage") << QByteArray("[stage-a]\nPROGRAM = /bin/true\nNEXT = nowhere\n")
                                               << QList<int>{3} << u"NEXT: unknown stage \"nowhere\""_s;
     QTest::newRow("cycle") << QByteArray("[stage-x]\nPROGRAM = /bin/true\nNEXT = y\n"
@@ -162,8 +160,8 @@ void tst_DaemonShell::badConfiguration_data()
                            << QList<int>{3, 6} << u"NEXT: cycle (x -> y -> x|y -> x -> y)"_s;
     QTest::newRow("bad MAX_RUNTIME") << QByteArray("[pepsi-dispatch]\nMAX_RUNTIME = forever\n") << QList<int>{2}
                                      << u"MAX_RUNTIME: \"forever\""_s;
-    QTest::newRow("unknown dispatcher option") << QByteArray("[pepsi-dispatch]\nMAX_RUNTIM = 5 s\n")
-                                               << QList<int>{2} << u"unknown option MAX_RUNTIM"_s;
+    QTest::newRow("unknown dispatcher option")
+        << QByteArray("[pepsi-dispatch]\nMAX_RUNTIM = 5 s\n") << QList<int>{2} << u"unknown option MAX_RUNTIM"_s;
 }
 
 void tst_DaemonShell::badConfiguration()
@@ -188,8 +186,8 @@ void tst_DaemonShell::badConfiguration()
     for (int line : lines)
         where << QString::number(daemon.appendedLine() + line - 1);
     const QRegularExpression expected(u"^ERROR [a-z.]*: ?bad configuration: "_s
-                                      + QRegularExpression::escape(daemon.configPath()) + u":("_s
-                                      + where.join(u'|') + u"): .*"_s + reason,
+                                          + QRegularExpression::escape(daemon.configPath()) + u":("_s + where.join(u'|')
+                                          + u"): .*"_s + reason,
                                       QRegularExpression::MultilineOption);
     const QString log = daemon.log();
     QVERIFY2(expected.match(log).hasMatch(), qPrintable(u"expected /"_s + expected.pattern() + u"/ in:\n"_s + log));
@@ -273,10 +271,7 @@ void tst_DaemonShell::startupResetsRunningRows()
 namespace {
 
 // "Uid:" and "Gid:" lines hold real, effective, saved and filesystem ids.
-QString fourTimes(unsigned id)
-{
-    return u"%1\t%1\t%1\t%1"_s.arg(id);
-}
+QString fourTimes(unsigned id) { return u"%1\t%1\t%1\t%1"_s.arg(id); }
 
 QSet<QString> groupsOf(const passwd &account)
 {
@@ -308,8 +303,9 @@ void tst_DaemonShell::dropsPrivileges()
         return;
     const QByteArray user = DaemonProcess::serviceUser().toLocal8Bit();
     const passwd *found = ::getpwnam(user.constData());
-    QVERIFY2(found, qPrintable(u"the service account %1 does not exist (scripts/test creates it)"_s.arg(
-                        DaemonProcess::serviceUser())));
+    QVERIFY2(found,
+             qPrintable(u"the service account %1 does not exist (scripts/test creates it)"_s.arg(
+                 DaemonProcess::serviceUser())));
     passwd account = *found;
     const QSet<QString> groups = groupsOf(account);
     QVERIFY(account.pw_uid != 0);

@@ -84,15 +84,9 @@ void tst_DispatchCore::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_DispatchCore::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-}
+void tst_DispatchCore::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
 
-void tst_DispatchCore::cleanup()
-{
-    m_db.reset();
-}
+void tst_DispatchCore::cleanup() { m_db.reset(); }
 
 bool tst_DispatchCore::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
@@ -109,10 +103,7 @@ QVariant tst_DispatchCore::scalar(const QString &sql)
     return q.value(0);
 }
 
-int tst_DispatchCore::count(const QString &where)
-{
-    return QueueProbe(m_db->db()).count(where);
-}
+int tst_DispatchCore::count(const QString &where) { return QueueProbe(m_db->db()).count(where); }
 
 // 1. Every message passes a -> b -> c once and ends done.
 void tst_DispatchCore::threeStageFlow()
@@ -147,8 +138,8 @@ void tst_DispatchCore::parallelismIsACap()
     MaxSampler children([&daemon] { return daemon.workerPids().size(); });
     QVERIFY(insertMessages(u"s"_s, 200, {{u"s"_s, u"slow:20"_s}}));
     QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 200, 20000);
-    qInfo("%d samples; at most %lld workers of the stage, %lld children", ofStage.samples(),
-          qint64(ofStage.max()), qint64(children.max()));
+    qInfo("%d samples; at most %lld workers of the stage, %lld children", ofStage.samples(), qint64(ofStage.max()),
+          qint64(children.max()));
     QVERIFY(ofStage.samples() > 20);
     QVERIFY(ofStage.max() > 0);
     QVERIFY2(ofStage.max() <= 2, qPrintable(u"%1 workers at once"_s.arg(ofStage.max())));

@@ -52,7 +52,6 @@ namespace {
 
 const QStringList Stages{u"a"_s, u"b"_s, u"c"_s};
 
-
 QList<qint64> alive(const QList<qint64> &pids)
 {
     QList<qint64> left;
@@ -119,9 +118,9 @@ void tst_Failover::daemonKilled()
 {
     auto first = threeStages();
     QVERIFY(first);
-    QCOMPARE(m_queue->insert(u"a"_s, 300, {{u"a"_s, u"slow:20"_s}, {u"b"_s, u"slow:20"_s}, {u"c"_s, u"slow:20"_s}})
-                 .size(),
-             300);
+    QCOMPARE(
+        m_queue->insert(u"a"_s, 300, {{u"a"_s, u"slow:20"_s}, {u"b"_s, u"slow:20"_s}, {u"c"_s, u"slow:20"_s}}).size(),
+        300);
     QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= 50, 15000);
     const QList<qint64> workers = first->workerPids();
     first->kill();
@@ -153,9 +152,9 @@ void tst_Failover::daemonTerminated()
 {
     auto first = threeStages({{u"STATS_INTERVAL"_s, u"1 h"_s}});
     QVERIFY(first);
-    QCOMPARE(m_queue->insert(u"a"_s, 300, {{u"a"_s, u"slow:20"_s}, {u"b"_s, u"slow:20"_s}, {u"c"_s, u"slow:20"_s}})
-                 .size(),
-             300);
+    QCOMPARE(
+        m_queue->insert(u"a"_s, 300, {{u"a"_s, u"slow:20"_s}, {u"b"_s, u"slow:20"_s}, {u"c"_s, u"slow:20"_s}}).size(),
+        300);
     QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= 50, 15000);
     const QList<qint64> workers = first->workerPids();
     QVERIFY(!workers.isEmpty());
@@ -190,8 +189,7 @@ void tst_Failover::databaseRestart()
         QSKIP(qPrintable(u"cannot restart the test server: "_s + cluster.whyNot()));
     auto daemon = threeStages({{u"TEMPFAIL_DELAY"_s, u"300 ms"_s}});
     QVERIFY(daemon);
-    QCOMPARE(m_queue->insert(u"a"_s, 500, {{u"a"_s, u"slow:5"_s}, {u"b"_s, u"slow:5"_s}, {u"c"_s, u"slow:5"_s}})
-                 .size(),
+    QCOMPARE(m_queue->insert(u"a"_s, 500, {{u"a"_s, u"slow:5"_s}, {u"b"_s, u"slow:5"_s}, {u"c"_s, u"slow:5"_s}}).size(),
              500);
     QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= 50, 15000);
 

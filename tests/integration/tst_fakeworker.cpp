@@ -56,10 +56,7 @@ void tst_FakeWorker::init()
     QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
-void tst_FakeWorker::cleanup()
-{
-    m_harness.reset();
-}
+void tst_FakeWorker::cleanup() { m_harness.reset(); }
 
 void tst_FakeWorker::answers_data()
 {

@@ -101,45 +101,27 @@ private:
 
 void tst_Fusion::initTestCase()
 {
-    for (const QString &path : {DaemonProcess::daemonBinary(), DaemonProcess::fakeWorker(),
-                                DaemonProcess::exampleStage()})
+    for (const QString &path :
+         {DaemonProcess::daemonBinary(), DaemonProcess::fakeWorker(), DaemonProcess::exampleStage()})
         QVERIFY2(QFile::exists(path), qPrintable(path + u" is missing: is PEPSI_BUILD_DIR set?"_s));
 }
 
-void tst_Fusion::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-}
+void tst_Fusion::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
 
-void tst_Fusion::cleanup()
-{
-    m_db.reset();
-}
+void tst_Fusion::cleanup() { m_db.reset(); }
 
 bool tst_Fusion::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
     return !QueueProbe(m_db->db()).insert(stage, count, fake).isEmpty();
 }
 
-int tst_Fusion::count(const QString &where)
-{
-    return QueueProbe(m_db->db()).count(where);
-}
+int tst_Fusion::count(const QString &where) { return QueueProbe(m_db->db()).count(where); }
 
-QString tst_Fusion::text(const QString &sql)
-{
-    return QueueProbe(m_db->db()).text(sql);
-}
+QString tst_Fusion::text(const QString &sql) { return QueueProbe(m_db->db()).text(sql); }
 
-QString tst_Fusion::stageStats(const QString &stage)
-{
-    return QueueProbe(m_db->db()).stageStats(stage);
-}
+QString tst_Fusion::stageStats(const QString &stage) { return QueueProbe(m_db->db()).stageStats(stage); }
 
-QString tst_Fusion::dispatchStats()
-{
-    return QueueProbe(m_db->db()).dispatchStats();
-}
+QString tst_Fusion::dispatchStats() { return QueueProbe(m_db->db()).dispatchStats(); }
 
 // One message, one worker of `stage`, one answer: the line, where the row
 // ends, and which stages ran it (state.runs; the fake worker only).
@@ -154,28 +136,26 @@ void tst_Fusion::kitRunsFusedStages_data()
     QTest::addColumn<QStringList>("ran");
 
     const QString fake = WorkerHarness::Fake;
-    QTest::newRow("two fused stages") << fake << u"f1"_s << QJsonObject() << u"0 \\+f2:\\d+ \\+f3:\\d+"_s
-                                      << u"f3"_s << u"done"_s << QStringList{u"f1"_s, u"f2"_s, u"f3"_s};
+    QTest::newRow("two fused stages") << fake << u"f1"_s << QJsonObject() << u"0 \\+f2:\\d+ \\+f3:\\d+"_s << u"f3"_s
+                                      << u"done"_s << QStringList{u"f1"_s, u"f2"_s, u"f3"_s};
     QTest::newRow("fused stage timed") << fake << u"f1"_s << QJsonObject{{u"f3"_s, u"slow:100"_s}}
                                        << u"0 \\+f2:\\d+ \\+f3:[1-9]\\d{5,}"_s << u"f3"_s << u"done"_s
                                        << QStringList{u"f1"_s, u"f2"_s, u"f3"_s};
-    QTest::newRow("first fused fails") << fake << u"f1"_s << QJsonObject{{u"f2"_s, u"fail:7"_s}}
-                                       << u"7 fake failure"_s << u"f2"_s << u"running"_s << QStringList{u"f1"_s};
-    QTest::newRow("second fused fails") << fake << u"f1"_s << QJsonObject{{u"f3"_s, u"fail:9"_s}}
-                                        << u"9 fake failure"_s << u"f3"_s << u"running"_s
-                                        << QStringList{u"f1"_s, u"f2"_s};
+    QTest::newRow("first fused fails") << fake << u"f1"_s << QJsonObject{{u"f2"_s, u"fail:7"_s}} << u"7 fake failure"_s
+                                       << u"f2"_s << u"running"_s << QStringList{u"f1"_s};
+    QTest::newRow("second fused fails") << fake << u"f1"_s << QJsonObject{{u"f3"_s, u"fail:9"_s}} << u"9 fake failure"_s
+                                        << u"f3"_s << u"running"_s << QStringList{u"f1"_s, u"f2"_s};
     QTest::newRow("fused tries later") << fake << u"f1"_s << QJsonObject{{u"f2"_s, u"tempfail"_s}}
                                        << u"75 fake try later"_s << u"f2"_s << u"running"_s << QStringList{u"f1"_s};
-    QTest::newRow("fused pauses: the pass ends") << fake << u"f1"_s << QJsonObject{{u"f2"_s, u"pause:60000"_s}}
-                                                 << u"0 \\+f2:\\d+"_s << u"f2"_s << u"paused"_s
-                                                 << QStringList{u"f1"_s, u"f2"_s};
-    QTest::newRow("a fused stage's own worker fuses on") << fake << u"f2"_s << QJsonObject()
-                                                         << u"0 \\+f3:\\d+"_s << u"f3"_s << u"done"_s
-                                                         << QStringList{u"f2"_s, u"f3"_s};
-    QTest::newRow("FUSE, another PROGRAM: no fusion") << fake << u"g1"_s << QJsonObject() << u"0"_s << u"g2"_s
-                                                      << u"pending"_s << QStringList{u"g1"_s};
-    QTest::newRow("FUSE = NO: no fusion") << fake << u"h1"_s << QJsonObject() << u"0"_s << u"h2"_s << u"pending"_s
-                                          << QStringList{u"h1"_s};
+    QTest::newRow("fused pauses: the pass ends")
+        << fake << u"f1"_s << QJsonObject{{u"f2"_s, u"pause:60000"_s}} << u"0 \\+f2:\\d+"_s << u"f2"_s << u"paused"_s
+        << QStringList{u"f1"_s, u"f2"_s};
+    QTest::newRow("a fused stage's own worker fuses on") << fake << u"f2"_s << QJsonObject() << u"0 \\+f3:\\d+"_s
+                                                         << u"f3"_s << u"done"_s << QStringList{u"f2"_s, u"f3"_s};
+    QTest::newRow("FUSE, another PROGRAM: no fusion")
+        << fake << u"g1"_s << QJsonObject() << u"0"_s << u"g2"_s << u"pending"_s << QStringList{u"g1"_s};
+    QTest::newRow("FUSE = NO: no fusion")
+        << fake << u"h1"_s << QJsonObject() << u"0"_s << u"h2"_s << u"pending"_s << QStringList{u"h1"_s};
     QTest::newRow("reference stage, WORK_TIME of the fused stage")
         << WorkerHarness::Example << u"e1"_s << QJsonObject() << u"0 \\+e2:(1[5-9]|[2-9]\\d)\\d{4}"_s << u"e2"_s
         << u"done"_s << QStringList();
@@ -195,8 +175,8 @@ void tst_Fusion::kitRunsFusedStages()
     QCOMPARE(harness.reset(), QString());
     const QString config = harness.writeConfig(FusedStages + u"WORK_TIME = 150 ms\n"_s);
     QVERIFY(!config.isEmpty());
-    const qint64 id = harness.insertRow(stage, u"running"_s,
-                                        fake.isEmpty() ? QJsonObject() : QJsonObject{{u"fake"_s, fake}});
+    const qint64 id =
+        harness.insertRow(stage, u"running"_s, fake.isEmpty() ? QJsonObject() : QJsonObject{{u"fake"_s, fake}});
     QProcess &worker = harness.start(program, stage, {u"-c"_s, config, u"worker"_s});
     const QByteArrayList lines = WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1);
     QCOMPARE(lines.size(), 1);

@@ -93,9 +93,9 @@ void tst_HostileWorkers::badReasonDoesNotWedgeWrites_data()
     QTest::addColumn<QString>("error");
     const QString replaced(QChar::ReplacementCharacter);
     QTest::newRow("NUL") << u"nul-reason"_s << QString(u"status 3: bad"_s + replaced + u"reason / 3 fake failure"_s);
-    QTest::newRow("invalid UTF-8")
-        << u"bad-utf8"_s
-        << QString(u"status 3: bad "_s + replaced + replaced + u" utf-8 "_s + replaced + u"[0m / 3 fake failure"_s);
+    QTest::newRow("invalid UTF-8") << u"bad-utf8"_s
+                                   << QString(u"status 3: bad "_s + replaced + replaced + u" utf-8 "_s + replaced
+                                              + u"[0m / 3 fake failure"_s);
 }
 
 void tst_HostileWorkers::badReasonDoesNotWedgeWrites()
@@ -144,7 +144,8 @@ void tst_HostileWorkers::longReasonKeepsTheNextAnswer()
     QCOMPARE(*failed->dispatchError, QString(u"status 3: "_s + QString(1000, u'r')));
     for (const qint64 id : {ids[1], ids[2]}) {
         const auto row = m_queue->row(id);
-        QVERIFY2(row->status == u"done"_s && !row->dispatchError && row->runs(u"s"_s) == 1, qPrintable(row->describe()));
+        QVERIFY2(row->status == u"done"_s && !row->dispatchError && row->runs(u"s"_s) == 1,
+                 qPrintable(row->describe()));
     }
     // No protocol error, no replacement: one worker did all three.
     const qint64 pid = m_queue->row(ids[2])->pid(u"s"_s);
@@ -167,8 +168,8 @@ void tst_HostileWorkers::stdoutFloodInFlatMemory()
     QCOMPARE(ids.size(), 2);
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status IN ('done', 'failed')"_s), 2, 15000);
     const qint64 peak = peakRssKb(daemon->pid());
-    qInfo("stdout flood: daemon peak RSS %lld KiB before, %lld KiB after (+%lld KiB); settled after %lld ms",
-          before, peak, peak - before, clock.elapsed());
+    qInfo("stdout flood: daemon peak RSS %lld KiB before, %lld KiB after (+%lld KiB); settled after %lld ms", before,
+          peak, peak - before, clock.elapsed());
     const auto flooded = m_queue->row(ids[0]);
     QCOMPARE(flooded->status, u"failed"_s);
     QVERIFY2(flooded->dispatchError->startsWith(u"protocol error: \"xxxx"_s), qPrintable(flooded->describe()));
@@ -239,8 +240,8 @@ void tst_HostileWorkers::startFailureFailsNothing()
 void tst_HostileWorkers::watchdogWaitsForASlowStart()
 {
     qputenv("PEPSI_FAKE_START", "s=sleep:2500");
-    const auto daemon = startDaemon({{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}},
-                                    {{u"MAX_RUNTIME"_s, u"1 s"_s}});
+    const auto daemon =
+        startDaemon({{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}}, {{u"MAX_RUNTIME"_s, u"1 s"_s}});
     QVERIFY(daemon);
     QElapsedTimer clock;
     clock.start();

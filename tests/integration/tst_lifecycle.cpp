@@ -6,8 +6,8 @@
 // databaseRestored, ends the dispatcher's sessions, and takes the lock away
 // from it while it reconnects.
 #include "core/dispatcher.h"
-#include "queueprobe.h"
 #include "daemonprocess.h"
+#include "queueprobe.h"
 #include "testconfig.h"
 #include "testdatabase.h"
 
@@ -85,10 +85,10 @@ std::unique_ptr<pepsi::Dispatcher> tst_Lifecycle::newDispatcher()
 
 qint64 tst_Lifecycle::terminateOwnSessions()
 {
-    return m_queue->scalar(u"SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE "
-                           "'pepsi-dispatch %% pid %1 %%' AND pg_terminate_backend(pid)"_s
-                               .arg(QCoreApplication::applicationPid())
-                               .replace(u"%%"_s, u"%"_s));
+    return m_queue->scalar(
+        u"SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE "
+        "'pepsi-dispatch %% pid %1 %%' AND pg_terminate_backend(pid)"_s.arg(QCoreApplication::applicationPid())
+            .replace(u"%%"_s, u"%"_s));
 }
 
 QList<pepsi::Lifecycle> tst_Lifecycle::states(const QSignalSpy &spy)
@@ -167,10 +167,10 @@ void tst_Lifecycle::reconnectAndStop()
     dispatcher->shutdown(0);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
     QCOMPARE(finished.at(0).at(0).toInt(), 0);
-    QCOMPARE(states(changed),
-             (QList<pepsi::Lifecycle>{pepsi::Lifecycle::Running, pepsi::Lifecycle::Reconnecting,
-                                      pepsi::Lifecycle::Running, pepsi::Lifecycle::Stopping,
-                                      pepsi::Lifecycle::Stopped}));
+    QCOMPARE(
+        states(changed),
+        (QList<pepsi::Lifecycle>{pepsi::Lifecycle::Running, pepsi::Lifecycle::Reconnecting, pepsi::Lifecycle::Running,
+                                 pepsi::Lifecycle::Stopping, pepsi::Lifecycle::Stopped}));
     // A second stop request changes nothing.
     dispatcher->shutdown(3);
     QCOMPARE(finished.size(), 1);

@@ -45,15 +45,9 @@ void tst_PythonStage::initTestCase()
     QVERIFY2(probe.exitCode() == 0, "python3-psycopg2 is missing: run scripts/deps");
 }
 
-void tst_PythonStage::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-}
+void tst_PythonStage::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
 
-void tst_PythonStage::cleanup()
-{
-    m_db.reset();
-}
+void tst_PythonStage::cleanup() { m_db.reset(); }
 
 void tst_PythonStage::pipelineThroughPython()
 {

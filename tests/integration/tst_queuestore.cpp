@@ -69,10 +69,10 @@ void TestQueueStore::claimTakesOldestPendingUpToEachCap()
 void TestQueueStore::claimResumesDuePausedRowsAndReportsTheNext()
 {
     PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral(
-        "INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
-        "(1,'a','paused', now() - interval '1 s'), (2,'a','paused', NULL),"
-        "(3,'a','paused', now() + interval '5 s'), (4,'a','paused', now() + interval '1 h')")));
+    QVERIFY(tdb.exec(
+        QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
+                       "(1,'a','paused', now() - interval '1 s'), (2,'a','paused', NULL),"
+                       "(3,'a','paused', now() + interval '5 s'), (4,'a','paused', now() + interval '1 h')")));
     QueueStore store(QStringLiteral("tst-queue"));
     QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
 
@@ -100,9 +100,9 @@ void TestQueueStore::settleIsGuarded_data()
     QTest::newRow("advanced to pending at b")
         << QStringLiteral("UPDATE workqueue SET stage = 'b', status = 'pending' WHERE workqueue_id = 1")
         << QStringLiteral("pending") << QStringLiteral("b");
-    QTest::newRow("advanced and already claimed at b")
-        << QStringLiteral("UPDATE workqueue SET stage = 'b', status = 'running', claims = claims + 1 WHERE workqueue_id = 1")
-        << QStringLiteral("running") << QStringLiteral("b");
+    QTest::newRow("advanced and already claimed at b") << QStringLiteral(
+        "UPDATE workqueue SET stage = 'b', status = 'running', claims = claims + 1 WHERE workqueue_id = 1")
+                                                       << QStringLiteral("running") << QStringLiteral("b");
     QTest::newRow("done") << QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id = 1")
                           << QStringLiteral("done") << QStringLiteral("a");
     QTest::newRow("fused: running at b under the same claim")
@@ -116,7 +116,8 @@ void TestQueueStore::settleIsGuarded()
     QFETCH(QString, expectedStatus);
     QFETCH(QString, expectedStage);
     PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES (1,'a')")));
+    QVERIFY(
+        tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES (1,'a')")));
     QueueStore store(QStringLiteral("tst-queue"));
     QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
     const auto round = store.claimRound({{QStringLiteral("a"), 1}});
@@ -125,8 +126,8 @@ void TestQueueStore::settleIsGuarded()
         QVERIFY(tdb.exec(stageWrite));
 
     const Ticket ticket = round->claimed.first().ticket;
-    const auto changed = store.settle({Settlement{ticket, Settlement::Outcome::Fail,
-                                                  QStringLiteral("crashed: signal 9"), 0}});
+    const auto changed =
+        store.settle({Settlement{ticket, Settlement::Outcome::Fail, QStringLiteral("crashed: signal 9"), 0}});
     QVERIFY2(changed, qPrintable(store.lastError()));
     QCOMPARE(*changed, expectedStatus == u"failed" ? 1 : 0);
     QSqlQuery row(tdb.db());
@@ -200,7 +201,8 @@ void TestQueueStore::settleSplitsARefusedBatch()
     const auto statusOf = [&](int id) {
         QSqlQuery query(tdb.db());
         if (!query.exec(QStringLiteral("SELECT status::text || ' ' || coalesce(state->>'dispatch_error', '-') "
-                                       "FROM workqueue WHERE workqueue_id = %1").arg(id))
+                                       "FROM workqueue WHERE workqueue_id = %1")
+                            .arg(id))
             || !query.next())
             return QString();
         return query.value(0).toString();
@@ -244,8 +246,11 @@ void TestQueueStore::resetOrphansKeepsWhatWorkersHold()
     const auto reset = store.resetOrphansExcept({1, 3});
     QVERIFY2(reset, qPrintable(store.lastError()));
     QCOMPARE(*reset, 1);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running' AND workqueue_id IN (1, 3)")), 2);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending' AND workqueue_id = 2")), 1);
+    QCOMPARE(tdb.scalar(
+                 QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running' AND workqueue_id IN (1, 3)")),
+             2);
+    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending' AND workqueue_id = 2")),
+             1);
     QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'done'")), 1);
     // Holding nothing resets every running row.
     const auto all = store.resetOrphansExcept({});
@@ -275,7 +280,8 @@ void TestQueueStore::claimPlanUsesThePartialIndex()
                          .arg(done)
                          .arg(staleStatistics ? QStringLiteral("pending") : QStringLiteral("done"))));
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
-                                    "FROM generate_series(1, %1) i").arg(pending)));
+                                    "FROM generate_series(1, %1) i")
+                         .arg(pending)));
     QVERIFY(tdb.exec(QStringLiteral("ANALYZE workqueue")));
     if (staleStatistics) // the burst finishes after the statistics were taken
         QVERIFY(tdb.exec(QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id <= %1").arg(done)));

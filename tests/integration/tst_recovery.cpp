@@ -47,10 +47,7 @@ private:
     std::unique_ptr<QueueProbe> m_queue;
 };
 
-namespace {
-
-
-} // namespace
+namespace { } // namespace
 
 void tst_Recovery::initTestCase()
 {
@@ -218,8 +215,8 @@ void tst_Recovery::watchdog()
     QFETCH(QString, mode);
     QFETCH(bool, ignoresTerm);
     QFETCH(int, endedBy);
-    const auto daemon = startDaemon({{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}},
-                                    {{u"MAX_RUNTIME"_s, u"1 s"_s}});
+    const auto daemon =
+        startDaemon({{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}}, {{u"MAX_RUNTIME"_s, u"1 s"_s}});
     QVERIFY(daemon);
     const QList<qint64> ids = m_queue->insertModes(u"s"_s, {mode, u"ok"_s, u"ok"_s});
     QCOMPARE(ids.size(), 3);

@@ -27,7 +27,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-
 // argv[0] of a process: the PROGRAM path the daemon started (a symlink stays
 // a symlink here, unlike /proc/<pid>/exe).
 QString programOf(qint64 pid)
@@ -84,15 +83,9 @@ void tst_ReloadStats::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ReloadStats::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-}
+void tst_ReloadStats::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
 
-void tst_ReloadStats::cleanup()
-{
-    m_db.reset();
-}
+void tst_ReloadStats::cleanup() { m_db.reset(); }
 
 bool tst_ReloadStats::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
@@ -114,25 +107,13 @@ bool tst_ReloadStats::setOverlay(const QString &section, const QString &option, 
     return true;
 }
 
-int tst_ReloadStats::count(const QString &where)
-{
-    return QueueProbe(m_db->db()).count(where);
-}
+int tst_ReloadStats::count(const QString &where) { return QueueProbe(m_db->db()).count(where); }
 
-QString tst_ReloadStats::text(const QString &sql)
-{
-    return QueueProbe(m_db->db()).text(sql);
-}
+QString tst_ReloadStats::text(const QString &sql) { return QueueProbe(m_db->db()).text(sql); }
 
-QString tst_ReloadStats::stageStats(const QString &stage)
-{
-    return QueueProbe(m_db->db()).stageStats(stage);
-}
+QString tst_ReloadStats::stageStats(const QString &stage) { return QueueProbe(m_db->db()).stageStats(stage); }
 
-QString tst_ReloadStats::dispatchStats()
-{
-    return QueueProbe(m_db->db()).dispatchStats();
-}
+QString tst_ReloadStats::dispatchStats() { return QueueProbe(m_db->db()).dispatchStats(); }
 
 // An overlay change of PARALLELISM and then of PROGRAM takes effect without a
 // restart, while 600 messages pass a -> b, each exactly once per stage.
@@ -141,9 +122,9 @@ void tst_ReloadStats::reloadTakesEffectWhileMessagesFlow()
     // The same fake worker under another name: new workers of `a` show it as argv[0].
     QTemporaryDir links;
     QVERIFY(links.isValid());
-    QVERIFY(QFile::setPermissions(links.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
-                                                    | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther
-                                                    | QFile::ExeOther));
+    QVERIFY(QFile::setPermissions(links.path(),
+                                  QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup
+                                      | QFile::ExeGroup | QFile::ReadOther | QFile::ExeOther));
     const QString renamed = links.filePath(u"pepsi-fakeworker-renamed"_s);
     QVERIFY(QFile::link(DaemonProcess::fakeWorker(), renamed));
 
@@ -186,8 +167,8 @@ void tst_ReloadStats::reloadTakesEffectWhileMessagesFlow()
 
     // Every message of the second batch ran at `a` in a worker started as `renamed`.
     QSqlQuery q(m_db->db());
-    QVERIFY(q.exec(u"SELECT DISTINCT (state->'pids'->>'a')::bigint FROM workqueue WHERE workqueue_id > %1"_s
-                       .arg(lastOfFirstBatch)));
+    QVERIFY(q.exec(u"SELECT DISTINCT (state->'pids'->>'a')::bigint FROM workqueue WHERE workqueue_id > %1"_s.arg(
+        lastOfFirstBatch)));
     int renamedWorkers = 0;
     while (q.next()) {
         const qint64 pid = q.value(0).toLongLong();
@@ -281,12 +262,12 @@ void tst_ReloadStats::statisticsCountEveryOutcome()
     QVERIFY(insertMessages(u"a"_s, 3, {{u"a"_s, u"fail:4"_s}}));
     QVERIFY(insertMessages(u"a"_s, 2, {{u"a"_s, u"crash"_s}}));
     QVERIFY(insertMessages(u"a"_s, 1, {{u"a"_s, u"hang"_s}}));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s) + count(u"status = 'failed'"_s)
-                                  + count(u"status = 'timeout'"_s),
-                              26, 30000);
-    const QString outcomes = text(u"SELECT string_agg(format('%s at %s (%s): %s', status, stage, "
-                                  "coalesce(e, '-'), n), '; ') FROM (SELECT status, stage, "
-                                  "state->>'dispatch_error' AS e, count(*) AS n FROM workqueue GROUP BY 1, 2, 3) AS o"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        count(u"status = 'done'"_s) + count(u"status = 'failed'"_s) + count(u"status = 'timeout'"_s), 26, 30000);
+    const QString outcomes =
+        text(u"SELECT string_agg(format('%s at %s (%s): %s', status, stage, "
+             "coalesce(e, '-'), n), '; ') FROM (SELECT status, stage, "
+             "state->>'dispatch_error' AS e, count(*) AS n FROM workqueue GROUP BY 1, 2, 3) AS o"_s);
     qInfo("%s", qPrintable(outcomes));
     QCOMPARE(count(u"status = 'done' AND stage = 'b'"_s), 20);
     QCOMPARE(count(u"status = 'failed' AND state->>'dispatch_error' = 'status 4: fake failure'"_s), 3);

@@ -61,8 +61,9 @@ QString text(const QSqlDatabase &db, const QString &sql)
 
 QString catalogState(TestDatabase &tdb)
 {
-    return text(tdb.db(), CatalogDigestSql) + u" classes="_s + QString::number(tdb.scalar(u"SELECT count(*) FROM pg_class"_s))
-           + u" versions="_s + QString::number(tdb.scalar(u"SELECT count(*) FROM pepsi_schema"_s));
+    return text(tdb.db(), CatalogDigestSql) + u" classes="_s
+        + QString::number(tdb.scalar(u"SELECT count(*) FROM pg_class"_s)) + u" versions="_s
+        + QString::number(tdb.scalar(u"SELECT count(*) FROM pepsi_schema"_s));
 }
 
 bool writeFile(const QString &path, const QByteArray &content)
@@ -77,10 +78,7 @@ QByteArray initialSchema()
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-QString toolBinary()
-{
-    return qEnvironmentVariable("PEPSI_BUILD_DIR") + u"/tools/pepsi-schema"_s;
-}
+QString toolBinary() { return qEnvironmentVariable("PEPSI_BUILD_DIR") + u"/tools/pepsi-schema"_s; }
 
 } // namespace
 
@@ -186,9 +184,9 @@ void tst_Schema::refusesNewerDatabase()
 
     const auto installed = installer.install();
     QVERIFY(!installed.ok());
-    QCOMPARE(installed.error(), u"the database has schema version 999, newer than version %1 that this build of "
-                                "pepsi-dispatch knows; install a newer pepsi-dispatch"_s
-                                    .arg(installer.latestVersion()));
+    QCOMPARE(installed.error(),
+             u"the database has schema version 999, newer than version %1 that this build of "
+             "pepsi-dispatch knows; install a newer pepsi-dispatch"_s.arg(installer.latestVersion()));
     QCOMPARE(catalogState(tdb), before);
 }
 

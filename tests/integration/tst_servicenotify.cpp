@@ -108,7 +108,8 @@ public:
         drain();
         QStringList lines;
         for (const Message &message : m_messages)
-            lines.append(u"%1 ms: %2"_s.arg(message.atMs).arg(QString::fromUtf8(message.text).replace(u"\n"_s, u" | "_s)));
+            lines.append(
+                u"%1 ms: %2"_s.arg(message.atMs).arg(QString::fromUtf8(message.text).replace(u"\n"_s, u" | "_s)));
         return lines.join(u'\n');
     }
 
@@ -155,8 +156,8 @@ public:
         QObject::connect(&m_process, &QProcess::readyRead, &m_process, [this] { m_log += m_process.readAll(); });
         m_process.setProgram(u"/bin/sh"_s);
         m_process.setArguments(QStringList{u"-c"_s, setPid + u"export WATCHDOG_PID; exec \"$@\""_s, u"sh"_s,
-                                           DaemonProcess::daemonBinary(), u"-c"_s, config.writeConfig(),
-                                           u"-L"_s, u"DEBUG"_s, u"serve"_s}
+                                           DaemonProcess::daemonBinary(), u"-c"_s, config.writeConfig(), u"-L"_s,
+                                           u"DEBUG"_s, u"serve"_s}
                                + extra);
         if (watchdog == Watchdog::Off)
             m_process.setArguments(QStringList{u"-c"_s, u"exec \"$@\""_s} + m_process.arguments().mid(2));
@@ -228,15 +229,9 @@ void tst_ServiceNotify::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ServiceNotify::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-}
+void tst_ServiceNotify::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
 
-void tst_ServiceNotify::cleanup()
-{
-    m_db.reset();
-}
+void tst_ServiceNotify::cleanup() { m_db.reset(); }
 
 void tst_ServiceNotify::readyStatusWatchdogStopping_data()
 {

@@ -107,8 +107,8 @@ void tst_StageKit::answersABatchInOrder()
     const qint64 b = m_harness->insertRow(u"first"_s);
     QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
 
-    const QByteArray batch = QByteArray::number(a) + '\n' + QByteArray::number(notRunning) + '\n'
-        + QByteArray::number(b) + '\n';
+    const QByteArray batch =
+        QByteArray::number(a) + '\n' + QByteArray::number(notRunning) + '\n' + QByteArray::number(b) + '\n';
     const QByteArrayList expected{"0", "1 message " + QByteArray::number(notRunning) + " is not running at stage first",
                                   "0"};
     QCOMPARE(WorkerHarness::exchange(worker, batch, 3), expected);
@@ -269,10 +269,10 @@ void tst_StageKit::databaseDownAtStartIsTryLater()
 
 void tst_StageKit::startupErrors_data()
 {
-    QTest::addColumn<QString>("stage");        // null: PEPSI_STAGE unset
-    QTest::addColumn<QString>("configExtra");  // appended to the pipeline
-    QTest::addColumn<QString>("database");     // empty: the test database
-    QTest::addColumn<QStringList>("args");     // %CONFIG% is the file; empty: -c %CONFIG% worker
+    QTest::addColumn<QString>("stage");       // null: PEPSI_STAGE unset
+    QTest::addColumn<QString>("configExtra"); // appended to the pipeline
+    QTest::addColumn<QString>("database");    // empty: the test database
+    QTest::addColumn<QStringList>("args");    // %CONFIG% is the file; empty: -c %CONFIG% worker
     QTest::addColumn<QString>("exit");
     QTest::addColumn<QStringList>("stderrHas"); // %CONFIG% is the file
 
@@ -284,19 +284,21 @@ void tst_StageKit::startupErrors_data()
     // the pipeline ends at line 20; the appended text starts at line 21
     QTest::newRow("syntax error") << u"first"_s << u"\n[stage-broken\n"_s << QString() << defaults << u"exit 78"_s
                                   << QStringList{u"%CONFIG%:22: bad section header"_s};
-    QTest::newRow("bad graph") << u"first"_s << u"\n[stage-x]\nPROGRAM = p\nNEXT = nowhere\n"_s << QString()
-                               << defaults << u"exit 78"_s << QStringList{u"%CONFIG%:24"_s, u"NEXT"_s, u"nowhere"_s};
+    QTest::newRow("bad graph") << u"first"_s << u"\n[stage-x]\nPROGRAM = p\nNEXT = nowhere\n"_s << QString() << defaults
+                               << u"exit 78"_s << QStringList{u"%CONFIG%:24"_s, u"NEXT"_s, u"nowhere"_s};
     QTest::newRow("bad DATABASE") << u"first"_s << QString() << u"dbname=x junk"_s << defaults << u"exit 78"_s
                                   << QStringList{u"%CONFIG%:2: [pepsi] DATABASE: "_s};
-    QTest::newRow("missing file") << u"first"_s << QString() << QString() << QStringList{u"-c"_s, u"/nonexistent.conf"_s, u"worker"_s}
-                                  << u"exit 78"_s << QStringList{u"/nonexistent.conf"_s};
-    QTest::newRow("no command") << u"first"_s << QString() << QString() << QStringList{u"-c"_s, u"%CONFIG%"_s} << u"exit 64"_s
-                                << QStringList{u"missing command: worker"_s, u"usage:"_s};
+    QTest::newRow("missing file") << u"first"_s << QString() << QString()
+                                  << QStringList{u"-c"_s, u"/nonexistent.conf"_s, u"worker"_s} << u"exit 78"_s
+                                  << QStringList{u"/nonexistent.conf"_s};
+    QTest::newRow("no command") << u"first"_s << QString() << QString() << QStringList{u"-c"_s, u"%CONFIG%"_s}
+                                << u"exit 64"_s << QStringList{u"missing command: worker"_s, u"usage:"_s};
     QTest::newRow("unknown argument") << u"first"_s << QString() << QString() << QStringList{u"worker"_s, u"--bogus"_s}
                                       << u"exit 64"_s << QStringList{u"\"--bogus\""_s, u"usage:"_s};
-    QTest::newRow("-c without file") << u"first"_s << QString() << QString() << QStringList{u"worker"_s, u"-c"_s} << u"exit 64"_s
-                                     << QStringList{u"-c needs a file name"_s};
-    QTest::newRow("help") << u"first"_s << QString() << QString() << QStringList{u"-h"_s} << u"exit 0"_s << QStringList{};
+    QTest::newRow("-c without file") << u"first"_s << QString() << QString() << QStringList{u"worker"_s, u"-c"_s}
+                                     << u"exit 64"_s << QStringList{u"-c needs a file name"_s};
+    QTest::newRow("help") << u"first"_s << QString() << QString() << QStringList{u"-h"_s} << u"exit 0"_s
+                          << QStringList{};
 }
 
 void tst_StageKit::startupErrors()

@@ -7,10 +7,10 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace pepsi;
@@ -46,10 +46,14 @@ qint64 peakRssKb()
 QString outcomeName(Settlement::Outcome outcome)
 {
     switch (outcome) {
-    case Settlement::Outcome::Requeue: return u"requeue"_s;
-    case Settlement::Outcome::Fail: return u"fail"_s;
-    case Settlement::Outcome::Timeout: return u"timeout"_s;
-    case Settlement::Outcome::Pause: return u"pause"_s;
+    case Settlement::Outcome::Requeue:
+        return u"requeue"_s;
+    case Settlement::Outcome::Fail:
+        return u"fail"_s;
+    case Settlement::Outcome::Timeout:
+        return u"timeout"_s;
+    case Settlement::Outcome::Pause:
+        return u"pause"_s;
     }
     return {};
 }
@@ -145,7 +149,8 @@ QStringList tst_WorkerPool::settled() const
 {
     QStringList lines;
     for (const Settlement &s : m_settlements)
-        lines << (outcomeName(s.outcome) + u' ' + QString::number(s.ticket.id) + (s.reason.isEmpty() ? QString() : u' ' + s.reason));
+        lines << (outcomeName(s.outcome) + u' ' + QString::number(s.ticket.id)
+                  + (s.reason.isEmpty() ? QString() : u' ' + s.reason));
     return lines;
 }
 
@@ -166,9 +171,9 @@ void tst_WorkerPool::startFailureFailsNothing_data()
     QTest::newRow("exit 0 holding ids") << QByteArray("exit 0") << u"exited with status 0 before answering anything"_s
                                         << QString();
     QTest::newRow("exec fails") << QByteArray() << u"failed to start: "_s << QString();
-    QTest::newRow("never reads its input") << QByteArray("echo 'connecting...' >&2; exec sleep 60")
-                                           << u"did not read its input within 500 ms of starting"_s
-                                           << u"connecting..."_s;
+    QTest::newRow("never reads its input")
+        << QByteArray("echo 'connecting...' >&2; exec sleep 60")
+        << u"did not read its input within 500 ms of starting"_s << u"connecting..."_s;
 }
 
 void tst_WorkerPool::startFailureFailsNothing()
@@ -180,7 +185,8 @@ void tst_WorkerPool::startFailureFailsNothing()
     if (body.isEmpty()) { // executable, but not a format exec knows
         QFile file(program);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("\x7f" "ELF garbage");
+        file.write("\x7f"
+                   "ELF garbage");
     }
     PoolOptions options;
     options.startTimeout = std::chrono::milliseconds(500);
@@ -259,9 +265,10 @@ void tst_WorkerPool::reasonsAreCleaned_data()
     QTest::addColumn<QByteArray>("answer");
     QTest::addColumn<QString>("reason");
     const QString replaced(QChar::ReplacementCharacter);
-    QTest::newRow("NUL") << QByteArray("printf '3 bad\\000reason\\n'") << QString(u"status 3: bad"_s + replaced + u"reason"_s);
-    QTest::newRow("invalid UTF-8, escape") << QByteArray("printf '3 a\\377\\033[0m\\n'")
-                                          << QString(u"status 3: a"_s + replaced + replaced + u"[0m"_s);
+    QTest::newRow("NUL") << QByteArray("printf '3 bad\\000reason\\n'")
+                         << QString(u"status 3: bad"_s + replaced + u"reason"_s);
+    QTest::newRow("invalid UTF-8, escape")
+        << QByteArray("printf '3 a\\377\\033[0m\\n'") << QString(u"status 3: a"_s + replaced + replaced + u"[0m"_s);
     QTest::newRow("1 MB reason") << QByteArray("printf '3 '; head -c 1048576 /dev/zero | tr '\\000' r; echo")
                                  << QString(u"status 3: "_s + QString(1000, u'r'));
     QTest::newRow("75, 100 KB reason") << QByteArray("printf '75 '; head -c 102400 /dev/zero | tr '\\000' w; echo")
@@ -300,7 +307,8 @@ void tst_WorkerPool::stdoutFloodInBoundedMemory()
     QTRY_COMPARE(killed.size(), 1);
     QCOMPARE(killed.at(0).at(1).toString(), u"protocol error"_s);
     QCOMPARE(killed.at(0).at(2).toLongLong(), 1);
-    QVERIFY2(killed.at(0).at(3).toString().startsWith(u"protocol error: \"x"_s), qPrintable(killed.at(0).at(3).toString()));
+    QVERIFY2(killed.at(0).at(3).toString().startsWith(u"protocol error: \"x"_s),
+             qPrintable(killed.at(0).at(3).toString()));
     // It floods on through the SIGTERM grace until the SIGKILL.
     QElapsedTimer clock;
     clock.start();
@@ -408,8 +416,8 @@ void tst_WorkerPool::exitReasons_data()
 void tst_WorkerPool::exitReasons()
 {
     QFETCH(QString, reason);
-    const QByteArray body = reason == u"clean"_s ? "read a; echo 0; read b; echo 0; exit 0"
-                                                 : "while read id; do echo 0; done";
+    const QByteArray body =
+        reason == u"clean"_s ? "read a; echo 0; read b; echo 0; exit 0" : "while read id; do echo 0; done";
     WorkerPool *pool = makePool(script(u"worker"_s, body), {}, 4, reason == u"recycled"_s ? 2 : 1000);
     QSignalSpy started(pool, &WorkerPool::workerStarted);
     QSignalSpy exited(pool, &WorkerPool::workerExited);

@@ -12,8 +12,7 @@ using namespace Qt::StringLiterals;
 
 WorkerHarness::WorkerHarness(TestDatabase &db)
     : m_db(db)
-{
-}
+{ }
 
 WorkerHarness::~WorkerHarness()
 {

@@ -9,8 +9,7 @@ using namespace Qt::StringLiterals;
 
 DatabaseFaults::DatabaseFaults(QSqlDatabase connection)
     : m_db(std::move(connection))
-{
-}
+{ }
 
 QString DatabaseFaults::lockRows(int pending, int paused)
 {
@@ -21,8 +20,7 @@ QString DatabaseFaults::lockRows(int pending, int paused)
     if (!q.exec(u"WITH p AS (SELECT workqueue_id FROM workqueue WHERE status = 'pending' "
                 "ORDER BY workqueue_id DESC LIMIT %1 FOR UPDATE SKIP LOCKED), "
                 "z AS (SELECT workqueue_id FROM workqueue WHERE status = 'paused' LIMIT %2 FOR UPDATE SKIP LOCKED) "
-                "SELECT (SELECT count(*) FROM p), (SELECT count(*) FROM z)"_s
-                    .arg(pending)
+                "SELECT (SELECT count(*) FROM p), (SELECT count(*) FROM z)"_s.arg(pending)
                     .arg(paused))
         || !q.next()) {
         const QString error = q.lastError().text();
@@ -44,7 +42,8 @@ int DatabaseFaults::terminateDispatcher(qint64 daemonPid)
 {
     QSqlQuery q(m_db);
     if (!q.exec(u"SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'pepsi-dispatch %% pid %1 %%' "
-                "AND pg_terminate_backend(pid)"_s.arg(daemonPid).replace(u"%%"_s, u"%"_s))
+                "AND pg_terminate_backend(pid)"_s.arg(daemonPid)
+                    .replace(u"%%"_s, u"%"_s))
         || !q.next())
         return -1;
     return q.value(0).toInt();

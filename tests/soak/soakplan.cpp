@@ -17,12 +17,19 @@ struct Fault
 
 // The mix the soak asks for; everything else is "ok".
 constexpr Fault Faults[] = {
-    {"crash", 0.005},        {"hang", 0.002},           {"garbage", 0.005},
-    {"pause-once:200", 0.01}, {"tempfail-once", 0.01}, {"commit-crash", 0.005},
+    {"crash", 0.005},
+    {"hang", 0.002},
+    {"garbage", 0.005},
+    {"pause-once:200", 0.01},
+    {"tempfail-once", 0.01},
+    {"commit-crash", 0.005},
     // Hostile output (issue 8): reasons PostgreSQL cannot store as written,
     // a reason far over the limit, a stderr flood.
-    {"nul-reason", 0.002},   {"bad-utf8", 0.002},       {"long-reason:200000", 0.002},
-    {"stderr-flood:20000", 0.001}, {"stdout-flood:4000000", 0.0005},
+    {"nul-reason", 0.002},
+    {"bad-utf8", 0.002},
+    {"long-reason:200000", 0.002},
+    {"stderr-flood:20000", 0.001},
+    {"stdout-flood:4000000", 0.0005},
 };
 
 // The reason of the fake worker's hostile answers ("3 <raw> / 3 fake failure"), cleaned.

@@ -15,17 +15,17 @@
 class SoakPlan
 {
 public:
-    static const QStringList Stages;                   // a -> b -> c
-    static constexpr int MaxRuntimeSeconds = 2;        // the daemon's MAX_RUNTIME for the soak
+    static const QStringList Stages;            // a -> b -> c
+    static constexpr int MaxRuntimeSeconds = 2; // the daemon's MAX_RUNTIME for the soak
 
     struct Expected
     {
-        QString status;                  // done | failed | timeout
-        QString stage;                   // where it ends
-        std::optional<QString> error;    // exact state.dispatch_error of failed/timeout rows
-        bool errorIsPrefix = false;      // ... or how it starts (a flood's quoted line)
-        bool triedLater = false;         // done after a tempfail-once: the error starts "status 75: "
-        QHash<QString, int> runs;        // state.runs.<stage> without reruns
+        QString status;               // done | failed | timeout
+        QString stage;                // where it ends
+        std::optional<QString> error; // exact state.dispatch_error of failed/timeout rows
+        bool errorIsPrefix = false;   // ... or how it starts (a flood's quoted line)
+        bool triedLater = false;      // done after a tempfail-once: the error starts "status 75: "
+        QHash<QString, int> runs;     // state.runs.<stage> without reruns
     };
 
     SoakPlan(int messages, quint32 seed);

@@ -29,7 +29,6 @@ void pump(int ms)
     loop.exec();
 }
 
-
 int settled(const QMap<QString, int> &byStatus)
 {
     return byStatus.value(u"done"_s) + byStatus.value(u"failed"_s) + byStatus.value(u"timeout"_s);
@@ -41,8 +40,7 @@ SoakRun::SoakRun(const SoakOptions &options)
     : m_options(options)
     , m_plan(options.messages, options.seed)
     , m_out(stdout)
-{
-}
+{ }
 
 SoakRun::~SoakRun() = default;
 
@@ -70,8 +68,8 @@ int SoakRun::run()
     if (m_options.terminateSessions)
         m_terminateAt = int(n * (0.4 + 0.1 * random.generateDouble()));
 
-    m_out << "soak: " << n << " messages through a -> b -> c, seed " << m_options.seed << ", database "
-          << m_db->name() << '\n';
+    m_out << "soak: " << n << " messages through a -> b -> c, seed " << m_options.seed << ", database " << m_db->name()
+          << '\n';
     for (const QString &stage : SoakPlan::Stages) {
         m_out << "  faults at " << stage << ':';
         const auto faults = m_plan.faultCounts().value(stage);
@@ -134,8 +132,8 @@ bool SoakRun::insertAll()
             m_index.insert(ids[i], int(from + i));
         QCoreApplication::processEvents();
     }
-    m_out << "[" << Qt::fixed << qSetRealNumberPrecision(1) << elapsedSeconds() << " s] inserted "
-          << fakes.size() << " messages\n";
+    m_out << "[" << Qt::fixed << qSetRealNumberPrecision(1) << elapsedSeconds() << " s] inserted " << fakes.size()
+          << " messages\n";
     m_out.flush();
     return true;
 }
@@ -360,8 +358,8 @@ bool SoakRun::report()
           << m_plan.size() - rows.size() << ")\n";
     m_out << "against the plan: " << statusWrong << " wrong final status/stage, " << errorWrong
           << " wrong dispatch_error, " << missingRuns << " missing stage runs, " << extraRuns
-          << " messages with reruns (allowed: at most the " << m_orphansAtKill
-          << " rows in flight at the SIGKILL), " << unknown << " unknown rows\n";
+          << " messages with reruns (allowed: at most the " << m_orphansAtKill << " rows in flight at the SIGKILL), "
+          << unknown << " unknown rows\n";
     for (const QString &stage : SoakPlan::Stages) {
         m_out << "runs per message at " << stage << ':';
         const QMap<int, int> &histogram = runsHistogram[stage];
@@ -376,13 +374,13 @@ bool SoakRun::report()
     daemons << m_daemon.get();
     for (DaemonProcess *daemon : std::as_const(daemons)) {
         lostLines += daemon->countLog(QRegularExpression(u"^WARNING pepsi.dispatch.store: database connection lost"_s));
-        restoredLines += daemon->countLog(QRegularExpression(u"^INFO pepsi.dispatch.store: database connection restored"_s));
+        restoredLines +=
+            daemon->countLog(QRegularExpression(u"^INFO pepsi.dispatch.store: database connection restored"_s));
     }
     m_out << "daemon log: 'database connection lost' " << lostLines << ", 'database connection restored' "
           << restoredLines << '\n';
-    m_out << "statistics: stage_stats.runs "
-          << m_queue->scalar(u"SELECT coalesce(sum(runs), 0) FROM stage_stats"_s) << ", crashes "
-          << m_queue->scalar(u"SELECT coalesce(sum(crashes), 0) FROM stage_stats"_s) << ", timeouts "
+    m_out << "statistics: stage_stats.runs " << m_queue->scalar(u"SELECT coalesce(sum(runs), 0) FROM stage_stats"_s)
+          << ", crashes " << m_queue->scalar(u"SELECT coalesce(sum(crashes), 0) FROM stage_stats"_s) << ", timeouts "
           << m_queue->scalar(u"SELECT coalesce(sum(timeouts), 0) FROM stage_stats"_s)
           << " (the killed daemon's unflushed deltas are gone)\n";
     for (const QString &line : std::as_const(examples))

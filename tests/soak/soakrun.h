@@ -17,11 +17,11 @@ struct SoakOptions
 {
     int messages = 100000;
     quint32 seed = 0;
-    int stallSeconds = 120;  // give up when nothing settles for this long
-    bool killDaemon = true;  // SIGKILL the daemon once and start a fresh one
+    int stallSeconds = 120; // give up when nothing settles for this long
+    bool killDaemon = true; // SIGKILL the daemon once and start a fresh one
     bool restartDatabase = true;
-    bool rowLocks = true;           // an operator's transaction holds row locks for a while
-    bool terminateSessions = true;  // pg_terminate_backend on the dispatcher's sessions
+    bool rowLocks = true;          // an operator's transaction holds row locks for a while
+    bool terminateSessions = true; // pg_terminate_backend on the dispatcher's sessions
 };
 
 // One soak run: a fresh database, the daemon with three stages of the fake
@@ -59,14 +59,14 @@ private:
     std::unique_ptr<QueueProbe> m_queue;
     std::unique_ptr<DaemonProcess> m_daemon;
     QList<std::shared_ptr<DaemonProcess>> m_previous; // killed ones, for their logs
-    QHash<qint64, int> m_index;                        // workqueue_id -> plan index
-    int m_killAt = -1;                                 // settled messages that trigger the event
+    QHash<qint64, int> m_index;                       // workqueue_id -> plan index
+    int m_killAt = -1;                                // settled messages that trigger the event
     int m_restartAt = -1;
     int m_lockAt = -1;
     int m_terminateAt = -1;
-    QElapsedTimer m_lockedFor;                         // valid while rows are locked
+    QElapsedTimer m_lockedFor; // valid while rows are locked
     std::unique_ptr<DatabaseFaults> m_faults;
-    int m_orphansAtKill = 0;                           // rows running when the daemon was killed
+    int m_orphansAtKill = 0; // rows running when the daemon was killed
     QStringList m_events;
-    QStringList m_problems;                            // anything that fails the run besides the rows
+    QStringList m_problems; // anything that fails the run besides the rows
 };

@@ -99,20 +99,11 @@ QString DaemonProcess::buildDir()
     return fromEnvironment.isEmpty() ? QStringLiteral(PEPSI_DEFAULT_BUILD_DIR) : fromEnvironment;
 }
 
-QString DaemonProcess::daemonBinary()
-{
-    return buildDir() + u"/daemon/pepsi-dispatch"_s;
-}
+QString DaemonProcess::daemonBinary() { return buildDir() + u"/daemon/pepsi-dispatch"_s; }
 
-QString DaemonProcess::fakeWorker()
-{
-    return buildDir() + u"/tests/fakeworker/pepsi-fakeworker"_s;
-}
+QString DaemonProcess::fakeWorker() { return buildDir() + u"/tests/fakeworker/pepsi-fakeworker"_s; }
 
-QString DaemonProcess::exampleStage()
-{
-    return buildDir() + u"/stagekit/pepsi-stage-example"_s;
-}
+QString DaemonProcess::exampleStage() { return buildDir() + u"/stagekit/pepsi-stage-example"_s; }
 
 QString DaemonProcess::serviceUser()
 {
@@ -120,10 +111,7 @@ QString DaemonProcess::serviceUser()
     return fromEnvironment.isEmpty() ? u"pepsi"_s : fromEnvironment;
 }
 
-bool DaemonProcess::runningAsRoot()
-{
-    return ::geteuid() == 0;
-}
+bool DaemonProcess::runningAsRoot() { return ::geteuid() == 0; }
 
 void DaemonProcess::setOption(const QString &option, const QString &value)
 {
@@ -141,15 +129,9 @@ void DaemonProcess::addStage(const QString &name, const QString &program, const 
     m_stages.append(Stage{name, program, options});
 }
 
-void DaemonProcess::appendRaw(const QByteArray &text)
-{
-    m_raw += text;
-}
+void DaemonProcess::appendRaw(const QByteArray &text) { m_raw += text; }
 
-QString DaemonProcess::configPath() const
-{
-    return m_dir.filePath(u"pepsi.conf"_s);
-}
+QString DaemonProcess::configPath() const { return m_dir.filePath(u"pepsi.conf"_s); }
 
 QString DaemonProcess::controlSocket() const
 {
@@ -212,25 +194,13 @@ bool DaemonProcess::startWith(const QStringList &arguments)
     return true;
 }
 
-bool DaemonProcess::isRunning() const
-{
-    return m_process.state() != QProcess::NotRunning;
-}
+bool DaemonProcess::isRunning() const { return m_process.state() != QProcess::NotRunning; }
 
-qint64 DaemonProcess::pid() const
-{
-    return m_pid;
-}
+qint64 DaemonProcess::pid() const { return m_pid; }
 
-void DaemonProcess::readStderr()
-{
-    m_log += m_process.readAllStandardError();
-}
+void DaemonProcess::readStderr() { m_log += m_process.readAllStandardError(); }
 
-void DaemonProcess::readStdout()
-{
-    m_stdout += m_process.readAllStandardOutput();
-}
+void DaemonProcess::readStdout() { m_stdout += m_process.readAllStandardOutput(); }
 
 QString DaemonProcess::log()
 {
@@ -376,8 +346,7 @@ QString DaemonProcess::missingBinaries()
         if (!QFile::exists(binary))
             missing << binary;
     }
-    return missing.isEmpty() ? QString()
-                             : missing.join(u", "_s) + u" missing: is PEPSI_BUILD_DIR set, and built?"_s;
+    return missing.isEmpty() ? QString() : missing.join(u", "_s) + u" missing: is PEPSI_BUILD_DIR set, and built?"_s;
 }
 
 bool DaemonProcess::isGone(qint64 pid)

@@ -30,27 +30,20 @@ QueueRow fromQuery(const QSqlQuery &q)
 
 } // namespace
 
-int QueueRow::runs(const QString &at) const
-{
-    return state.value(u"runs"_s).toObject().value(at).toInt();
-}
+int QueueRow::runs(const QString &at) const { return state.value(u"runs"_s).toObject().value(at).toInt(); }
 
-qint64 QueueRow::pid(const QString &at) const
-{
-    return state.value(u"pids"_s).toObject().value(at).toInteger();
-}
+qint64 QueueRow::pid(const QString &at) const { return state.value(u"pids"_s).toObject().value(at).toInteger(); }
 
 QString QueueRow::describe() const
 {
-    return u"id %1 at %2 %3 (dispatch_error: %4) runs %5"_s.arg(id)
-        .arg(stage, status, dispatchError ? u'"' + *dispatchError + u'"' : u"none"_s,
-             QString::fromUtf8(QJsonDocument(state.value(u"runs"_s).toObject()).toJson(QJsonDocument::Compact)));
+    return u"id %1 at %2 %3 (dispatch_error: %4) runs %5"_s.arg(id).arg(
+        stage, status, dispatchError ? u'"' + *dispatchError + u'"' : u"none"_s,
+        QString::fromUtf8(QJsonDocument(state.value(u"runs"_s).toObject()).toJson(QJsonDocument::Compact)));
 }
 
 QueueProbe::QueueProbe(QSqlDatabase db)
     : m_db(std::move(db))
-{
-}
+{ }
 
 QList<qint64> QueueProbe::insertModes(const QString &stage, const QStringList &modes)
 {
@@ -108,8 +101,8 @@ QString QueueProbe::text(const QString &sql)
 
 QString QueueProbe::stageStats(const QString &stage)
 {
-    return text(u"SELECT concat_ws(' ', runs, failures, timeouts, crashes) FROM stage_stats WHERE stage = '%1'"_s
-                    .arg(stage));
+    return text(
+        u"SELECT concat_ws(' ', runs, failures, timeouts, crashes) FROM stage_stats WHERE stage = '%1'"_s.arg(stage));
 }
 
 QString QueueProbe::dispatchStats()
@@ -117,10 +110,7 @@ QString QueueProbe::dispatchStats()
     return text(u"SELECT concat_ws(' ', stage_runs, messages) FROM dispatch_stats"_s);
 }
 
-int QueueProbe::count(const QString &where)
-{
-    return int(scalar(u"SELECT count(*) FROM workqueue WHERE "_s + where));
-}
+int QueueProbe::count(const QString &where) { return int(scalar(u"SELECT count(*) FROM workqueue WHERE "_s + where)); }
 
 std::optional<QueueRow> QueueProbe::row(qint64 id)
 {

@@ -16,7 +16,7 @@ struct QueueRow
     QString status;
     std::optional<QString> dispatchError; // state.dispatch_error; nullopt: absent
     QJsonObject state;
-    double updatedMinusTimeoutMs = 0;     // updated - timeout; 0 without a timeout
+    double updatedMinusTimeoutMs = 0; // updated - timeout; 0 without a timeout
 
     // state.runs.<stage> (the fake worker's writes at that stage); 0 when absent
     int runs(const QString &stage) const;

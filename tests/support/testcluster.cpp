@@ -63,9 +63,9 @@ bool TestCluster::probe()
     const uint owner = data.ownerId();
     if (owner != ::geteuid()) {
         if (::geteuid() != 0) {
-            m_whyNot = u"the data directory %1 belongs to uid %2, and only root may act as its owner"_s
-                           .arg(m_dataDirectory)
-                           .arg(owner);
+            m_whyNot =
+                u"the data directory %1 belongs to uid %2, and only root may act as its owner"_s.arg(m_dataDirectory)
+                    .arg(owner);
             return false;
         }
         const passwd *account = ::getpwuid(owner);
@@ -112,8 +112,8 @@ bool TestCluster::pgCtl(const QStringList &arguments, QString *error, int timeou
         *error = m_whyNot;
         return false;
     }
-    QStringList command{m_pgCtl, u"-D"_s, m_dataDirectory, u"-w"_s,
-                        u"-t"_s, QString::number(std::max(1, timeoutMs / 1000))};
+    QStringList command{m_pgCtl, u"-D"_s, m_dataDirectory,
+                        u"-w"_s, u"-t"_s, QString::number(std::max(1, timeoutMs / 1000))};
     // scripts/pg-sandbox keeps the server log next to the data directory.
     const QString log = QFileInfo(m_dataDirectory).absolutePath() + u"/log"_s;
     if (QFileInfo::exists(log) && !arguments.contains(u"stop"_s))

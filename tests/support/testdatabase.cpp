@@ -38,10 +38,7 @@ QString sanitised(const QString &text)
     return out;
 }
 
-QString quotedIdentifier(const QString &name)
-{
-    return u'"' + QString(name).replace(u'"', u"\"\""_s) + u'"';
-}
+QString quotedIdentifier(const QString &name) { return u'"' + QString(name).replace(u'"', u"\"\""_s) + u'"'; }
 
 QString quotedValue(const QString &value)
 {
@@ -57,10 +54,7 @@ struct ConninfoDeleter
 
 } // namespace
 
-bool TestDatabase::isConfigured()
-{
-    return !qEnvironmentVariableIsEmpty("PEPSI_TEST_DATABASE");
-}
+bool TestDatabase::isConfigured() { return !qEnvironmentVariableIsEmpty("PEPSI_TEST_DATABASE"); }
 
 TestDatabase::TestDatabase(const QString &testName)
 {
@@ -131,10 +125,7 @@ TestDatabase::~TestDatabase()
     QSqlDatabase::removeDatabase(m_adminConnection);
 }
 
-QSqlDatabase TestDatabase::db() const
-{
-    return QSqlDatabase::database(m_connection, false);
-}
+QSqlDatabase TestDatabase::db() const { return QSqlDatabase::database(m_connection, false); }
 
 QSqlDatabase TestDatabase::newConnection(const QString &suffix)
 {
@@ -143,8 +134,7 @@ QSqlDatabase TestDatabase::newConnection(const QString &suffix)
     if (!m_extraConnections.contains(name))
         m_extraConnections.append(name);
     if (!db) {
-        qWarning("cannot open connection %s to %s: %s", qPrintable(name), qPrintable(m_name),
-                 qPrintable(db.error()));
+        qWarning("cannot open connection %s to %s: %s", qPrintable(name), qPrintable(m_name), qPrintable(db.error()));
         return {};
     }
     return *db;
@@ -189,8 +179,7 @@ void TestDatabase::dropStaleDatabases()
 {
     QSqlDatabase admin = QSqlDatabase::database(m_adminConnection, false);
     QSqlQuery query(admin);
-    if (!query.exec(u"SELECT inet_server_addr() IS NULL"_s)
-        || !query.next() || !query.value(0).toBool())
+    if (!query.exec(u"SELECT inet_server_addr() IS NULL"_s) || !query.next() || !query.value(0).toBool())
         return;
     if (!query.exec(u"SELECT datname FROM pg_database WHERE datname LIKE 'pepsi\\_t\\_%'"_s))
         return;
@@ -212,8 +201,8 @@ void TestDatabase::dropStaleDatabases()
 QString TestDatabase::withDatabaseName(const QString &conninfo, const QString &dbName, QString *error)
 {
     char *rawError = nullptr;
-    std::unique_ptr<PQconninfoOption, ConninfoDeleter> options(PQconninfoParse(conninfo.toUtf8().constData(),
-                                                                               &rawError));
+    std::unique_ptr<PQconninfoOption, ConninfoDeleter> options(
+        PQconninfoParse(conninfo.toUtf8().constData(), &rawError));
     if (!options) {
         if (error)
             *error = u"PEPSI_TEST_DATABASE=%1 is not a libpq connection string: %2"_s.arg(

@@ -69,27 +69,27 @@ private:
 //   PEPSI_REQUIRE_DATABASE();               only the skip
 //   PEPSI_REQUIRE_DATABASE(tdb);            + a local TestDatabase tdb
 //   PEPSI_REQUIRE_DATABASE(tdb, "name");    + the same with a name
-#define PEPSI_REQUIRE_DATABASE(...)                                                                                   \
-    PEPSI_REQUIRE_DATABASE_PICK(__VA_ARGS__ __VA_OPT__(, ) PEPSI_REQUIRE_DATABASE_2, PEPSI_REQUIRE_DATABASE_1,        \
-                                PEPSI_REQUIRE_DATABASE_0, unused)                                                     \
+#define PEPSI_REQUIRE_DATABASE(...)                                                                                    \
+    PEPSI_REQUIRE_DATABASE_PICK(__VA_ARGS__ __VA_OPT__(, ) PEPSI_REQUIRE_DATABASE_2, PEPSI_REQUIRE_DATABASE_1,         \
+                                PEPSI_REQUIRE_DATABASE_0, unused)                                                      \
     (__VA_ARGS__)
 #define PEPSI_REQUIRE_DATABASE_PICK(a1, a2, macro, ...) macro
-#define PEPSI_REQUIRE_DATABASE_0()                                                                                    \
-    do {                                                                                                              \
-        if (!TestDatabase::isConfigured())                                                                            \
-            QSKIP("PEPSI_TEST_DATABASE is not set: export PEPSI_TEST_DATABASE=$(scripts/pg-sandbox start)");         \
+#define PEPSI_REQUIRE_DATABASE_0()                                                                                     \
+    do {                                                                                                               \
+        if (!TestDatabase::isConfigured())                                                                             \
+            QSKIP("PEPSI_TEST_DATABASE is not set: export PEPSI_TEST_DATABASE=$(scripts/pg-sandbox start)");           \
     } while (false)
 #define PEPSI_REQUIRE_DATABASE_1(var) PEPSI_REQUIRE_DATABASE_2(var, "")
-#define PEPSI_REQUIRE_DATABASE_2(var, testName)                                                                       \
-    PEPSI_REQUIRE_DATABASE_0();                                                                                       \
-    TestDatabase var{QStringLiteral(testName)};                                                                       \
-    if (!var.isValid())                                                                                               \
+#define PEPSI_REQUIRE_DATABASE_2(var, testName)                                                                        \
+    PEPSI_REQUIRE_DATABASE_0();                                                                                        \
+    TestDatabase var{QStringLiteral(testName)};                                                                        \
+    if (!var.isValid())                                                                                                \
     QFAIL(qPrintable(var.errorString()))
 
 // The same for a std::unique_ptr<TestDatabase> that already exists (a member
 // set up in init()).
-#define PEPSI_REQUIRE_DATABASE_IN(ptr, testName)                                                                      \
-    PEPSI_REQUIRE_DATABASE_0();                                                                                       \
-    ptr = std::make_unique<TestDatabase>(QStringLiteral(testName));                                                   \
-    if (!ptr->isValid())                                                                                              \
+#define PEPSI_REQUIRE_DATABASE_IN(ptr, testName)                                                                       \
+    PEPSI_REQUIRE_DATABASE_0();                                                                                        \
+    ptr = std::make_unique<TestDatabase>(QStringLiteral(testName));                                                    \
+    if (!ptr->isValid())                                                                                               \
     QFAIL(qPrintable(ptr->errorString()))

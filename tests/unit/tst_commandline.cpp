@@ -68,12 +68,10 @@ void TestCommandLine::accepted_data()
                                       << serve << QStringLiteral("/my dir/p.conf") << LogLevel::Info << false;
     QTest::newRow("file named serve") << args("-c serve serve") << serve << QStringLiteral("serve") << LogLevel::Info
                                       << false;
-    QTest::newRow("last -c wins") << args("-c a -c b serve") << serve << QStringLiteral("b") << LogLevel::Info
-                                  << false;
+    QTest::newRow("last -c wins") << args("-c a -c b serve") << serve << QStringLiteral("b") << LogLevel::Info << false;
     QTest::newRow("-L debug serve") << args("-L debug serve") << serve << none << LogLevel::Debug << false;
     QTest::newRow("--log ERROR serve") << args("--log ERROR serve") << serve << none << LogLevel::Error << false;
-    QTest::newRow("--log=Warning serve") << args("--log=Warning serve") << serve << none << LogLevel::Warning
-                                         << false;
+    QTest::newRow("--log=Warning serve") << args("--log=Warning serve") << serve << none << LogLevel::Warning << false;
     QTest::newRow("-Linfo serve") << args("-Linfo serve") << serve << none << LogLevel::Info << false;
     QTest::newRow("-L DEBUG -c f serve") << args("-L DEBUG -c f serve") << serve << f << LogLevel::Debug << false;
     QTest::newRow("serve --standby") << args("serve --standby") << serve << none << LogLevel::Info << true;
@@ -81,12 +79,11 @@ void TestCommandLine::accepted_data()
         << args("-cf -L debug serve --standby") << serve << f << LogLevel::Debug << true;
     QTest::newRow("-h") << args("-h") << CommandLine::Action::Help << none << LogLevel::Info << false;
     QTest::newRow("--help") << args("--help") << CommandLine::Action::Help << none << LogLevel::Info << false;
-    QTest::newRow("-h wins over what follows") << args("-h nonsense") << CommandLine::Action::Help << none
-                                               << LogLevel::Info << false;
+    QTest::newRow("-h wins over what follows")
+        << args("-h nonsense") << CommandLine::Action::Help << none << LogLevel::Info << false;
     QTest::newRow("-c f -h") << args("-c f -h") << CommandLine::Action::Help << f << LogLevel::Info << false;
     QTest::newRow("-v") << args("-v") << CommandLine::Action::Version << none << LogLevel::Info << false;
-    QTest::newRow("--version") << args("--version") << CommandLine::Action::Version << none << LogLevel::Info
-                               << false;
+    QTest::newRow("--version") << args("--version") << CommandLine::Action::Version << none << LogLevel::Info << false;
 }
 
 void TestCommandLine::accepted()
@@ -119,8 +116,8 @@ void TestCommandLine::rejected_data()
     QTest::newRow("--config without value") << args("--config") << QStringLiteral("option --config needs a value");
     QTest::newRow("-L without value") << args("-L") << QStringLiteral("option -L needs a value");
     QTest::newRow("--log without value") << args("--log") << QStringLiteral("option --log needs a value");
-    QTest::newRow("unknown log level") << args("-L loud serve")
-                                       << QStringLiteral("-L: unknown log level \"loud\" (ERROR, WARNING, INFO or DEBUG)");
+    QTest::newRow("unknown log level") << args(
+        "-L loud serve") << QStringLiteral("-L: unknown log level \"loud\" (ERROR, WARNING, INFO or DEBUG)");
     QTest::newRow("empty log level") << args("--log= serve")
                                      << QStringLiteral("-L: unknown log level \"\" (ERROR, WARNING, INFO or DEBUG)");
     QTest::newRow("-Lverbose") << args("-Lverbose serve")
@@ -131,19 +128,22 @@ void TestCommandLine::rejected_data()
                                         << QStringLiteral("unknown option \"--config-file=f\"");
     QTest::newRow("single dash") << args("- serve") << QStringLiteral("unknown option \"-\"");
     QTest::newRow("-hx") << args("-hx") << QStringLiteral("unknown option \"-hx\"");
-    QTest::newRow("--standby before serve") << args("--standby serve") << QStringLiteral("unknown option \"--standby\"");
-    QTest::newRow("unknown command") << args("run") << QStringLiteral("unknown command \"run\" (the one command is serve)");
-    QTest::newRow("command is case-sensitive") << args("SERVE")
-                                               << QStringLiteral("unknown command \"SERVE\" (the one command is serve)");
+    QTest::newRow("--standby before serve")
+        << args("--standby serve") << QStringLiteral("unknown option \"--standby\"");
+    QTest::newRow("unknown command") << args("run")
+                                     << QStringLiteral("unknown command \"run\" (the one command is serve)");
+    QTest::newRow("command is case-sensitive")
+        << args("SERVE") << QStringLiteral("unknown command \"SERVE\" (the one command is serve)");
     QTest::newRow("argument after serve") << args("serve extra") << QStringLiteral("serve: unknown argument \"extra\"");
     QTest::newRow("serve twice") << args("serve serve") << QStringLiteral("serve: unknown argument \"serve\"");
-    QTest::newRow("global option after serve") << args("serve -c f") << QStringLiteral("serve: unknown argument \"-c\"");
+    QTest::newRow("global option after serve")
+        << args("serve -c f") << QStringLiteral("serve: unknown argument \"-c\"");
     QTest::newRow("-h after serve") << args("serve -h") << QStringLiteral("serve: unknown argument \"-h\"");
     QTest::newRow("-v after serve") << args("serve -v") << QStringLiteral("serve: unknown argument \"-v\"");
     QTest::newRow("--standby=yes") << args("serve --standby=yes")
                                    << QStringLiteral("serve: unknown argument \"--standby=yes\"");
-    QTest::newRow("bad level before a bad command") << args("-L x run")
-                                                    << QStringLiteral("-L: unknown log level \"x\" (ERROR, WARNING, INFO or DEBUG)");
+    QTest::newRow("bad level before a bad command")
+        << args("-L x run") << QStringLiteral("-L: unknown log level \"x\" (ERROR, WARNING, INFO or DEBUG)");
 }
 
 void TestCommandLine::rejected()
@@ -159,7 +159,8 @@ void TestCommandLine::rejected()
 void TestCommandLine::usageNamesEveryOption()
 {
     const QString usage = CommandLine::usage();
-    QVERIFY(usage.startsWith(QStringLiteral("Usage: pepsi-dispatch [-c FILE] [-L LEVEL] [-v] [-h] serve [--standby]\n")));
+    QVERIFY(
+        usage.startsWith(QStringLiteral("Usage: pepsi-dispatch [-c FILE] [-L LEVEL] [-v] [-h] serve [--standby]\n")));
     for (const char *option : {"--config FILE", "--log LEVEL", "--version", "--help", "serve", "--standby",
                                "$PEPSI_CONFIG", "/etc/pepsi/pepsi.conf"})
         QVERIFY2(usage.contains(QLatin1String(option)), option);
@@ -181,8 +182,8 @@ void TestCommandLine::resolvedConfigFile_data()
     QTest::newRow("environment empty") << serve << true << QByteArray() << fallback;
     QTest::newRow("environment") << serve << true << QByteArray("/srv/p.conf") << QStringLiteral("/srv/p.conf");
     QTest::newRow("-c, no environment") << withC << false << QByteArray() << QStringLiteral("/x/own.conf");
-    QTest::newRow("-c beats the environment") << withC << true << QByteArray("/srv/p.conf")
-                                              << QStringLiteral("/x/own.conf");
+    QTest::newRow("-c beats the environment")
+        << withC << true << QByteArray("/srv/p.conf") << QStringLiteral("/x/own.conf");
 }
 
 void TestCommandLine::resolvedConfigFile()

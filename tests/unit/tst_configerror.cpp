@@ -23,17 +23,22 @@ void TestConfigError::describe_data()
     QTest::addColumn<QString>("description");
     QTest::addColumn<QString>("error"); // toString() with the reason "bad"
 
-    QTest::newRow("file and line") << ConfigOrigin::fromFile(QStringLiteral("pepsi.conf"), 12)
-                                   << "pepsi.conf:12" << "pepsi.conf:12: bad";
+    QTest::newRow("file and line") << ConfigOrigin::fromFile(QStringLiteral("pepsi.conf"), 12) << "pepsi.conf:12"
+                                   << "pepsi.conf:12: bad";
     QTest::newRow("file only") << ConfigOrigin::fromFile(QStringLiteral("/etc/pepsi/pepsi.conf"), 0)
-                               << "/etc/pepsi/pepsi.conf" << "/etc/pepsi/pepsi.conf: bad";
-    QTest::newRow("line of unnamed text") << ConfigOrigin::fromFile({}, 3) << "line 3" << "line 3: bad";
-    QTest::newRow("overlay row") << ConfigOrigin::fromOverlay(QStringLiteral("stage-enrich"), QStringLiteral("PARALLELISM"))
+                               << "/etc/pepsi/pepsi.conf"
+                               << "/etc/pepsi/pepsi.conf: bad";
+    QTest::newRow("line of unnamed text") << ConfigOrigin::fromFile({}, 3) << "line 3"
+                                          << "line 3: bad";
+    QTest::newRow("overlay row") << ConfigOrigin::fromOverlay(QStringLiteral("stage-enrich"),
+                                                              QStringLiteral("PARALLELISM"))
                                  << "config_overlay (stage-enrich, PARALLELISM)"
                                  << "config_overlay (stage-enrich, PARALLELISM): bad";
     QTest::newRow("overlay section") << ConfigOrigin::fromOverlay(QStringLiteral("stage-new"), {})
-                                     << "config_overlay (stage-new)" << "config_overlay (stage-new): bad";
-    QTest::newRow("nowhere") << ConfigOrigin() << "" << "bad";
+                                     << "config_overlay (stage-new)"
+                                     << "config_overlay (stage-new): bad";
+    QTest::newRow("nowhere") << ConfigOrigin() << ""
+                             << "bad";
 }
 
 void TestConfigError::describe()

@@ -82,9 +82,10 @@ void TestConfiguration::parsesSectionsAndOptions()
     const Configuration config = parseOrFail("[PePsi]\nDataBase = postgres:///x\n\n[stage-A]\nprogram=/bin/a\n"
                                              "  Next   =   b c  \n[empty]\n");
     QCOMPARE(config.fileName(), kFile);
-    QCOMPARE(config.sections(), (QStringList{QStringLiteral("empty"), QStringLiteral("pepsi"),
-                                             QStringLiteral("stage-a")}));
-    QCOMPARE(config.options(QStringLiteral("STAGE-a")), (QStringList{QStringLiteral("next"), QStringLiteral("program")}));
+    QCOMPARE(config.sections(),
+             (QStringList{QStringLiteral("empty"), QStringLiteral("pepsi"), QStringLiteral("stage-a")}));
+    QCOMPARE(config.options(QStringLiteral("STAGE-a")),
+             (QStringList{QStringLiteral("next"), QStringLiteral("program")}));
     QVERIFY(config.options(QStringLiteral("empty")).isEmpty());
     QVERIFY(config.contains(QStringLiteral("PEPSI"), QStringLiteral("database")));
     QVERIFY(!config.contains(QStringLiteral("pepsi"), QStringLiteral("program")));
@@ -136,27 +137,29 @@ void TestConfiguration::parseErrors_data()
 {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("error");
-    QTest::newRow("option before any section") << QByteArray("\nFoo = 1\n")
-                                               << QStringLiteral("test.conf:2: option FOO is outside any section");
+    QTest::newRow("option before any section")
+        << QByteArray("\nFoo = 1\n") << QStringLiteral("test.conf:2: option FOO is outside any section");
     QTest::newRow("missing =") << QByteArray("[a]\nfoo\n") << QStringLiteral("test.conf:2: missing \"=\" in \"foo\"");
-    QTest::newRow("missing = outside section") << QByteArray("foo bar")
-                                               << QStringLiteral("test.conf:1: missing \"=\" in \"foo bar\"");
+    QTest::newRow("missing = outside section")
+        << QByteArray("foo bar") << QStringLiteral("test.conf:1: missing \"=\" in \"foo bar\"");
     QTest::newRow("unclosed header") << QByteArray("[a\n") << QStringLiteral("test.conf:1: bad section header \"[a\"");
-    QTest::newRow("empty header") << QByteArray("[a]\nx=1\n[ ]") << QStringLiteral("test.conf:3: bad section header \"[ ]\"");
-    QTest::newRow("nested brackets") << QByteArray("[a[b]]") << QStringLiteral("test.conf:1: bad section header \"[a[b]]\"");
-    QTest::newRow("trailing text after header") << QByteArray("[a] x")
-                                                << QStringLiteral("test.conf:1: bad section header \"[a] x\"");
+    QTest::newRow("empty header") << QByteArray("[a]\nx=1\n[ ]")
+                                  << QStringLiteral("test.conf:3: bad section header \"[ ]\"");
+    QTest::newRow("nested brackets") << QByteArray("[a[b]]")
+                                     << QStringLiteral("test.conf:1: bad section header \"[a[b]]\"");
+    QTest::newRow("trailing text after header")
+        << QByteArray("[a] x") << QStringLiteral("test.conf:1: bad section header \"[a] x\"");
     QTest::newRow("missing option name") << QByteArray("[a]\n = x\n")
                                          << QStringLiteral("test.conf:2: missing option name before \"=\"");
-    QTest::newRow("space in option name") << QByteArray("[a]\nmax runtime = 5 s\n")
-                                          << QStringLiteral("test.conf:2: bad option name \"max runtime\"");
-    QTest::newRow("duplicate option")
-        << QByteArray("[a]\nfoo = 1\nFOO = 2\n")
-        << QStringLiteral("test.conf:3: duplicate option FOO in [a] (first set on line 2)");
+    QTest::newRow("space in option name")
+        << QByteArray("[a]\nmax runtime = 5 s\n") << QStringLiteral("test.conf:2: bad option name \"max runtime\"");
+    QTest::newRow("duplicate option") << QByteArray(
+        "[a]\nfoo = 1\nFOO = 2\n") << QStringLiteral("test.conf:3: duplicate option FOO in [a] (first set on line 2)");
     QTest::newRow("duplicate in a reopened section")
         << QByteArray("[a]\nx = 1\n[b]\nx = 2\n[A]\nX = 3\n")
         << QStringLiteral("test.conf:6: duplicate option X in [a] (first set on line 2)");
-    QTest::newRow("invalid UTF-8") << QByteArray("[a]\nx = \xff\xfe\n") << QStringLiteral("test.conf:2: not valid UTF-8");
+    QTest::newRow("invalid UTF-8") << QByteArray("[a]\nx = \xff\xfe\n")
+                                   << QStringLiteral("test.conf:2: not valid UTF-8");
 }
 
 void TestConfiguration::parseErrors()
@@ -213,17 +216,19 @@ void TestConfiguration::expansion_data()
     QTest::newRow("environment") << QStringLiteral("$PEPSI_TST_HOME/.pepsi") << QStringLiteral("/home/tst/.pepsi");
     QTest::newRow("PATHS before environment") << QStringLiteral("$PEPSI_TST_SHADOW") << QStringLiteral("from-paths");
     QTest::newRow("set but empty") << QStringLiteral("[$PEPSI_TST_EMPTY]") << QStringLiteral("[]");
-    QTest::newRow("default when unset") << QStringLiteral("${PEPSI_TST_UNDEFINED:-fallback}") << QStringLiteral("fallback");
+    QTest::newRow("default when unset") << QStringLiteral("${PEPSI_TST_UNDEFINED:-fallback}")
+                                        << QStringLiteral("fallback");
     QTest::newRow("empty default") << QStringLiteral("${PEPSI_TST_UNDEFINED:-}") << QString();
     QTest::newRow("default when empty (env)") << QStringLiteral("${PEPSI_TST_EMPTY:-fb}") << QStringLiteral("fb");
     QTest::newRow("default when empty (PATHS)") << QStringLiteral("${EMPTY:-fb}") << QStringLiteral("fb");
     QTest::newRow("default unused") << QStringLiteral("${PEPSI_TST_HOME:-fb}") << QStringLiteral("/home/tst");
     QTest::newRow("default unused (PATHS)") << QStringLiteral("${BASE:-fb}") << QStringLiteral("/srv/pepsi");
-    QTest::newRow("default expands") << QStringLiteral("${PEPSI_TST_UNDEFINED:-$BASE/d}") << QStringLiteral("/srv/pepsi/d");
-    QTest::newRow("nested default")
-        << QStringLiteral("${PEPSI_TST_UNDEFINED:-${PEPSI_TST_ALSO_UNDEFINED:-deep}}/x") << QStringLiteral("deep/x");
-    QTest::newRow("undefined in unused default") << QStringLiteral("${BASE:-$PEPSI_TST_UNDEFINED}")
-                                                 << QStringLiteral("/srv/pepsi");
+    QTest::newRow("default expands") << QStringLiteral("${PEPSI_TST_UNDEFINED:-$BASE/d}")
+                                     << QStringLiteral("/srv/pepsi/d");
+    QTest::newRow("nested default") << QStringLiteral("${PEPSI_TST_UNDEFINED:-${PEPSI_TST_ALSO_UNDEFINED:-deep}}/x")
+                                    << QStringLiteral("deep/x");
+    QTest::newRow("undefined in unused default")
+        << QStringLiteral("${BASE:-$PEPSI_TST_UNDEFINED}") << QStringLiteral("/srv/pepsi");
     QTest::newRow("lone $ at end") << QStringLiteral("costs 5$") << QStringLiteral("costs 5$");
     QTest::newRow("$ before space") << QStringLiteral("a $ b") << QStringLiteral("a $ b");
     QTest::newRow("$ before punctuation") << QStringLiteral("$-x $/") << QStringLiteral("$-x $/");
@@ -253,19 +258,20 @@ void TestConfiguration::expansionErrors_data()
     QTest::newRow("loop") << QStringLiteral("${LOOP_A}")
                           << QStringLiteral("test.conf:99: variable loop in [PATHS]: $LOOP_A -> $LOOP_B -> $LOOP_A");
     QTest::newRow("loop entered in the middle")
-        << QStringLiteral("$loop_b") << QStringLiteral("test.conf:99: variable loop in [PATHS]: $LOOP_B -> $LOOP_A -> $LOOP_B");
+        << QStringLiteral("$loop_b")
+        << QStringLiteral("test.conf:99: variable loop in [PATHS]: $LOOP_B -> $LOOP_A -> $LOOP_B");
     QTest::newRow("self reference") << QStringLiteral("$SELF")
                                     << QStringLiteral("test.conf:99: variable loop in [PATHS]: $SELF -> $SELF");
-    QTest::newRow("unterminated") << QStringLiteral("${BASE") << QStringLiteral("test.conf:99: unterminated \"${BASE\"");
-    QTest::newRow("unterminated default") << QStringLiteral("${X:-abc")
-                                          << QStringLiteral("test.conf:99: unterminated \"${X:-\"");
-    QTest::newRow("empty name") << QStringLiteral("${}") << QStringLiteral("test.conf:99: missing variable name after \"${\"");
-    QTest::newRow("bad character")
-        << QStringLiteral("${BASE x}")
-        << QStringLiteral("test.conf:99: bad variable reference \"${BASE \" (expected \"}\" or \":-\")");
-    QTest::newRow("shell-only syntax")
-        << QStringLiteral("${BASE:=x}")
-        << QStringLiteral("test.conf:99: bad variable reference \"${BASE:\" (expected \"}\" or \":-\")");
+    QTest::newRow("unterminated") << QStringLiteral("${BASE")
+                                  << QStringLiteral("test.conf:99: unterminated \"${BASE\"");
+    QTest::newRow("unterminated default")
+        << QStringLiteral("${X:-abc") << QStringLiteral("test.conf:99: unterminated \"${X:-\"");
+    QTest::newRow("empty name") << QStringLiteral("${}")
+                                << QStringLiteral("test.conf:99: missing variable name after \"${\"");
+    QTest::newRow("bad character") << QStringLiteral(
+        "${BASE x}") << QStringLiteral("test.conf:99: bad variable reference \"${BASE \" (expected \"}\" or \":-\")");
+    QTest::newRow("shell-only syntax") << QStringLiteral(
+        "${BASE:=x}") << QStringLiteral("test.conf:99: bad variable reference \"${BASE:\" (expected \"}\" or \":-\")");
 }
 
 void TestConfiguration::expansionErrors()
@@ -282,7 +288,8 @@ void TestConfiguration::expansionIsBounded()
 {
     QByteArray text = "[PATHS]\nB0 = 0123456789abcdef\n";
     for (int i = 1; i <= 24; ++i)
-        text += 'B' + QByteArray::number(i) + " = $B" + QByteArray::number(i - 1) + "$B" + QByteArray::number(i - 1) + '\n';
+        text +=
+            'B' + QByteArray::number(i) + " = $B" + QByteArray::number(i - 1) + "$B" + QByteArray::number(i - 1) + '\n';
     const Configuration config = parseOrFail(text);
     const auto small = config.expand(QStringLiteral("$B3"), {});
     QVERIFY(small.ok());
@@ -306,18 +313,20 @@ void TestConfiguration::overlay()
     QCOMPARE(rawValue(file, QStringLiteral("stage-a"), QStringLiteral("parallelism")), QStringLiteral("2"));
     QVERIFY(!file.sections().contains(QStringLiteral("stage-new")));
 
-    QCOMPARE(merged.sections(), (QStringList{QStringLiteral("paths"), QStringLiteral("stage-a"),
-                                             QStringLiteral("stage-new")}));
+    QCOMPARE(merged.sections(),
+             (QStringList{QStringLiteral("paths"), QStringLiteral("stage-a"), QStringLiteral("stage-new")}));
     QCOMPARE(merged.integer(QStringLiteral("stage-a"), QStringLiteral("parallelism"), 4, 1, 1024).value(), 8);
     QCOMPARE(merged.entry(QStringLiteral("stage-a"), QStringLiteral("parallelism"))->origin.describe(),
              QStringLiteral("config_overlay (stage-a, PARALLELISM)"));
     QCOMPARE(rawValue(merged, QStringLiteral("stage-a"), QStringLiteral("program")), QStringLiteral("a"));
     QCOMPARE(merged.sectionOrigin(QStringLiteral("stage-a")).describe(), QStringLiteral("test.conf:3"));
-    QCOMPARE(merged.string(QStringLiteral("stage-new"), QStringLiteral("program")).value(), QStringLiteral("/opt/bin/new"));
-    QCOMPARE(merged.sectionOrigin(QStringLiteral("stage-new")).describe(), QStringLiteral("config_overlay (stage-new)"));
+    QCOMPARE(merged.string(QStringLiteral("stage-new"), QStringLiteral("program")).value(),
+             QStringLiteral("/opt/bin/new"));
+    QCOMPARE(merged.sectionOrigin(QStringLiteral("stage-new")).describe(),
+             QStringLiteral("config_overlay (stage-new)"));
 
-    const Configuration bad = file.withOverlay({{QStringLiteral("stage-a"), QStringLiteral("PARALLELISM"),
-                                                 QStringLiteral("many")}});
+    const Configuration bad =
+        file.withOverlay({{QStringLiteral("stage-a"), QStringLiteral("PARALLELISM"), QStringLiteral("many")}});
     const auto error = bad.integer(QStringLiteral("stage-a"), QStringLiteral("parallelism"), 4, 1, 1024);
     QVERIFY(!error.ok());
     QCOMPARE(error.error().toString(),
@@ -338,22 +347,24 @@ void TestConfiguration::accessors_data()
                                    << "test.conf:3: PARALLELISM: \"abc\" is not a whole number";
     QTest::newRow("integer, fraction") << "integer" << QByteArray("4.5")
                                        << "test.conf:3: PARALLELISM: \"4.5\" is not a whole number";
-    QTest::newRow("integer, empty") << "integer" << QByteArray("") << "test.conf:3: PARALLELISM: \"\" is not a whole number";
-    QTest::newRow("integer, zero") << "integer" << QByteArray("0") << "test.conf:3: PARALLELISM: 0 is out of range (1..1024)";
+    QTest::newRow("integer, empty") << "integer" << QByteArray("")
+                                    << "test.conf:3: PARALLELISM: \"\" is not a whole number";
+    QTest::newRow("integer, zero") << "integer" << QByteArray("0")
+                                   << "test.conf:3: PARALLELISM: 0 is out of range (1..1024)";
     QTest::newRow("integer, too big") << "integer" << QByteArray("1025")
                                       << "test.conf:3: PARALLELISM: 1025 is out of range (1..1024)";
     QTest::newRow("integer, negative") << "integer" << QByteArray("-1")
                                        << "test.conf:3: PARALLELISM: -1 is out of range (1..1024)";
     QTest::newRow("integer, overflow") << "integer" << QByteArray("99999999999999999999")
                                        << "test.conf:3: PARALLELISM: 99999999999999999999 is out of range (1..1024)";
-    QTest::newRow("integer, undefined variable")
-        << "integer" << QByteArray("$PEPSI_TST_UNDEFINED")
-        << "test.conf:3: PARALLELISM: undefined variable $PEPSI_TST_UNDEFINED";
+    QTest::newRow("integer, undefined variable") << "integer" << QByteArray("$PEPSI_TST_UNDEFINED")
+                                                 << "test.conf:3: PARALLELISM: undefined variable $PEPSI_TST_UNDEFINED";
     for (const char *yes : {"YES", "yes", "True", "on", "1"})
         QTest::addRow("boolean %s", yes) << "boolean" << QByteArray(yes) << "true";
     for (const char *no : {"NO", "no", "FALSE", "Off", "0"})
         QTest::addRow("boolean %s", no) << "boolean" << QByteArray(no) << "false";
-    QTest::newRow("boolean, maybe") << "boolean" << QByteArray("maybe") << "test.conf:3: FUSE: \"maybe\" is not YES or NO";
+    QTest::newRow("boolean, maybe") << "boolean" << QByteArray("maybe")
+                                    << "test.conf:3: FUSE: \"maybe\" is not YES or NO";
     QTest::newRow("boolean, empty") << "boolean" << QByteArray("") << "test.conf:3: FUSE: \"\" is not YES or NO";
     QTest::newRow("duration") << "duration" << QByteArray("300 s") << "300000";
     QTest::newRow("duration, bare") << "duration" << QByteArray("2") << "2000";

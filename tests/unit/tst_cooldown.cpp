@@ -57,7 +57,8 @@ void TestCooldown::neverShrinksAndStaysCapped()
     qint64 previous = 0;
     for (int n = 0; n <= 200; ++n) {
         const qint64 now = cooldownDelay(n).count();
-        QVERIFY2(now >= previous, qPrintable(QStringLiteral("failure %1: %2 ms < %3 ms").arg(n).arg(now).arg(previous)));
+        QVERIFY2(now >= previous,
+                 qPrintable(QStringLiteral("failure %1: %2 ms < %3 ms").arg(n).arg(now).arg(previous)));
         QVERIFY2(now >= 1'000 && now <= 60'000, qPrintable(QStringLiteral("failure %1: %2 ms").arg(n).arg(now)));
         previous = now;
     }

@@ -10,7 +10,7 @@ using pepsi::DispatchSettings;
 namespace {
 
 pepsi::Result<DispatchSettings, pepsi::ConfigError> settingsFrom(const QByteArray &text,
-                                                                  const QList<pepsi::OverlayRow> &overlay = {})
+                                                                 const QList<pepsi::OverlayRow> &overlay = {})
 {
     auto config = Configuration::parse(text, QStringLiteral("test.conf"));
     if (!config.ok())
@@ -96,15 +96,16 @@ void TestDispatchSettings::allOptions()
 
 void TestDispatchSettings::overlay()
 {
-    const auto s = settingsFrom("[pepsi-dispatch]\nDB_POOL_SIZE = 4\n",
-                                {{QStringLiteral("pepsi-dispatch"), QStringLiteral("db_pool_size"), QStringLiteral("16")},
-                                 {QStringLiteral("Pepsi-Dispatch"), QStringLiteral("MAX_RUNTIME"), QStringLiteral("1 min")}});
+    const auto s =
+        settingsFrom("[pepsi-dispatch]\nDB_POOL_SIZE = 4\n",
+                     {{QStringLiteral("pepsi-dispatch"), QStringLiteral("db_pool_size"), QStringLiteral("16")},
+                      {QStringLiteral("Pepsi-Dispatch"), QStringLiteral("MAX_RUNTIME"), QStringLiteral("1 min")}});
     QVERIFY(s.ok());
     QCOMPARE(s->dbPoolSize, 16);
     QCOMPARE(s->maxRuntime, 60s);
 
-    const auto bad = settingsFrom("", {{QStringLiteral("pepsi-dispatch"), QStringLiteral("POLL_INTERVAL"),
-                                        QStringLiteral("soon")}});
+    const auto bad =
+        settingsFrom("", {{QStringLiteral("pepsi-dispatch"), QStringLiteral("POLL_INTERVAL"), QStringLiteral("soon")}});
     QVERIFY(!bad.ok());
     QCOMPARE(bad.error().toString(),
              QStringLiteral("config_overlay (pepsi-dispatch, POLL_INTERVAL): pepsi-dispatch: POLL_INTERVAL: "
@@ -119,18 +120,21 @@ void TestDispatchSettings::errors_data()
     const QByteArray d = "[pepsi-dispatch]\n";
     QTest::newRow("unknown option") << QByteArray(d + "MAX_RUNTIM = 5 s\n")
                                     << "test.conf:2: unknown option MAX_RUNTIM in [pepsi-dispatch]";
-    QTest::newRow("stage option in the wrong section") << QByteArray(d + "PARALLELISM = 4\n")
-                                                       << "test.conf:2: unknown option PARALLELISM in [pepsi-dispatch]";
+    QTest::newRow("stage option in the wrong section")
+        << QByteArray(d + "PARALLELISM = 4\n") << "test.conf:2: unknown option PARALLELISM in [pepsi-dispatch]";
     QTest::newRow("zero duration") << QByteArray(d + "MAX_RUNTIME = 0\n")
                                    << "test.conf:2: pepsi-dispatch: MAX_RUNTIME: \"0\" is out of range (1 ms..24 d)";
-    QTest::newRow("rounds to zero") << QByteArray(d + "POLL_INTERVAL = 0.0001 s\n")
-                                    << "test.conf:2: pepsi-dispatch: POLL_INTERVAL: \"0.0001 s\" is out of range (1 ms..24 d)";
-    QTest::newRow("longer than a timer") << QByteArray(d + "WORKER_IDLE_TIMEOUT = 25 d\n")
-                                         << "test.conf:2: pepsi-dispatch: WORKER_IDLE_TIMEOUT: \"25 d\" is out of range "
-                                            "(1 ms..24 d)";
-    QTest::newRow("negative duration") << QByteArray(d + "TEMPFAIL_DELAY = -1 s\n")
-                                       << "test.conf:2: pepsi-dispatch: TEMPFAIL_DELAY: \"-1 s\": negative times are not "
-                                          "allowed";
+    QTest::newRow("rounds to zero")
+        << QByteArray(d + "POLL_INTERVAL = 0.0001 s\n")
+        << "test.conf:2: pepsi-dispatch: POLL_INTERVAL: \"0.0001 s\" is out of range (1 ms..24 d)";
+    QTest::newRow("longer than a timer")
+        << QByteArray(d + "WORKER_IDLE_TIMEOUT = 25 d\n")
+        << "test.conf:2: pepsi-dispatch: WORKER_IDLE_TIMEOUT: \"25 d\" is out of range "
+           "(1 ms..24 d)";
+    QTest::newRow("negative duration")
+        << QByteArray(d + "TEMPFAIL_DELAY = -1 s\n")
+        << "test.conf:2: pepsi-dispatch: TEMPFAIL_DELAY: \"-1 s\": negative times are not "
+           "allowed";
     QTest::newRow("unknown unit") << QByteArray(d + "STATS_INTERVAL = 5 parsecs\n")
                                   << "test.conf:2: pepsi-dispatch: STATS_INTERVAL: \"5 parsecs\": unknown time unit "
                                      "\"parsecs\"";
@@ -141,7 +145,8 @@ void TestDispatchSettings::errors_data()
     QTest::newRow("pool size word") << QByteArray(d + "DB_POOL_SIZE = eight\n")
                                     << "test.conf:2: pepsi-dispatch: DB_POOL_SIZE: \"eight\" is not a whole number";
     QTest::newRow("empty USER") << QByteArray(d + "USER =\n") << "test.conf:2: pepsi-dispatch: USER is empty";
-    QTest::newRow("empty DATABASE") << QByteArray("[pepsi]\nDATABASE = \"\"\n") << "test.conf:2: pepsi: DATABASE is empty";
+    QTest::newRow("empty DATABASE") << QByteArray("[pepsi]\nDATABASE = \"\"\n")
+                                    << "test.conf:2: pepsi: DATABASE is empty";
     QTest::newRow("DATABASE with an undefined variable")
         << QByteArray("[pepsi]\nDATABASE = postgres:///pepsi?host=$PEPSI_TST_UNDEFINED\n")
         << "test.conf:2: pepsi: DATABASE: undefined variable $PEPSI_TST_UNDEFINED";

@@ -26,19 +26,20 @@ void TestLineSplitter::split_data()
     QTest::addColumn<QByteArray>("pending");
 
     QTest::newRow("one line") << QByteArrayList{"0\n"} << 8 << QStringList{u"0|0"_s} << QByteArray();
-    QTest::newRow("two in one chunk") << QByteArrayList{"0\n3 x\n"} << 8 << QStringList{u"0|0"_s, u"3 x|0"_s} << QByteArray();
+    QTest::newRow("two in one chunk") << QByteArrayList{"0\n3 x\n"} << 8 << QStringList{u"0|0"_s, u"3 x|0"_s}
+                                      << QByteArray();
     QTest::newRow("split across chunks") << QByteArrayList{"3 ab", "cd\n0"} << 8 << QStringList{u"3 abcd|0"_s}
                                          << QByteArray("0");
     QTest::newRow("exactly the limit") << QByteArrayList{"12345678\n"} << 8 << QStringList{u"12345678|0"_s}
                                        << QByteArray();
-    QTest::newRow("over the limit: head kept") << QByteArrayList{"123456789\n0\n"} << 8
-                                               << QStringList{u"12345678|1"_s, u"0|0"_s} << QByteArray();
+    QTest::newRow("over the limit: head kept")
+        << QByteArrayList{"123456789\n0\n"} << 8 << QStringList{u"12345678|1"_s, u"0|0"_s} << QByteArray();
     QTest::newRow("long line over many chunks") << QByteArrayList{"3 rrr", "rrrrrr", "rrrrrrrr", "rr\n0\n"} << 4
                                                 << QStringList{u"3 rr|1"_s, u"0|0"_s} << QByteArray();
     QTest::newRow("empty line") << QByteArrayList{"\n"} << 8 << QStringList{u"|0"_s} << QByteArray();
     QTest::newRow("no newline yet") << QByteArrayList{"3 a", "bc"} << 8 << QStringList{} << QByteArray("3 abc");
-    QTest::newRow("no newline, over the limit") << QByteArrayList{"xxxxxx", "xxxxxx"} << 8 << QStringList{}
-                                                << QByteArray("xxxxxxxx");
+    QTest::newRow("no newline, over the limit")
+        << QByteArrayList{"xxxxxx", "xxxxxx"} << 8 << QStringList{} << QByteArray("xxxxxxxx");
 }
 
 void TestLineSplitter::split()

@@ -36,14 +36,13 @@ void TestPgArray::text_data()
     QTest::newRow("double quote") << QStringList{QStringLiteral("say \"hi\"")}
                                   << QStringLiteral("{\"say \\\"hi\\\"\"}");
     QTest::newRow("backslash") << QStringList{QStringLiteral("a\\b")} << QStringLiteral("{\"a\\\\b\"}");
-    QTest::newRow("backslash before quote") << QStringList{QStringLiteral("\\\"")}
-                                            << QStringLiteral("{\"\\\\\\\"\"}");
+    QTest::newRow("backslash before quote") << QStringList{QStringLiteral("\\\"")} << QStringLiteral("{\"\\\\\\\"\"}");
     QTest::newRow("trailing backslash") << QStringList{QStringLiteral("x\\")} << QStringLiteral("{\"x\\\\\"}");
     QTest::newRow("array syntax inside") << QStringList{QStringLiteral("{a,b}"), QStringLiteral(" c ")}
                                          << QStringLiteral("{\"{a,b}\",\" c \"}");
     QTest::newRow("single quote untouched") << QStringList{QStringLiteral("it's")} << QStringLiteral("{\"it's\"}");
-    QTest::newRow("newline and tab untouched") << QStringList{QStringLiteral("a\nb\tc")}
-                                               << QStringLiteral("{\"a\nb\tc\"}");
+    QTest::newRow("newline and tab untouched")
+        << QStringList{QStringLiteral("a\nb\tc")} << QStringLiteral("{\"a\nb\tc\"}");
     QTest::newRow("unicode") << QStringList{QStringLiteral("Grüße €"), QStringLiteral("😀")}
                              << QStringLiteral("{\"Grüße €\",\"😀\"}");
     QTest::newRow("status line reason") << QStringList{QStringLiteral("status 3: bad \"x\" in C:\\tmp")}

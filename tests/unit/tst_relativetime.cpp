@@ -126,9 +126,9 @@ void TestRelativeTime::format()
 void TestRelativeTime::roundTrip_data()
 {
     QTest::addColumn<qint64>("ms");
-    for (const qint64 ms : {qint64(0), qint64(1), qint64(999), qint64(1'001), qint64(59'000), qint64(61'000),
-                            qint64(300'000), qint64(3'599'999), qint64(7'200'000), qint64(86'400'001),
-                            qint64(9'223'372'036'828'800'000)})
+    for (const qint64 ms :
+         {qint64(0), qint64(1), qint64(999), qint64(1'001), qint64(59'000), qint64(61'000), qint64(300'000),
+          qint64(3'599'999), qint64(7'200'000), qint64(86'400'001), qint64(9'223'372'036'828'800'000)})
         QTest::addRow("%lld", static_cast<long long>(ms)) << ms;
 }
 

@@ -38,16 +38,17 @@ const QString kLongName = QStringLiteral("a").repeated(63);
 } // namespace
 
 namespace QTest {
-template <>
+template<>
 char *toString(const StageConfig &s)
 {
-    return qstrdup(qPrintable(QStringLiteral("%1: program=%2 parallelism=%3 queueLimit=%4 maxMessages=%5 next=[%6] fuse=%7")
-                                  .arg(s.name, s.program)
-                                  .arg(s.parallelism)
-                                  .arg(s.queueLimit)
-                                  .arg(s.maxMessages)
-                                  .arg(s.next.join(u' '))
-                                  .arg(int(s.fuse))));
+    return qstrdup(
+        qPrintable(QStringLiteral("%1: program=%2 parallelism=%3 queueLimit=%4 maxMessages=%5 next=[%6] fuse=%7")
+                       .arg(s.name, s.program)
+                       .arg(s.parallelism)
+                       .arg(s.queueLimit)
+                       .arg(s.maxMessages)
+                       .arg(s.next.join(u' '))
+                       .arg(int(s.fuse))));
 }
 } // namespace QTest
 
@@ -73,17 +74,21 @@ void TestStageGraph::validGraph()
                             "[stage-enrich]\nPROGRAM = enrich-stage\nQUEUE_LIMIT = 16\nNEXT = score\nFUSE = YES\n"
                             "[stage-score]\nprogram = score\nMAX_MESSAGES = 1000000000\nparallelism = 1024\n"
                             "[Stage-Archive]\nPROGRAM = \"/opt/archive tool\"\nFUSE = no\nNEXT =\n"
-                            "[stage-" + kLongName.toUtf8() + "]\nPROGRAM = x\n"
-                            "[stage-0_a-b]\nPROGRAM = y\nNEXT = ingest\n";
+                            "[stage-"
+        + kLongName.toUtf8()
+        + "]\nPROGRAM = x\n"
+          "[stage-0_a-b]\nPROGRAM = y\nNEXT = ingest\n";
     const auto graph = graphFrom(text);
     QVERIFY2(graph.ok(), qPrintable(graph.ok() ? QString() : graph.error().toString()));
 
-    const QStringList names{QStringLiteral("0_a-b"), kLongName, QStringLiteral("archive"), QStringLiteral("enrich"),
-                            QStringLiteral("ingest"), QStringLiteral("score")};
+    const QStringList names{QStringLiteral("0_a-b"),   kLongName,
+                            QStringLiteral("archive"), QStringLiteral("enrich"),
+                            QStringLiteral("ingest"),  QStringLiteral("score")};
     QCOMPARE(graph->names(), names);
     QCOMPARE(graph->stages().size(), names.size());
     QCOMPARE(*graph->stage(QStringLiteral("ingest")),
-             stage("ingest", "/usr/lib/pepsi/ingest", 2, 4, 1000, {QStringLiteral("enrich"), QStringLiteral("score")}, false));
+             stage("ingest", "/usr/lib/pepsi/ingest", 2, 4, 1000, {QStringLiteral("enrich"), QStringLiteral("score")},
+                   false));
     QCOMPARE(*graph->stage(QStringLiteral("enrich")),
              stage("enrich", "enrich-stage", 4, 16, 1000, {QStringLiteral("score")}, true));
     QCOMPARE(*graph->stage(QStringLiteral("score")), stage("score", "score", 1024, 4, 1'000'000'000, {}, false));
@@ -92,7 +97,8 @@ void TestStageGraph::validGraph()
     QVERIFY(!graph->stage(QStringLiteral("nope")));
     QVERIFY(!graph->stage(QStringLiteral("stage-enrich")));
 
-    QCOMPARE(graph->predecessors(QStringLiteral("score")), (QStringList{QStringLiteral("enrich"), QStringLiteral("ingest")}));
+    QCOMPARE(graph->predecessors(QStringLiteral("score")),
+             (QStringList{QStringLiteral("enrich"), QStringLiteral("ingest")}));
     QCOMPARE(graph->predecessors(QStringLiteral("ingest")), QStringList{QStringLiteral("0_a-b")});
     QVERIFY(graph->predecessors(QStringLiteral("0_a-b")).isEmpty());
 }
@@ -123,8 +129,9 @@ void TestStageGraph::overlayAddsAndOverrides()
                                  {QStringLiteral("Stage-A|parallelism|6"), QStringLiteral("stage-a|NEXT|b"),
                                   QStringLiteral("stage-b|PROGRAM|/bin/b")});
     QVERIFY2(graph.ok(), qPrintable(graph.ok() ? QString() : graph.error().toString()));
-    QCOMPARE(graph->stages(), (QList<StageConfig>{stage("a", "a", 6, 4, 1000, {QStringLiteral("b")}, false),
-                                                  stage("b", "/bin/b", 4, 4, 1000, {}, false)}));
+    QCOMPARE(graph->stages(),
+             (QList<StageConfig>{stage("a", "a", 6, 4, 1000, {QStringLiteral("b")}, false),
+                                 stage("b", "/bin/b", 4, 4, 1000, {}, false)}));
 }
 
 void TestStageGraph::errors_data()
@@ -135,8 +142,9 @@ void TestStageGraph::errors_data()
 
     const QStringList none;
     const QString expectedName = QStringLiteral(" (expected [a-z0-9][a-z0-9_-]{0,62})");
-    QTest::newRow("bad character in name") << QByteArray("[pepsi]\n[stage-Bad!]\nPROGRAM = x\n") << none
-                                           << QString(u"test.conf:2: bad stage name \"bad!\" in [stage-bad!]" + expectedName);
+    QTest::newRow("bad character in name")
+        << QByteArray("[pepsi]\n[stage-Bad!]\nPROGRAM = x\n") << none
+        << QString(u"test.conf:2: bad stage name \"bad!\" in [stage-bad!]" + expectedName);
     QTest::newRow("name starts with _") << QByteArray("[stage-_x]\nPROGRAM = x\n") << none
                                         << QString(u"test.conf:1: bad stage name \"_x\" in [stage-_x]" + expectedName);
     QTest::newRow("name starts with -") << QByteArray("[stage--x]\nPROGRAM = x\n") << none
@@ -148,14 +156,14 @@ void TestStageGraph::errors_data()
     QTest::newRow("name too long") << QByteArray("[stage-" + kLongName.toUtf8() + "b]\nPROGRAM = x\n") << none
                                    << QString(u"test.conf:1: bad stage name \"" + kLongName + u"b\" in [stage-"
                                               + kLongName + u"b]" + expectedName);
-    QTest::newRow("bad name from the overlay") << QByteArray() << QStringList{QStringLiteral("stage-x y|PROGRAM|p")}
-                                               << QString(u"config_overlay (stage-x y): bad stage name \"x y\" in [stage-x y]"
-                                                              + expectedName);
+    QTest::newRow("bad name from the overlay")
+        << QByteArray() << QStringList{QStringLiteral("stage-x y|PROGRAM|p")}
+        << QString(u"config_overlay (stage-x y): bad stage name \"x y\" in [stage-x y]" + expectedName);
 
     QTest::newRow("missing PROGRAM") << QByteArray("[pepsi]\n\n[stage-a]\nNEXT =\n") << none
                                      << QStringLiteral("test.conf:3: stage-a: PROGRAM is required");
-    QTest::newRow("missing PROGRAM, empty section") << QByteArray("[stage-a]\n") << none
-                                                    << QStringLiteral("test.conf:1: stage-a: PROGRAM is required");
+    QTest::newRow("missing PROGRAM, empty section")
+        << QByteArray("[stage-a]\n") << none << QStringLiteral("test.conf:1: stage-a: PROGRAM is required");
     QTest::newRow("missing PROGRAM, overlay-only stage")
         << QByteArray() << QStringList{QStringLiteral("stage-new|parallelism|2")}
         << QStringLiteral("config_overlay (stage-new): stage-new: PROGRAM is required");
@@ -175,12 +183,15 @@ void TestStageGraph::errors_data()
         QTest::newRow(tag) << QByteArray(head + line + '\n') << QStringList() << QString::fromUtf8(error);
     };
     numberRow("PARALLELISM 0", "PARALLELISM = 0", "test.conf:3: stage-a: PARALLELISM: 0 is out of range (1..1024)");
-    numberRow("PARALLELISM 1025", "PARALLELISM = 1025", "test.conf:3: stage-a: PARALLELISM: 1025 is out of range (1..1024)");
+    numberRow("PARALLELISM 1025", "PARALLELISM = 1025",
+              "test.conf:3: stage-a: PARALLELISM: 1025 is out of range (1..1024)");
     numberRow("PARALLELISM word", "parallelism = four",
               "test.conf:3: stage-a: PARALLELISM: \"four\" is not a whole number");
     numberRow("QUEUE_LIMIT 0", "QUEUE_LIMIT = 0", "test.conf:3: stage-a: QUEUE_LIMIT: 0 is out of range (1..1024)");
-    numberRow("QUEUE_LIMIT 1025", "QUEUE_LIMIT = 1025", "test.conf:3: stage-a: QUEUE_LIMIT: 1025 is out of range (1..1024)");
-    numberRow("QUEUE_LIMIT negative", "QUEUE_LIMIT = -4", "test.conf:3: stage-a: QUEUE_LIMIT: -4 is out of range (1..1024)");
+    numberRow("QUEUE_LIMIT 1025", "QUEUE_LIMIT = 1025",
+              "test.conf:3: stage-a: QUEUE_LIMIT: 1025 is out of range (1..1024)");
+    numberRow("QUEUE_LIMIT negative", "QUEUE_LIMIT = -4",
+              "test.conf:3: stage-a: QUEUE_LIMIT: -4 is out of range (1..1024)");
     numberRow("MAX_MESSAGES 0", "MAX_MESSAGES = 0",
               "test.conf:3: stage-a: MAX_MESSAGES: 0 is out of range (1..1000000000)");
     numberRow("MAX_MESSAGES too big", "MAX_MESSAGES = 1000000001",
@@ -213,7 +224,8 @@ void TestStageGraph::errors_data()
         << none << QStringLiteral("test.conf:6: stage-b: NEXT: cycle b -> c -> b");
     QTest::newRow("cycle closed by the overlay")
         << QByteArray("[stage-a]\nPROGRAM = x\nNEXT = b\n[stage-b]\nPROGRAM = y\n")
-        << QStringList{QStringLiteral("stage-b|next|a")} << QStringLiteral("test.conf:3: stage-a: NEXT: cycle a -> b -> a");
+        << QStringList{QStringLiteral("stage-b|next|a")}
+        << QStringLiteral("test.conf:3: stage-a: NEXT: cycle a -> b -> a");
 }
 
 void TestStageGraph::errors()

@@ -18,8 +18,7 @@ StageGraph threeStages()
     return StageGraph::fromConfiguration(config.value()).value();
 }
 
-RunReport run(const char *stage, RunReport::Result result, qint64 busy, QList<FusedRun> fused = {},
-              bool held = true)
+RunReport run(const char *stage, RunReport::Result result, qint64 busy, QList<FusedRun> fused = {}, bool held = true)
 {
     return RunReport{QString::fromLatin1(stage), result, held, busy, std::move(fused)};
 }
@@ -48,14 +47,12 @@ void TestStatistics::perResult_data()
 
     using R = RunReport::Result;
     QTest::newRow("success mid-pipeline") << run("a", R::Succeeded, 70) << StageCounters{1, 0, 0, 0, 70} << 0LL;
-    QTest::newRow("success at the terminal stage") << run("c", R::Succeeded, 5) << StageCounters{1, 0, 0, 0, 5}
-                                                   << 1LL;
+    QTest::newRow("success at the terminal stage") << run("c", R::Succeeded, 5) << StageCounters{1, 0, 0, 0, 5} << 1LL;
     QTest::newRow("failure") << run("a", R::Failed, 9) << StageCounters{1, 1, 0, 0, 9} << 1LL;
     QTest::newRow("try later") << run("a", R::TriedLater, 3) << StageCounters{1, 0, 0, 0, 3} << 0LL;
     QTest::newRow("timeout") << run("b", R::TimedOut, 300) << StageCounters{1, 0, 1, 0, 300} << 1LL;
     QTest::newRow("crash holding a message") << run("a", R::Crashed, 0) << StageCounters{1, 0, 0, 1, 0} << 1LL;
-    QTest::newRow("crash holding nothing") << run("a", R::Crashed, 0, {}, false) << StageCounters{0, 0, 0, 1, 0}
-                                           << 0LL;
+    QTest::newRow("crash holding nothing") << run("a", R::Crashed, 0, {}, false) << StageCounters{0, 0, 0, 1, 0} << 0LL;
 }
 
 void TestStatistics::perResult()

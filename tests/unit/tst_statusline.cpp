@@ -20,10 +20,7 @@ QStringList describeFused(const StatusLine &status)
 }
 
 // 998 ASCII bytes, then a 3-byte euro sign across the 1000-byte limit.
-QByteArray reasonCrossingTheLimit()
-{
-    return QByteArray(998, 'a') + "\xE2\x82\xAC" + " and the rest";
-}
+QByteArray reasonCrossingTheLimit() { return QByteArray(998, 'a') + "\xE2\x82\xAC" + " and the rest"; }
 
 } // namespace
 
@@ -55,15 +52,15 @@ void TestStatusLine::parse_data()
                                 << QStringList{QStringLiteral("enrich:120"), QStringLiteral("score:80")};
     QTest::newRow("fused, extra spaces") << QByteArray("0  +a:1  +b-2_c:0 ") << 0 << QString()
                                          << QStringList{QStringLiteral("a:1"), QStringLiteral("b-2_c:0")};
-    QTest::newRow("fused, digit-first stage") << QByteArray("0 +0x:7") << 0 << QString()
-                                              << QStringList{QStringLiteral("0x:7")};
+    QTest::newRow("fused, digit-first stage")
+        << QByteArray("0 +0x:7") << 0 << QString() << QStringList{QStringLiteral("0x:7")};
     QTest::newRow("fused, 63-byte stage") << QByteArray("0 +" + QByteArray(63, 'z') + ":5") << 0 << QString()
                                           << QStringList{QString(QString(63, u'z') + QStringLiteral(":5"))};
     QTest::newRow("success, trailing space") << QByteArray("0 ") << 0 << QString() << none;
     QTest::newRow("failure") << QByteArray("3 some reason") << 3 << QStringLiteral("some reason") << none;
     QTest::newRow("failure, no reason") << QByteArray("3") << 3 << QString() << none;
-    QTest::newRow("failure, reason trimmed") << QByteArray("2   spaced out  ") << 2 << QStringLiteral("spaced out")
-                                             << none;
+    QTest::newRow("failure, reason trimmed")
+        << QByteArray("2   spaced out  ") << 2 << QStringLiteral("spaced out") << none;
     QTest::newRow("failure, reason looks fused") << QByteArray("1 +a:5") << 1 << QStringLiteral("+a:5") << none;
     QTest::newRow("try later") << QByteArray("75 try later") << StatusLine::TryLater << QStringLiteral("try later")
                                << none;
@@ -89,15 +86,16 @@ void TestStatusLine::parse_data()
                                        << QString(u"bad"_s + replaced + u"reason"_s) << none;
     QTest::newRow("invalid UTF-8") << QByteArray("3 bad \xff\xfe reason") << 3
                                    << QString(u"bad "_s + replaced + replaced + u" reason"_s) << none;
-    QTest::newRow("truncated UTF-8 sequence") << QByteArray("3 x\xE2\x82") << 3 << QString(u"x"_s + replaced + replaced)
-                                              << none;
-    QTest::newRow("overlong encoding of NUL") << QByteArray("3 a\xC0\x80z") << 3
-                                              << QString(u"a"_s + replaced + replaced + u"z"_s) << none;
-    QTest::newRow("escape sequence") << QByteArray("3 \x1b[31mred") << 3 << QString(replaced + u"[31mred"_s)
-                                     << none;
+    QTest::newRow("truncated UTF-8 sequence")
+        << QByteArray("3 x\xE2\x82") << 3 << QString(u"x"_s + replaced + replaced) << none;
+    QTest::newRow("overlong encoding of NUL")
+        << QByteArray("3 a\xC0\x80z") << 3 << QString(u"a"_s + replaced + replaced + u"z"_s) << none;
+    QTest::newRow("escape sequence") << QByteArray("3 \x1b[31mred") << 3 << QString(replaced + u"[31mred"_s) << none;
     QTest::newRow("tab becomes a space") << QByteArray("3 a\tb") << 3 << u"a b"_s << none;
-    QTest::newRow("DEL and a C1 control") << QByteArray("3 a\x7f" "b\xC2\x85" "c") << 3
-                                          << QString(u"a"_s + replaced + u"b"_s + replaced + u"c"_s) << none;
+    QTest::newRow("DEL and a C1 control") << QByteArray("3 a\x7f"
+                                                        "b\xC2\x85"
+                                                        "c")
+                                          << 3 << QString(u"a"_s + replaced + u"b"_s + replaced + u"c"_s) << none;
     QTest::newRow("try later, NUL") << QByteArray("75 wait\0", 8) << StatusLine::TryLater
                                     << QString(u"wait"_s + replaced) << none;
     // A replacement takes three bytes: the limit holds for the cleaned text.
@@ -147,8 +145,8 @@ void TestStatusLine::errors_data()
     QTest::newRow("fused, no colon") << QByteArray("0 +x") << QStringLiteral("\"0 +x\"");
     QTest::newRow("fused, negative time") << QByteArray("0 +x:-1") << QStringLiteral("\"0 +x:-1\"");
     QTest::newRow("fused, time not a number") << QByteArray("0 +x:1e3") << QStringLiteral("\"0 +x:1e3\"");
-    QTest::newRow("fused, time too long") << QByteArray("0 +x:1234567890123456789")
-                                          << QStringLiteral("\"0 +x:1234567890123456789\"");
+    QTest::newRow("fused, time too long")
+        << QByteArray("0 +x:1234567890123456789") << QStringLiteral("\"0 +x:1234567890123456789\"");
     QTest::newRow("fused, one good one bad") << QByteArray("0 +a:1 b:2") << QStringLiteral("\"0 +a:1 b:2\"");
     QTest::newRow("code out of int range") << QByteArray("99999999999 x") << QStringLiteral("\"99999999999 x\"");
     QTest::newRow("code just over int max") << QByteArray("2147483648 x") << QStringLiteral("\"2147483648 x\"");
@@ -157,10 +155,11 @@ void TestStatusLine::errors_data()
     QTest::newRow("plus sign") << QByteArray("+1 x") << QStringLiteral("\"+1 x\"");
     QTest::newRow("tab separator") << QByteArray("3\tx") << QStringLiteral("\"3?x\"");
     QTest::newRow("CR inside") << QByteArray("0\r\r") << QStringLiteral("\"0?\"");
-    QTest::newRow("control characters are shown as ?") << QByteArray("0 \x01\x1b[31m")
-                                                       << QStringLiteral("\"0 ??[31m\"");
+    QTest::newRow("control characters are shown as ?")
+        << QByteArray("0 \x01\x1b[31m") << QStringLiteral("\"0 ??[31m\"");
     QTest::newRow("long line is cut for the log")
-        << QByteArray("0 " + QByteArray(300, 'x')) << QString(QStringLiteral("\"0 ") + QString(198, u'x') + QStringLiteral("…\""));
+        << QByteArray("0 " + QByteArray(300, 'x'))
+        << QString(QStringLiteral("\"0 ") + QString(198, u'x') + QStringLiteral("…\""));
 }
 
 void TestStatusLine::errors()
@@ -181,11 +180,15 @@ void TestStatusLine::quote_data()
 
     QTest::newRow("plain") << QByteArray("hello world") << 200 << QStringLiteral("hello world");
     QTest::newRow("empty") << QByteArray() << 200 << QString();
-    QTest::newRow("tab, newline, escape, DEL") << QByteArray("a\tb\nc\x1b" "d\x7f" "e") << 200
-                                                << QStringLiteral("a?b?c?d?e");
+    QTest::newRow("tab, newline, escape, DEL") << QByteArray("a\tb\nc\x1b"
+                                                             "d\x7f"
+                                                             "e")
+                                               << 200 << QStringLiteral("a?b?c?d?e");
     QTest::newRow("NUL byte") << QByteArray("a\0b", 3) << 200 << QStringLiteral("a?b");
     QTest::newRow("utf-8 kept") << QByteArray("Grüße €") << 200 << QStringLiteral("Grüße €");
-    QTest::newRow("invalid utf-8 replaced") << QByteArray("a\xff" "b") << 200 << QStringLiteral("a\uFFFDb");
+    QTest::newRow("invalid utf-8 replaced") << QByteArray("a\xff"
+                                                          "b")
+                                            << 200 << QStringLiteral("a\uFFFDb");
     QTest::newRow("exactly the limit") << QByteArray("abcde") << 5 << QStringLiteral("abcde");
     QTest::newRow("over the limit") << QByteArray("abcdef") << 5 << QStringLiteral("abcde…");
     QTest::newRow("cut before a 2-byte sequence") << QByteArray("aé") << 2 << QStringLiteral("a…");
@@ -193,9 +196,10 @@ void TestStatusLine::quote_data()
     QTest::newRow("cut after a 3-byte sequence") << QByteArray("ab€c") << 5 << QStringLiteral("ab€…");
     QTest::newRow("cut inside a 4-byte sequence") << QByteArray("a\xF0\x9F\x98\x80") << 3 << QStringLiteral("a…");
     QTest::newRow("limit 0") << QByteArray("abc") << 0 << QStringLiteral("…");
-    QTest::newRow("control characters after the cut do not count") << QByteArray("ab\x01\x02") << 2
-                                                                   << QStringLiteral("ab…");
-    QTest::newRow("default limit is 200") << QByteArray(201, 'q') << -1 << QString(QString(200, u'q') + QStringLiteral("…"));
+    QTest::newRow("control characters after the cut do not count")
+        << QByteArray("ab\x01\x02") << 2 << QStringLiteral("ab…");
+    QTest::newRow("default limit is 200")
+        << QByteArray(201, 'q') << -1 << QString(QString(200, u'q') + QStringLiteral("…"));
     QTest::newRow("default limit, 200 bytes") << QByteArray(200, 'q') << -1 << QString(200, u'q');
 }
 
