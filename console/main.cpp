@@ -62,9 +62,9 @@ int main(int argc, char **argv)
     parser.process(*app);
     if (!parser.positionalArguments().isEmpty()) {
         // QCommandLineParser's own errors exit 1; a stray argument is a usage error too.
-        fputs(qPrintable(QApplication::translate("main", "pepsi-console: unexpected argument '%1'; see --help\n")
-                             .arg(parser.positionalArguments().first())),
-              stderr);
+        (void)fputs(qPrintable(QApplication::translate("main", "pepsi-console: unexpected argument '%1'; see --help\n")
+                                   .arg(parser.positionalArguments().first())),
+                    stderr);
         return 64;
     }
 

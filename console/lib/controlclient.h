@@ -31,7 +31,7 @@ public:
     Q_ENUM(State)
 
     static constexpr int ProtocolVersion = 1;
-    static constexpr qsizetype MaxLine = 64 * 1024; // the protocol's line limit
+    static constexpr qsizetype MaxLine = qsizetype(64) * 1024; // the protocol's line limit
 
     explicit ControlClient(QObject *parent = nullptr);
     ~ControlClient() override;

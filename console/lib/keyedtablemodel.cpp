@@ -45,7 +45,7 @@ QVariant KeyedTableModel::data(const QModelIndex &index, int role) const
         return cell(key, record, index.column(), role);
     case Qt::DisplayRole: {
         // Counts read better grouped ("12,345"); ids come as text and stay as they are.
-        const QVariant value = cell(key, record, index.column(), role);
+        QVariant value = cell(key, record, index.column(), role);
         if (value.typeId() == QMetaType::LongLong || value.typeId() == QMetaType::Int)
             return QLocale().toString(value.toLongLong());
         return value;

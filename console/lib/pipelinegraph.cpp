@@ -13,13 +13,13 @@ PipelineGraph PipelineGraph::fromStages(const QJsonObject &stagesReply)
 {
     PipelineGraph graph;
     QHash<QString, int> at;
-    for (const QJsonValue &value : stagesReply.value("stages"_L1).toArray()) {
+    for (const QJsonValue value : stagesReply.value("stages"_L1).toArray()) {
         const QJsonObject stage = value.toObject();
         Node node;
         node.name = stage.value("name"_L1).toString();
         if (node.name.isEmpty() || at.contains(node.name))
             continue;
-        for (const QJsonValue &next : stage.value("next"_L1).toArray())
+        for (const QJsonValue next : stage.value("next"_L1).toArray())
             node.next.append(next.toString());
         at.insert(node.name, int(graph.nodes.size()));
         graph.nodes.append(node);

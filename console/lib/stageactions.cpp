@@ -133,7 +133,7 @@ void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJson
         Q_EMIT done(message);
     } else if (cmd == "reload"_L1) {
         QStringList stages;
-        for (const QJsonValue &v : r.value("stages"_L1).toArray())
+        for (const QJsonValue v : r.value("stages"_L1).toArray())
             stages.append(v.toString());
         Q_EMIT done(tr("Configuration reloaded: %1.").arg(stages.join(u", "_s)));
     }

@@ -69,7 +69,7 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
             oldest = samples.first().time;
     }
     const int minutes = qBound(1, int((oldest.secsTo(end) + 59) / 60), m_minutes);
-    const QDateTime start = end.addSecs(-60 * minutes);
+    const QDateTime start = end.addSecs(qint64(-60) * minutes);
     double top = 0;
     for (const QString &stage : m_model->historyStages()) {
         for (const auto &sample : m_model->history(stage)) {

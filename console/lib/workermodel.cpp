@@ -8,7 +8,7 @@ using namespace Qt::StringLiterals;
 void WorkerModel::applyWorkers(const QJsonArray &workers)
 {
     QMap<QString, QJsonObject> records;
-    for (const QJsonValue &value : workers) {
+    for (const QJsonValue value : workers) {
         const QJsonObject worker = value.toObject();
         records.insert(QString::number(worker.value("pid"_L1).toInteger()), worker);
     }

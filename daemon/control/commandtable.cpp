@@ -57,7 +57,7 @@ bool hasType(const QJsonValue &value, ArgType type)
         if (!value.isArray())
             return false;
         const QJsonArray array = value.toArray();
-        for (const QJsonValue &each : array) {
+        for (const QJsonValue each : array) {
             if (type == ArgType::IntegerArray ? !isInteger(each) : !each.isString())
                 return false;
         }
@@ -222,7 +222,7 @@ Reply subscribe(const QJsonObject &request, CommandContext &context)
 {
     QSet<QString> events;
     const QJsonArray wanted = request.value(QStringLiteral("events")).toArray();
-    for (const QJsonValue &each : wanted) {
+    for (const QJsonValue each : wanted) {
         if (!eventNames().contains(each.toString()))
             return fail(QStringLiteral("'subscribe': unknown event \"%1\" (known: %2)")
                             .arg(each.toString(), eventNames().join(QStringLiteral(", "))));
@@ -275,7 +275,7 @@ Reply requeue(const QJsonObject &request, CommandContext &context)
     const QJsonArray ids = request.value(QStringLiteral("ids")).toArray();
     if (ids.size() > MaxRequeueIds)
         return fail(QStringLiteral("'requeue': at most %1 ids at once (%2 given)").arg(MaxRequeueIds).arg(ids.size()));
-    for (const QJsonValue &id : ids)
+    for (const QJsonValue id : ids)
         what.ids.append(qint64(id.toDouble()));
     if (const QJsonValue age = request.value(QStringLiteral("max_age_ms")); isInteger(age)) {
         if (age.toDouble() < 0)

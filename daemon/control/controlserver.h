@@ -19,9 +19,9 @@ class ControlConnection;
 // The bounds of doc/control-protocol.rst, "Limits"; tests shrink them.
 struct ControlLimits
 {
-    qsizetype maxLine = 64 * 1024; // bytes, the newline included
+    qsizetype maxLine = qsizetype(64) * 1024; // bytes, the newline included
     int maxClients = 64;
-    qint64 maxQueuedOutput = 1024 * 1024; // bytes queued for one client
+    qint64 maxQueuedOutput = qint64(1024) * 1024; // bytes queued for one client
     std::chrono::milliseconds tick{1000};
 };
 

@@ -256,7 +256,7 @@ StatsSnapshot DispatchState::stats() const
     stats.rate10s = rate(10000, totals.stageRuns, [](const Sample &s) { return s.runs; });
     stats.rate60s = rate(60000, totals.stageRuns, [](const Sample &s) { return s.runs; });
     for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it) {
-        const QString stage = it.key();
+        const QString &stage = it.key();
         const StageCounters &counters = it.value();
         const auto of = [&stage](const Sample &s) { return s.stageRuns.value(stage); };
         stats.stages.insert(stage,
