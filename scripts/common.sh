@@ -55,7 +55,9 @@ check_build_dir_access() {
   fi
 }
 
-# configure_and_build [TARGET...]: Ninja, RelWithDebInfo, under the build lock.
+# configure_and_build [TARGET...]: Ninja, RelWithDebInfo, under the build lock;
+# CONFIGURE_ARGS (an array) adds cmake -D options.
+CONFIGURE_ARGS=()
 configure_and_build() {
   local targets=()
   (($# > 0)) && targets=(--target "$@")
@@ -64,7 +66,8 @@ configure_and_build() {
   # (CCACHE_BASEDIR: the same sources in another directory still hit).
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
-  flock "$BUILD_LOCK" cmake -S "$REPO" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >&2
+  flock "$BUILD_LOCK" cmake -S "$REPO" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+    "${CONFIGURE_ARGS[@]}" >&2
   flock "$BUILD_LOCK" cmake --build "$BUILD_DIR" -j "$(nproc)" "${targets[@]}" >&2
 }
 
