@@ -24,28 +24,6 @@
 
 using namespace Qt::StringLiterals;
 
-namespace {
-
-// ALTER DATABASE ... ALLOW_CONNECTIONS cannot be run from inside that database.
-bool allowConnections(const QString &database, bool allow)
-{
-    const QString name = u"pepsi-test-admin-allow"_s;
-    bool ok = false;
-    {
-        const auto admin = pepsi::openDatabase(name, qEnvironmentVariable("PEPSI_TEST_DATABASE"), name);
-        if (admin) {
-            QSqlQuery q(*admin);
-            ok = q.exec(u"ALTER DATABASE %1 ALLOW_CONNECTIONS %2"_s.arg(database, allow ? u"true"_s : u"false"_s));
-            if (!ok)
-                qWarning("%s", qPrintable(q.lastError().text()));
-        }
-    }
-    QSqlDatabase::removeDatabase(name);
-    return ok;
-}
-
-} // namespace
-
 class tst_ConnectionLoss : public QObject
 {
     Q_OBJECT
@@ -262,7 +240,7 @@ void tst_ConnectionLoss::overlayChangedWhileDisconnected()
     QVERIFY(daemon->start());
     QVERIFY2(daemon->waitForReady(), qPrintable(daemon->log()));
 
-    QVERIFY(allowConnections(m_db->name(), false));
+    QVERIFY(m_db->allowConnections(false));
     const QString victims = backendsOf(daemon->pid(), u"all"_s);
     QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM ("_s + victims + u") v WHERE pg_terminate_backend(v.pid)"_s),
              qint64(2));
@@ -277,7 +255,7 @@ void tst_ConnectionLoss::overlayChangedWhileDisconnected()
     QVERIFY(!daemon->log().contains(u"pipeline reloaded"_s));
     QElapsedTimer clock;
     clock.start();
-    QVERIFY(allowConnections(m_db->name(), true));
+    QVERIFY(m_db->allowConnections(true));
 
     QVERIFY2(daemon->waitForLog(QRegularExpression(u"pipeline reloaded; stages: s t"_s), 15000),
              qPrintable(daemon->log()));

@@ -22,28 +22,6 @@
 
 using namespace Qt::StringLiterals;
 
-namespace {
-
-// ALTER DATABASE ... ALLOW_CONNECTIONS cannot be run from inside that database.
-bool allowConnections(const QString &database, bool allow)
-{
-    const QString name = u"pepsi-test-admin-allow"_s;
-    bool ok = false;
-    {
-        const auto admin = pepsi::openDatabase(name, qEnvironmentVariable("PEPSI_TEST_DATABASE"), name);
-        if (admin) {
-            QSqlQuery q(*admin);
-            ok = q.exec(u"ALTER DATABASE %1 ALLOW_CONNECTIONS %2"_s.arg(database, allow ? u"true"_s : u"false"_s));
-            if (!ok)
-                qWarning("%s", qPrintable(q.lastError().text()));
-        }
-    }
-    QSqlDatabase::removeDatabase(name);
-    return ok;
-}
-
-} // namespace
-
 class tst_Startup : public QObject
 {
     Q_OBJECT
@@ -148,7 +126,7 @@ void tst_Startup::unreachableAtStart()
     if (stopServer)
         QVERIFY2(cluster.stop(&error), qPrintable(error));
     else
-        QVERIFY(allowConnections(m_db->name(), false));
+        QVERIFY(m_db->allowConnections(false));
 
     auto daemon = newDaemon();
     QVERIFY(daemon->start());
@@ -173,7 +151,7 @@ void tst_Startup::unreachableAtStart()
             db.open();
         }
     } else {
-        QVERIFY(allowConnections(m_db->name(), true));
+        QVERIFY(m_db->allowConnections(true));
     }
     QVERIFY2(daemon->waitForReady(15000), qPrintable(daemon->log()));
     qInfo("%d attempt lines while unreachable; READY %lld ms after the database was back", lines, clock.elapsed());

@@ -220,3 +220,21 @@ QString TestDatabase::withDatabaseName(const QString &conninfo, const QString &d
     pairs << u"dbname="_s + quotedValue(dbName);
     return pairs.join(u' ');
 }
+
+// ALTER DATABASE ... ALLOW_CONNECTIONS cannot be run from inside that database.
+bool TestDatabase::allowConnections(bool allow)
+{
+    const QString name = u"pepsi-test-admin-allow"_s;
+    bool ok = false;
+    {
+        const auto admin = pepsi::openDatabase(name, qEnvironmentVariable("PEPSI_TEST_DATABASE"), name);
+        if (admin) {
+            QSqlQuery q(*admin);
+            ok = q.exec(u"ALTER DATABASE %1 ALLOW_CONNECTIONS %2"_s.arg(m_name, allow ? u"true"_s : u"false"_s));
+            if (!ok)
+                qWarning("%s", qPrintable(q.lastError().text()));
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
+}

@@ -39,6 +39,10 @@ public:
     // Another connection to this database (LISTEN needs its own); removed by
     // the destructor. Invalid, with a test warning, when it cannot open.
     QSqlDatabase newConnection(const QString &suffix);
+    // Lets clients into this database or turns them away (ALTER DATABASE ...
+    // ALLOW_CONNECTIONS, through the admin connection): a database that is
+    // "down" while the server runs. False, with a warning, when it failed.
+    bool allowConnections(bool allow);
 
     // Run sql on db(). On failure they log a warning naming the statement and
     // the server's message, remember it in lastError(), and exec() returns
