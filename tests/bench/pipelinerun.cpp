@@ -177,6 +177,8 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
 
     PipelineResult result;
     result.logFile = o.workDir + QStringLiteral("/daemon.log");
+    result.fsync = db.scalar(QStringLiteral("SHOW fsync")).toString();
+    result.synchronousCommit = db.scalar(QStringLiteral("SHOW synchronous_commit")).toString();
     QProcess daemon;
     daemon.setWorkingDirectory(o.workDir);
     daemon.setProcessChannelMode(QProcess::MergedChannels);

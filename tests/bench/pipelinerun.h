@@ -27,6 +27,8 @@ struct PipelineResult
     int daemonExitCode = -1;
     QStringList warnings; // WARNING/ERROR lines of the daemon's log (the first few)
     QString logFile;
+    QString fsync;             // the server's fsync and synchronous_commit: "on"/"off"
+    QString synchronousCommit; // (run-bench's default is on/on; --fast-unsafe turns fsync off)
 };
 
 // Prepares the queue and the configuration, runs the daemon until every

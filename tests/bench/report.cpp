@@ -89,7 +89,9 @@ Figures derive(const BenchOptions &o, const PipelineResult &p, const std::option
 
 void printPipeline(const PipelineResult &p, const Figures &f)
 {
-    out(QStringLiteral("pipeline"));
+    out(QStringLiteral("pipeline (server: fsync %1, synchronous_commit %2%3)")
+            .arg(p.fsync, p.synchronousCommit,
+                 p.fsync == u"on" ? QString() : QStringLiteral("; NOT what users run, --fast-unsafe")));
     row("wall time",
         num(p.wallSeconds, 3) + QStringLiteral(" s (daemon start to the last message done; polled ")
             + num(p.polledSeconds, 2) + QStringLiteral(" s)"));
@@ -186,14 +188,15 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
 
     out(QStringLiteral("RESULT messages=%1 parallelism=%2 queue_limit=%3 wall_s=%4 msgs_per_s=%5 hops_per_s=%6 "
                        "cpu_us_per_hop=%7 rss_mib=%8 rounds=%9 ids_per_round=%10 pgbench_tps=%11 ratio=%12 "
-                       "complete=%13")
+                       "complete=%13 fsync=%14")
             .arg(o.messages)
             .arg(o.parallelism)
             .arg(o.queueLimit)
             .arg(num(p.wallSeconds, 3), num(f.messagesPerSecond), num(f.hopsPerSecond), num(f.daemonPerHop, 1),
                  num(f.rssMiB, 1), QString::number(p.rounds), num(f.idsPerRound, 1))
             .arg(b ? num(f.tps) : QStringLiteral("-"))
-            .arg(b ? num(f.ratio, 2) : QStringLiteral("-"), completed ? QStringLiteral("yes") : QStringLiteral("no")));
+            .arg(b ? num(f.ratio, 2) : QStringLiteral("-"), completed ? QStringLiteral("yes") : QStringLiteral("no"),
+                 p.fsync));
     return completed;
 }
 
