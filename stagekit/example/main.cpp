@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // pepsi-stage-example: the reference stage. It advances every message to the
 // stage's first NEXT stage (or marks it done at a terminal stage), after an
-// optional simulated work time, [stage-NAME] WORK_TIME (default 0).
+// optional simulated work time, [stage-NAME] WORK_TIME (default 0). With
+// [stage-NAME] STAMP_START = YES it also records in the same UPDATE when it
+// began the message: state.started.<stage>, microseconds since the epoch by
+// this machine's real-time clock (pepsi-bench --latency reads it).
 #include "stagekit.h"
 
 #include <QHash>
@@ -13,24 +16,43 @@ using namespace pepsi;
 using namespace pepsi::stagekit;
 using namespace std::chrono_literals;
 
+namespace {
+
+struct StageSettings
+{
+    std::chrono::milliseconds workTime{0};
+    bool stampStart = false;
+};
+
+} // namespace
+
 int main(int argc, char **argv)
 {
     // Per stage: a worker also runs the stages fused into its own (FUSE = YES,
     // same PROGRAM), and the setup runs once for each of them.
-    QHash<QString, std::chrono::milliseconds> workTimes;
+    QHash<QString, StageSettings> settings;
 
-    auto setup = [&workTimes](StageContext &ctx) -> std::optional<ConfigError> {
-        const auto value = ctx.configuration().duration(ctx.stageSection(), QStringLiteral("work_time"), 0ms);
-        if (!value)
-            return value.error();
-        workTimes.insert(ctx.stage(), *value);
+    auto setup = [&settings](StageContext &ctx) -> std::optional<ConfigError> {
+        const auto workTime = ctx.configuration().duration(ctx.stageSection(), QStringLiteral("work_time"), 0ms);
+        if (!workTime)
+            return workTime.error();
+        const auto stamp = ctx.configuration().boolean(ctx.stageSection(), QStringLiteral("stamp_start"), false);
+        if (!stamp)
+            return stamp.error();
+        settings.insert(ctx.stage(), {*workTime, *stamp});
         return std::nullopt;
     };
 
-    auto handler = [&workTimes](StageContext &ctx, qint64 id) {
-        if (const auto workTime = workTimes.value(ctx.stage(), 0ms); workTime > 0ms)
-            std::this_thread::sleep_for(workTime); // the "work"
-        return ctx.advance(id);
+    auto handler = [&settings](StageContext &ctx, qint64 id) {
+        // Taken first, so that the stamp is the moment the handler got the id.
+        const auto began = std::chrono::system_clock::now();
+        const StageSettings stage = settings.value(ctx.stage());
+        if (stage.workTime > 0ms)
+            std::this_thread::sleep_for(stage.workTime); // the "work"
+        if (!stage.stampStart)
+            return ctx.advance(id);
+        const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(began.time_since_epoch()).count();
+        return ctx.advance(id, StateUpdate().set({QStringLiteral("started"), ctx.stage()}, qint64(usec)));
     };
 
     return runWorker(argc, argv, setup, handler);

@@ -14,10 +14,14 @@ namespace pepsi::bench {
 
 namespace {
 
-// The targets of issue 3.
-constexpr double TargetRatio = 0.6;
-constexpr double TargetCpuUsecPerHop = 15.0;
-constexpr double TargetRssMiB = 40.0;
+// The targets of issue 11 that one pipeline run can judge. The others are
+// printed where they are measured: pickup latency by --latency, the claim
+// round by --backlog, the peers by tests/bench/peers/run-peers, fused against
+// unfused by two runs (with and without --fused) side by side.
+constexpr double TargetRatio = 0.75;
+constexpr double TargetCpuUsecPerHop = 10.0;
+constexpr double TargetRssMiB = 32.0;
+constexpr int TargetRssWorkers = 64;
 
 void out(const QString &text)
 {
@@ -179,13 +183,29 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
     if (b)
         printPgbench(o, *b, p, f);
 
-    out(QStringLiteral("targets (issue 3)"));
+    out(QStringLiteral("targets (issue 11)"));
     if (b)
-        row("ratio >= 0.6", verdict(f.ratio, f.ratio >= TargetRatio));
-    row("daemon CPU <= 15 µs per hop", verdict(f.daemonPerHop, f.daemonPerHop <= TargetCpuUsecPerHop));
-    row("daemon peak RSS <= 40 MiB", verdict(f.rssMiB, f.rssMiB <= TargetRssMiB));
+        row("hops/s >= 0.75 x pgbench TPS",
+            verdict(f.ratio, f.ratio >= TargetRatio) + QStringLiteral(" (pgbench at %1 clients)").arg(b->clients));
+    row("daemon CPU <= 10 µs per hop", verdict(f.daemonPerHop, f.daemonPerHop <= TargetCpuUsecPerHop));
+    // The target is for 64 workers; with fewer the figure is only indicative.
+    row("daemon peak RSS <= 32 MiB",
+        verdict(f.rssMiB, f.rssMiB <= TargetRssMiB)
+            + (o.workers() >= TargetRssWorkers ? QStringLiteral(" (%1 workers)").arg(o.workers())
+                                               : QStringLiteral(" (%1 workers; the target is for %2: --parallelism %3)")
+                                                     .arg(o.workers())
+                                                     .arg(TargetRssWorkers)
+                                                     .arg((TargetRssWorkers + o.stages() - 1) / o.stages())));
+    row("fused >= unfused", QStringLiteral("compare a --fused run with an unfused one"));
+    row(">= 8 x Graphile Worker", QStringLiteral("tests/bench/peers/run-peers"));
+    row("pickup p50 <= 2 ms, p99 <= 10 ms", QStringLiteral("pepsi-bench --latency"));
+    row("claim round 1 M <= 1.2 x 10 k", QStringLiteral("pepsi-bench --backlog"));
     out(QStringLiteral("  load after: %1").arg(loadAverage()));
 
+    // For scripts (tests/bench/peers/run-peers): key=value, never renamed,
+    // only extended. cpu_us_per_hop is the daemon's alone (its historic name);
+    // all_us_per_hop adds the workers and PostgreSQL.
+    const qint64 pgUsec = std::max<qint64>(p.postgresCpuUsec, 0);
     out(QStringLiteral("RESULT messages=%1 parallelism=%2 queue_limit=%3 wall_s=%4 msgs_per_s=%5 hops_per_s=%6 "
                        "cpu_us_per_hop=%7 rss_mib=%8 rounds=%9 ids_per_round=%10 pgbench_tps=%11 ratio=%12 "
                        "complete=%13 fsync=%14")
@@ -196,7 +216,16 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
                  num(f.rssMiB, 1), QString::number(p.rounds), num(f.idsPerRound, 1))
             .arg(b ? num(f.tps) : QStringLiteral("-"))
             .arg(b ? num(f.ratio, 2) : QStringLiteral("-"), completed ? QStringLiteral("yes") : QStringLiteral("no"),
-                 p.fsync));
+                 p.fsync)
+        + QStringLiteral(" synchronous_commit=%1 fused=%2 workers=%3 steady_hops_per_s=%4 daemon_us_per_hop=%5 "
+                         "workers_us_per_hop=%6 pg_us_per_hop=%7 all_us_per_hop=%8 pgbench_clients=%9 "
+                         "pgbench_us_per_tx=%10")
+              .arg(p.synchronousCommit, o.fused ? QStringLiteral("yes") : QStringLiteral("no"))
+              .arg(o.workers())
+              .arg(num(f.steadyHopsPerSecond), num(f.daemonPerHop, 1), num(double(p.workersCpuUsec) / f.hops, 1),
+                   p.postgresCpuUsec >= 0 ? num(double(pgUsec) / f.hops, 1) : QStringLiteral("-"), num(f.allPerHop, 1))
+              .arg(b ? QString::number(b->clients) : QStringLiteral("-"),
+                   b && b->transactions > 0 ? num(f.txCpuUsec, 1) : QStringLiteral("-")));
     return completed;
 }
 

@@ -5,7 +5,9 @@
 #include "testdatabase.h"
 #include "workerharness.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
+#include <QJsonObject>
 #include <QSqlQuery>
 #include <QTest>
 
@@ -33,6 +35,8 @@ private Q_SLOTS:
     void setsApplicationName();
     void readsTheOverlay();
     void workTime();
+    void stampStart_data();
+    void stampStart();
     void lostConnectionIsTryLaterThenRecovers();
     void databaseDownAtStartIsTryLater();
     void startupErrors_data();
@@ -230,6 +234,45 @@ void tst_StageKit::workTime()
     QProcess &bad = m_harness->start(WorkerHarness::Example, u"first"_s);
     QCOMPARE(WorkerHarness::finish(bad), u"exit 78"_s);
     QVERIFY(bad.readAllStandardError().contains("WORK_TIME"));
+}
+
+void tst_StageKit::stampStart_data()
+{
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<bool>("stamped");
+
+    QTest::newRow("default: no stamp") << QString() << false;
+    QTest::newRow("STAMP_START = NO") << u"NO"_s << false;
+    QTest::newRow("STAMP_START = YES") << u"YES"_s << true;
+}
+
+void tst_StageKit::stampStart()
+{
+    QFETCH(QString, option);
+    QFETCH(bool, stamped);
+
+    if (!option.isEmpty()) {
+        QCOMPARE(
+            m_harness->exec(u"INSERT INTO config_overlay VALUES ('stage-first', 'STAMP_START', '%1')"_s.arg(option)),
+            QString());
+    }
+    const qint64 id = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    const qint64 beforeUsec = QDateTime::currentMSecsSinceEpoch() * 1000;
+    QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1), QByteArrayList{"0"});
+    const qint64 afterUsec = QDateTime::currentMSecsSinceEpoch() * 1000 + 1000;
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+
+    const QVariantMap after = m_harness->row(id);
+    QCOMPARE(after.value(u"stage"_s).toString(), u"middle"_s);
+    const QJsonValue started = after.value(u"state"_s).toJsonObject()[u"started"_s][u"first"_s];
+    QCOMPARE(started.isDouble(), stamped);
+    if (stamped) {
+        // The real-time clock when the handler got the id: after it was sent, before the answer came.
+        const qint64 usec = started.toInteger();
+        QVERIFY2(usec >= beforeUsec && usec <= afterUsec,
+                 qPrintable(u"%1 not in [%2, %3]"_s.arg(usec).arg(beforeUsec).arg(afterUsec)));
+    }
 }
 
 void tst_StageKit::lostConnectionIsTryLaterThenRecovers()
