@@ -68,6 +68,28 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
          QStringLiteral("COMMAND")},
         {QStringLiteral("stall-seconds"), QStringLiteral("give up when no message finishes for this long (default 60)"),
          QStringLiteral("S")},
+        {QStringLiteral("latency"),
+         QStringLiteral("pickup latency: single-row inserts into an idle pipeline, insert commit -> "
+                        "stage start (see doc/performance.rst)")},
+        {QStringLiteral("count"), QStringLiteral("--latency: rows inserted into the warm pipeline (default 500)"),
+         QStringLiteral("N")},
+        {QStringLiteral("interval"), QStringLiteral("--latency: milliseconds between two inserts (default 20)"),
+         QStringLiteral("MS")},
+        {QStringLiteral("cold"),
+         QStringLiteral("--latency: rows inserted each after the pool went idle to zero workers (default 3)"),
+         QStringLiteral("K")},
+        {QStringLiteral("idle-seconds"),
+         QStringLiteral("--latency: the wait before a cold insert, past WORKER_IDLE_TIMEOUT (default 7)"),
+         QStringLiteral("S")},
+        {QStringLiteral("backlog"),
+         QStringLiteral("backlog scaling: claim-round time and hops/s with a small and a large pending backlog")},
+        {QStringLiteral("backlog-sizes"),
+         QStringLiteral("--backlog: pending rows of each run, comma-separated (default 10000,1000000)"),
+         QStringLiteral("N,N")},
+        {QStringLiteral("finished"), QStringLiteral("--backlog: done rows in the table beside them (default 1000000)"),
+         QStringLiteral("N")},
+        {QStringLiteral("backlog-seconds"),
+         QStringLiteral("--backlog: stop each run when drained or after this long (default 20)"), QStringLiteral("S")},
         {QStringLiteral("fused"),
          QStringLiteral("mark every stage after the first FUSE = YES: one worker pass runs all three")},
     });
@@ -81,6 +103,22 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
 
     BenchOptions o;
     o.fused = parser.isSet(QStringLiteral("fused"));
+    if (parser.isSet(QStringLiteral("latency")) && parser.isSet(QStringLiteral("backlog")))
+        return QStringLiteral("--latency and --backlog are separate runs: give one");
+    if (parser.isSet(QStringLiteral("latency")))
+        o.mode = BenchOptions::Mode::Latency;
+    else if (parser.isSet(QStringLiteral("backlog")))
+        o.mode = BenchOptions::Mode::Backlog;
+    if (parser.isSet(QStringLiteral("backlog-sizes"))) {
+        o.backlogSizes.clear();
+        for (const QString &item : parser.value(QStringLiteral("backlog-sizes")).split(u',')) {
+            bool ok = false;
+            const int size = item.trimmed().toInt(&ok);
+            if (!ok || size < 1 || size > 100'000'000)
+                return QStringLiteral("--backlog-sizes: \"%1\" is not a whole number in 1..100000000").arg(item);
+            o.backlogSizes << size;
+        }
+    }
     o.database = parser.isSet(QStringLiteral("database")) ? parser.value(QStringLiteral("database"))
                                                           : qEnvironmentVariable("PEPSI_BENCH_DATABASE");
     if (o.database.isEmpty())
@@ -110,6 +148,12 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
              std::tuple{QStringLiteral("max-messages"), 1, 1'000'000'000, &o.maxMessages},
              std::tuple{QStringLiteral("pgbench-seconds"), 1, 3600, &o.pgbenchSeconds},
              std::tuple{QStringLiteral("stall-seconds"), 1, 86400, &o.stallSeconds},
+             std::tuple{QStringLiteral("count"), 1, 1'000'000, &o.latencyCount},
+             std::tuple{QStringLiteral("interval"), 1, 60'000, &o.latencyIntervalMs},
+             std::tuple{QStringLiteral("cold"), 0, 100, &o.coldCount},
+             std::tuple{QStringLiteral("idle-seconds"), 1, 3600, &o.idleSeconds},
+             std::tuple{QStringLiteral("finished"), 0, 100'000'000, &o.finishedRows},
+             std::tuple{QStringLiteral("backlog-seconds"), 1, 3600, &o.backlogSeconds},
          }) {
         if (auto error = readCount(parser, name, min, max, out))
             return *error;

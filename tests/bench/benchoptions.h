@@ -10,6 +10,12 @@ namespace pepsi::bench {
 
 struct BenchOptions
 {
+    // Pipeline: N messages through the three stages (throughput, CPU per hop).
+    // Latency: single rows into an idle pipeline, insert commit -> stage start.
+    // Backlog: the pipeline with a small and a large pending backlog.
+    enum class Mode { Pipeline, Latency, Backlog };
+    Mode mode = Mode::Pipeline;
+
     QString database;                       // libpq URI of a database with the schema installed
     QString buildDir;                       // holds daemon/pepsi-dispatch and stagekit/pepsi-stage-example
     QString workDir;                        // pepsi.conf, the daemon's log, the pgbench script
@@ -26,6 +32,15 @@ struct BenchOptions
     bool runPgbench = true;
     bool analyze = false; // ANALYZE workqueue after filling it (statistics of a burst)
     bool fused = false;
+
+    int latencyCount = 500;     // --latency: rows inserted one at a time into a warm pipeline
+    int latencyIntervalMs = 20; // between two of those inserts
+    int coldCount = 3;          // rows inserted each after the pool went to zero workers
+    int idleSeconds = 7;        // how long "idle" is: past WORKER_IDLE_TIMEOUT (5 s)
+
+    QList<int> backlogSizes = {10'000, 1'000'000}; // --backlog: pending rows, one run each
+    int finishedRows = 1'000'000;                  // done rows in the table beside them
+    int backlogSeconds = 20;                       // each run stops when drained or after this long
 
     int stages() const { return 3; }
     // Worker processes at full load: fused, only the first stage has any.

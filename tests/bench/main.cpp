@@ -2,7 +2,9 @@
 // pepsi-bench: the pipeline benchmark of doc/performance.rst. Not a QTest:
 // it prints figures and exits 0 when every message was done (targets met or
 // not), 1 when the run could not complete, 64 on a bad command line.
+#include "backlogrun.h"
 #include "benchoptions.h"
+#include "latencyrun.h"
 #include "pgbenchrun.h"
 #include "pipelinerun.h"
 #include "report.h"
@@ -35,6 +37,18 @@ int main(int argc, char **argv)
     }
     const BenchOptions &options = parsed.value();
     printHeader(options);
+    if (options.mode == BenchOptions::Mode::Latency) {
+        const auto latency = runLatency(options);
+        if (!latency)
+            return failed(latency.error());
+        return printLatencyReport(options, latency.value()) ? 0 : 1;
+    }
+    if (options.mode == BenchOptions::Mode::Backlog) {
+        const auto backlog = runBacklog(options);
+        if (!backlog)
+            return failed(backlog.error());
+        return printBacklogReport(options, backlog.value()) ? 0 : 1;
+    }
     const auto pipeline = runPipeline(options);
     if (!pipeline)
         return failed(pipeline.error());

@@ -2,6 +2,7 @@
 #include "pipelinerun.h"
 
 #include "benchdatabase.h"
+#include "benchsetup.h"
 #include "procstats.h"
 
 #include <QDateTime>
@@ -24,55 +25,6 @@ namespace pepsi::bench {
 
 namespace {
 
-const QStringList StageNames = {QStringLiteral("first"), QStringLiteral("second"), QStringLiteral("third")};
-
-// Readable (and for the control socket, writable) by the account the daemon
-// and its workers run as after dropping root.
-std::optional<QString> prepareWorkDir(const BenchOptions &o)
-{
-    if (!QDir().mkpath(o.workDir))
-        return QStringLiteral("cannot create the work directory %1").arg(o.workDir);
-    QFile::setPermissions(o.workDir,
-                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
-                              | QFileDevice::ExeOther);
-    if (::geteuid() == 0) {
-        const passwd *account = ::getpwnam(o.user.toLocal8Bit().constData());
-        if (!account)
-            return QStringLiteral("USER %1 does not exist (run-bench creates it)").arg(o.user);
-        if (::chown(o.workDir.toLocal8Bit().constData(), account->pw_uid, account->pw_gid) != 0)
-            return QStringLiteral("cannot hand %1 to %2").arg(o.workDir, o.user);
-    }
-    return std::nullopt;
-}
-
-Result<QString, QString> writeConfig(const BenchOptions &o)
-{
-    const QString path = o.workDir + QStringLiteral("/pepsi.conf");
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    QTextStream out(&file);
-    out << "# written by pepsi-bench\n[pepsi]\nDATABASE = " << o.database << "\n\n"
-        << "[pepsi-dispatch]\nCONFIG_FILE = " << path << "\nUSER = " << o.user << "\nCONTROL_SOCKET = " << o.workDir
-        << "/run/dispatch.sock\n";
-    for (qsizetype i = 0; i < StageNames.size(); ++i) {
-        out << "\n[stage-" << StageNames[i] << "]\nPROGRAM = " << o.buildDir << "/stagekit/pepsi-stage-example\n"
-            << "PARALLELISM = " << o.parallelism << "\nQUEUE_LIMIT = " << o.queueLimit << '\n';
-        if (o.maxMessages > 0)
-            out << "MAX_MESSAGES = " << o.maxMessages << '\n';
-        if (i + 1 < StageNames.size())
-            out << "NEXT = " << StageNames[i + 1] << '\n';
-        // Fused: the first stage's worker runs the others in the same pass.
-        if (o.fused && i > 0)
-            out << "FUSE = YES\n";
-    }
-    out.flush();
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-                        | QFileDevice::ReadOther);
-    return path;
-}
-
 std::optional<QString> fillQueue(BenchDatabase &db, int messages, bool analyze)
 {
     if (!db.scalar(QStringLiteral("SELECT to_regclass('workqueue') IS NOT NULL")).toBool())
@@ -81,7 +33,7 @@ std::optional<QString> fillQueue(BenchDatabase &db, int messages, bool analyze)
         return db.lastError();
     // One statement: one NOTIFY, as pepsi-ingress would send for a batch.
     if (!db.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT '%1' FROM generate_series(1, %2)")
-                     .arg(StageNames.constFirst())
+                     .arg(stageNames().constFirst())
                      .arg(messages)))
         return db.lastError();
     // Off by default: statistics taken now say "everything is pending at the
@@ -143,22 +95,10 @@ std::optional<QString> collectRows(BenchDatabase &db, qint64 startEpochMs, Pipel
     return std::nullopt;
 }
 
-void progress(const QString &text)
-{
-    std::fprintf(stderr, "pepsi-bench: %s\n", text.toUtf8().constData());
-    std::fflush(stderr);
-}
-
 } // namespace
 
 Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
 {
-    const QString daemonBinary = o.buildDir + QStringLiteral("/daemon/pepsi-dispatch");
-    const QString stageBinary = o.buildDir + QStringLiteral("/stagekit/pepsi-stage-example");
-    for (const QString &binary : {daemonBinary, stageBinary}) {
-        if (!QFileInfo(binary).isExecutable())
-            return QStringLiteral("%1 is missing: build pepsi-dispatch and pepsi-stage-example").arg(binary);
-    }
     if (auto error = prepareWorkDir(o))
         return *error;
     const auto config = writeConfig(o);
@@ -180,24 +120,15 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
     result.fsync = db.scalar(QStringLiteral("SHOW fsync")).toString();
     result.synchronousCommit = db.scalar(QStringLiteral("SHOW synchronous_commit")).toString();
     QProcess daemon;
-    daemon.setWorkingDirectory(o.workDir);
-    daemon.setProcessChannelMode(QProcess::MergedChannels);
-    daemon.setStandardOutputFile(result.logFile, QIODevice::Truncate);
-    QStringList arguments = o.wrap.mid(1);
-    if (!o.wrap.isEmpty())
-        arguments << daemonBinary;
-    arguments << QStringLiteral("-c") << *config << QStringLiteral("-L") << o.logLevel << QStringLiteral("serve");
-
     progress(QStringLiteral("%1 messages queued at stage %2; starting %3")
                  .arg(o.messages)
-                 .arg(StageNames.constFirst(), daemonBinary));
+                 .arg(stageNames().constFirst(), o.buildDir + QStringLiteral("/daemon/pepsi-dispatch")));
     const MachineCpu cpuBefore = sampleMachineCpu();
     const qint64 startEpochMs = QDateTime::currentMSecsSinceEpoch();
     QElapsedTimer clock;
     clock.start();
-    daemon.start(o.wrap.isEmpty() ? daemonBinary : o.wrap.constFirst(), arguments);
-    if (!daemon.waitForStarted(10'000))
-        return QStringLiteral("cannot start %1: %2").arg(daemonBinary, daemon.errorString());
+    if (auto error = startDaemon(o, *config, result.logFile, &daemon))
+        return *error;
     const qint64 pid = daemon.processId();
 
     // Three partial indexes answer "anything left?" without a scan.
@@ -248,13 +179,10 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
     result.workersCpuUsec = sample.reapedChildUsec + liveChildrenCpuUsec(pid);
     result.machineBusy = busyShare(cpuBefore, sampleMachineCpu());
 
-    ::kill(pid_t(pid), SIGTERM);
-    if (!daemon.waitForFinished(60'000)) {
-        ::kill(pid_t(pid), SIGKILL);
-        daemon.waitForFinished(10'000);
-        return QStringLiteral("the daemon did not stop within 60 s of SIGTERM; see %1").arg(result.logFile);
-    }
-    result.daemonExitCode = daemon.exitStatus() == QProcess::NormalExit ? daemon.exitCode() : -1;
+    const auto stopped = stopDaemon(&daemon, result.logFile);
+    if (!stopped)
+        return stopped.error();
+    result.daemonExitCode = stopped.value();
     collectLog(result.logFile, &result);
     if (auto error = collectRows(db, startEpochMs, &result))
         return *error;

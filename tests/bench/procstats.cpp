@@ -102,6 +102,18 @@ qint64 liveChildrenCpuUsec(qint64 pid)
     return ticksToUsec(ticks);
 }
 
+int liveChildrenCount(qint64 pid)
+{
+    int count = 0;
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QByteArray children = readProcFile(tasks.filePath(task) + QStringLiteral("/children"));
+        for (const QByteArray &child : children.simplified().split(' '))
+            count += child.isEmpty() ? 0 : 1;
+    }
+    return count;
+}
+
 MachineCpu sampleMachineCpu()
 {
     const QByteArray stat = readProcFile(QStringLiteral("/proc/stat"));

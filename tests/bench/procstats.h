@@ -22,6 +22,9 @@ ProcessSample sampleProcess(qint64 pid);
 // workers that have not exited yet.
 qint64 liveChildrenCpuUsec(qint64 pid);
 
+// How many live children pid has: a daemon's worker processes.
+int liveChildrenCount(qint64 pid);
+
 // utime + stime of pid, of its children it has reaped and of its live
 // children (with what they reaped): a postmaster and its backends.
 qint64 processTreeCpuUsec(qint64 pid);

@@ -155,12 +155,27 @@ void printHeader(const BenchOptions &o)
     out(QStringLiteral("pepsi-bench %1 (%2 build), %3, nproc %4, load %5")
             .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate), QStringLiteral(PEPSI_BENCH_BUILD_TYPE),
                  QSysInfo::prettyProductName(), num(cores()), loadAverage()));
-    out(QStringLiteral("  %1 messages, 3 stages of pepsi-stage-example, PARALLELISM %2, QUEUE_LIMIT %3%4 (%5 workers)")
-            .arg(o.messages)
-            .arg(o.parallelism)
-            .arg(o.queueLimit)
-            .arg(o.maxMessages > 0 ? QStringLiteral(", MAX_MESSAGES %1").arg(o.maxMessages) : QString())
-            .arg(o.workers()));
+    if (o.mode == BenchOptions::Mode::Latency)
+        out(QStringLiteral("  --latency: %1 cold rows, then %2 rows every %3 ms; 3 stages of pepsi-stage-example, "
+                           "PARALLELISM %4, QUEUE_LIMIT %5")
+                .arg(o.coldCount)
+                .arg(o.latencyCount)
+                .arg(o.latencyIntervalMs)
+                .arg(o.parallelism)
+                .arg(o.queueLimit));
+    else if (o.mode == BenchOptions::Mode::Backlog)
+        out(QStringLiteral("  --backlog: 3 stages of pepsi-stage-example, PARALLELISM %1, QUEUE_LIMIT %2 (%3 workers)")
+                .arg(o.parallelism)
+                .arg(o.queueLimit)
+                .arg(o.workers()));
+    else
+        out(QStringLiteral(
+                "  %1 messages, 3 stages of pepsi-stage-example, PARALLELISM %2, QUEUE_LIMIT %3%4 (%5 workers)")
+                .arg(o.messages)
+                .arg(o.parallelism)
+                .arg(o.queueLimit)
+                .arg(o.maxMessages > 0 ? QStringLiteral(", MAX_MESSAGES %1").arg(o.maxMessages) : QString())
+                .arg(o.workers()));
     if (o.analyze)
         out(QStringLiteral("  --analyze: workqueue analyzed after the insert"));
 }

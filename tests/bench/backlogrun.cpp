@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "backlogrun.h"
+
+#include "benchdatabase.h"
+#include "benchsetup.h"
+#include "procstats.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSqlQuery>
+#include <QThread>
+#include <QVariant>
+
+#include <cstdio>
+
+namespace pepsi::bench {
+
+namespace {
+
+constexpr double TargetClaimGrowth = 1.2;
+
+// Finished rows first (lower ids, as in a table that has been in use), then
+// the backlog; one INSERT ... SELECT each. VACUUM ANALYZE stands for the
+// autovacuum a table this size would have had.
+std::optional<QString> fill(BenchDatabase &db, int finished, int pending)
+{
+    if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
+        return db.lastError();
+    if (finished > 0
+        && !db.exec(
+            QStringLiteral("INSERT INTO workqueue (stage, status) SELECT '%1', 'done' FROM generate_series(1, %2)")
+                .arg(stageNames().constLast())
+                .arg(finished)))
+        return db.lastError();
+    if (!db.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT '%1' FROM generate_series(1, %2)")
+                     .arg(stageNames().constFirst())
+                     .arg(pending)))
+        return db.lastError();
+    if (!db.exec(QStringLiteral("VACUUM ANALYZE workqueue")))
+        return db.lastError();
+    return std::nullopt;
+}
+
+bool statStatementsLoaded(BenchDatabase &db)
+{
+    if (!db.scalar(QStringLiteral("SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%'"))
+             .toBool())
+        return false;
+    return db.exec(QStringLiteral("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
+}
+
+// The claim round is the daemon's one statement with SKIP LOCKED that runs
+// all the time (pg_stat_statements shows constants as $n, so match by shape).
+void readClaimStatement(BenchDatabase &db, BacklogRun *run)
+{
+    QSqlQuery q = db.query(QStringLiteral(
+        "SELECT calls, mean_exec_time, max_exec_time, stddev_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', "
+        "'g'), 70) FROM pg_stat_statements WHERE query LIKE '%SKIP LOCKED%' AND query LIKE '%workqueue%' "
+        "ORDER BY calls DESC LIMIT 1"));
+    if (!q.next())
+        return;
+    run->claimCalls = q.value(0).toLongLong();
+    run->claimMeanMs = q.value(1).toDouble();
+    run->claimMaxMs = q.value(2).toDouble();
+    run->claimStddevMs = q.value(3).toDouble();
+    run->claimRows = q.value(4).toLongLong();
+    run->claimQuery = q.value(5).toString();
+}
+
+Result<BacklogRun, QString> runOne(const BenchOptions &o, BenchDatabase &db, const QString &config,
+                                   const QString &logFile, int pending, bool statStatements)
+{
+    BacklogRun run;
+    run.pending = pending;
+    run.finished = o.finishedRows;
+    progress(QStringLiteral("backlog: filling %1 done and %2 pending rows").arg(o.finishedRows).arg(pending));
+    if (auto error = fill(db, o.finishedRows, pending))
+        return *error;
+    if (statStatements && !db.exec(QStringLiteral("SELECT pg_stat_statements_reset()")))
+        return db.lastError();
+
+    const qint64 postmaster = parentPid(db.scalar(QStringLiteral("SELECT pg_backend_pid()")).toLongLong());
+    const qint64 postgresBefore = postmaster > 0 ? processTreeCpuUsec(postmaster) : 0;
+    QProcess daemon;
+    progress(QStringLiteral("backlog: running until drained or %1 s").arg(o.backlogSeconds));
+    QElapsedTimer clock;
+    clock.start();
+    if (auto error = startDaemon(o, config, logFile, &daemon))
+        return *error;
+    const qint64 pid = daemon.processId();
+    // Partial indexes answer these without a scan of the finished rows.
+    const QString leftSql = QStringLiteral("SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
+                                           "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')");
+    while (clock.elapsed() < o.backlogSeconds * 1000LL) {
+        if (daemon.waitForFinished(100))
+            return QStringLiteral("the daemon exited (status %1) during the run; see %2")
+                .arg(daemon.exitCode())
+                .arg(logFile);
+        if (!db.scalar(leftSql).toBool()) {
+            run.drained = true;
+            break;
+        }
+    }
+    run.seconds = double(clock.nsecsElapsed()) / 1e9;
+    run.daemonCpuUsec = sampleProcess(pid).cpuUsec;
+    if (postmaster > 0)
+        run.postgresCpuUsec = processTreeCpuUsec(postmaster) - postgresBefore;
+    const auto stopped = stopDaemon(&daemon, logFile);
+    if (!stopped)
+        return stopped.error();
+    run.daemonExitCode = stopped.value();
+
+    // After the stop, rows the daemon still held are pending at their stage again.
+    run.hops =
+        db.scalar(QStringLiteral("SELECT coalesce(sum(CASE WHEN status = 'done' THEN 3 WHEN stage = '%1' THEN 2 "
+                                 "WHEN stage = '%2' THEN 1 ELSE 0 END), 0) FROM workqueue WHERE workqueue_id > %3")
+                      .arg(stageNames().at(2), stageNames().at(1))
+                      .arg(o.finishedRows))
+            .toLongLong();
+    if (statStatements)
+        readClaimStatement(db, &run);
+    return run;
+}
+
+void out(const QString &text)
+{
+    std::fputs(text.toUtf8().constData(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+QString num(double value, int decimals = 0) { return QString::number(value, 'f', decimals); }
+
+} // namespace
+
+Result<BacklogResult, QString> runBacklog(const BenchOptions &o)
+{
+    if (auto error = prepareWorkDir(o))
+        return *error;
+    const auto config = writeConfig(o);
+    if (!config)
+        return config.error();
+    BenchDatabase db;
+    if (!db.open(o.database))
+        return db.lastError();
+    const bool statStatements = statStatementsLoaded(db);
+    if (!statStatements)
+        progress(QStringLiteral("backlog: pg_stat_statements is not loaded (run-bench --backlog preloads it); "
+                                "no claim-round times"));
+
+    BacklogResult result;
+    result.logFile = o.workDir + QStringLiteral("/daemon.log");
+    result.fsync = db.scalar(QStringLiteral("SHOW fsync")).toString();
+    result.synchronousCommit = db.scalar(QStringLiteral("SHOW synchronous_commit")).toString();
+    for (const int pending : o.backlogSizes) {
+        auto run = runOne(o, db, *config, result.logFile, pending, statStatements);
+        if (!run)
+            return run.error();
+        result.runs << run.value();
+    }
+    return result;
+}
+
+bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
+{
+    out(QStringLiteral("backlog scaling (server: fsync %1, synchronous_commit %2), %3 finished rows in the table, "
+                       "each run until drained or %4 s")
+            .arg(r.fsync, r.synchronousCommit)
+            .arg(o.finishedRows)
+            .arg(o.backlogSeconds));
+    out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
+            .arg(QStringLiteral("pending"), 9)
+            .arg(QStringLiteral("hops/s"), 8)
+            .arg(QStringLiteral("rounds"), 8)
+            .arg(QStringLiteral("claim mean ms"), 14)
+            .arg(QStringLiteral("max ms"), 8)
+            .arg(QStringLiteral("ids/round"), 10)
+            .arg(QStringLiteral("daemon µs/hop"), 14)
+            .arg(QStringLiteral("PG µs/hop"), 10));
+    bool complete = true;
+    for (const BacklogRun &run : r.runs) {
+        const double hops = double(std::max<qint64>(run.hops, 1));
+        const bool known = run.claimCalls >= 0;
+        out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8%9")
+                .arg(run.pending, 9)
+                .arg(num(double(run.hops) / run.seconds), 8)
+                .arg(known ? QString::number(run.claimCalls) : QStringLiteral("-"), 8)
+                .arg(known ? num(run.claimMeanMs, 3) : QStringLiteral("-"), 14)
+                .arg(known ? num(run.claimMaxMs, 2) : QStringLiteral("-"), 8)
+                .arg(known && run.claimCalls > 0 ? num(double(run.claimRows) / double(run.claimCalls), 1)
+                                                 : QStringLiteral("-"),
+                     10)
+                .arg(num(double(run.daemonCpuUsec) / hops, 1), 14)
+                .arg(run.postgresCpuUsec >= 0 ? num(double(run.postgresCpuUsec) / hops, 1) : QStringLiteral("-"), 10)
+                .arg(run.drained ? QString() : QStringLiteral("  (first %1 hops)").arg(run.hops)));
+        complete = complete && run.daemonExitCode == 0 && run.hops > 0;
+    }
+    if (!r.runs.isEmpty() && r.runs.constFirst().claimCalls > 0)
+        out(QStringLiteral("  claim statement: %1...").arg(r.runs.constFirst().claimQuery));
+    out(QStringLiteral("targets (issue 11)"));
+    if (r.runs.size() >= 2 && r.runs.constFirst().claimCalls > 0 && r.runs.constLast().claimCalls > 0) {
+        const double growth = r.runs.constLast().claimMeanMs / r.runs.constFirst().claimMeanMs;
+        out(QStringLiteral("  claim round at %1 pending <= 1.2 x at %2   %3 %4")
+                .arg(r.runs.constLast().pending)
+                .arg(r.runs.constFirst().pending)
+                .arg(num(growth, 2), growth <= TargetClaimGrowth ? QStringLiteral("met") : QStringLiteral("MISSED")));
+    } else {
+        out(QStringLiteral("  claim round growth                   unknown (two sizes and pg_stat_statements needed)"));
+    }
+    for (const BacklogRun &run : r.runs) {
+        out(QStringLiteral("RESULT mode=backlog pending=%1 finished=%2 drained=%3 seconds=%4 hops=%5 hops_per_s=%6 "
+                           "claim_calls=%7 claim_mean_ms=%8 claim_max_ms=%9 ids_per_round=%10 fsync=%11")
+                .arg(run.pending)
+                .arg(run.finished)
+                .arg(run.drained ? QStringLiteral("yes") : QStringLiteral("no"), num(run.seconds, 3))
+                .arg(run.hops)
+                .arg(num(double(run.hops) / run.seconds), QString::number(run.claimCalls), num(run.claimMeanMs, 3),
+                     num(run.claimMaxMs, 2),
+                     run.claimCalls > 0 ? num(double(run.claimRows) / double(run.claimCalls), 1) : QStringLiteral("-"),
+                     r.fsync));
+    }
+    return complete;
+}
+
+} // namespace pepsi::bench

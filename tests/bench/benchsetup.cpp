@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "benchsetup.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTextStream>
+
+#include <csignal>
+#include <cstdio>
+#include <pwd.h>
+#include <unistd.h>
+
+namespace pepsi::bench {
+
+const QStringList &stageNames()
+{
+    static const QStringList names = {QStringLiteral("first"), QStringLiteral("second"), QStringLiteral("third")};
+    return names;
+}
+
+std::optional<QString> prepareWorkDir(const BenchOptions &o)
+{
+    const QStringList binaries = {o.buildDir + QStringLiteral("/daemon/pepsi-dispatch"),
+                                  o.buildDir + QStringLiteral("/stagekit/pepsi-stage-example")};
+    for (const QString &binary : binaries) {
+        if (!QFileInfo(binary).isExecutable())
+            return QStringLiteral("%1 is missing: build pepsi-dispatch and pepsi-stage-example").arg(binary);
+    }
+    if (!QDir().mkpath(o.workDir))
+        return QStringLiteral("cannot create the work directory %1").arg(o.workDir);
+    QFile::setPermissions(o.workDir,
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                              | QFileDevice::ExeOther);
+    if (::geteuid() == 0) {
+        const passwd *account = ::getpwnam(o.user.toLocal8Bit().constData());
+        if (!account)
+            return QStringLiteral("USER %1 does not exist (run-bench creates it)").arg(o.user);
+        if (::chown(o.workDir.toLocal8Bit().constData(), account->pw_uid, account->pw_gid) != 0)
+            return QStringLiteral("cannot hand %1 to %2").arg(o.workDir, o.user);
+    }
+    return std::nullopt;
+}
+
+Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stageExtra)
+{
+    const QString path = o.workDir + QStringLiteral("/pepsi.conf");
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    QTextStream out(&file);
+    out << "# written by pepsi-bench\n[pepsi]\nDATABASE = " << o.database << "\n\n"
+        << "[pepsi-dispatch]\nCONFIG_FILE = " << path << "\nUSER = " << o.user << "\nCONTROL_SOCKET = " << o.workDir
+        << "/run/dispatch.sock\n";
+    for (qsizetype i = 0; i < stageNames().size(); ++i) {
+        out << "\n[stage-" << stageNames()[i] << "]\nPROGRAM = " << o.buildDir << "/stagekit/pepsi-stage-example\n"
+            << "PARALLELISM = " << o.parallelism << "\nQUEUE_LIMIT = " << o.queueLimit << '\n';
+        if (o.maxMessages > 0)
+            out << "MAX_MESSAGES = " << o.maxMessages << '\n';
+        if (i + 1 < stageNames().size())
+            out << "NEXT = " << stageNames()[i + 1] << '\n';
+        // Fused: the first stage's worker runs the others in the same pass.
+        if (o.fused && i > 0)
+            out << "FUSE = YES\n";
+        out << stageExtra;
+    }
+    out.flush();
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                        | QFileDevice::ReadOther);
+    return path;
+}
+
+std::optional<QString> startDaemon(const BenchOptions &o, const QString &config, const QString &logFile,
+                                   QProcess *daemon)
+{
+    const QString daemonBinary = o.buildDir + QStringLiteral("/daemon/pepsi-dispatch");
+    daemon->setWorkingDirectory(o.workDir);
+    daemon->setProcessChannelMode(QProcess::MergedChannels);
+    daemon->setStandardOutputFile(logFile, QIODevice::Truncate);
+    QStringList arguments = o.wrap.mid(1);
+    if (!o.wrap.isEmpty())
+        arguments << daemonBinary;
+    arguments << QStringLiteral("-c") << config << QStringLiteral("-L") << o.logLevel << QStringLiteral("serve");
+    daemon->start(o.wrap.isEmpty() ? daemonBinary : o.wrap.constFirst(), arguments);
+    if (!daemon->waitForStarted(10'000))
+        return QStringLiteral("cannot start %1: %2").arg(daemonBinary, daemon->errorString());
+    return std::nullopt;
+}
+
+Result<int, QString> stopDaemon(QProcess *daemon, const QString &logFile)
+{
+    const auto pid = pid_t(daemon->processId());
+    ::kill(pid, SIGTERM);
+    if (!daemon->waitForFinished(60'000)) {
+        ::kill(pid, SIGKILL);
+        daemon->waitForFinished(10'000);
+        return QStringLiteral("the daemon did not stop within 60 s of SIGTERM; see %1").arg(logFile);
+    }
+    return daemon->exitStatus() == QProcess::NormalExit ? daemon->exitCode() : -1;
+}
+
+void progress(const QString &text)
+{
+    std::fprintf(stderr, "pepsi-bench: %s\n", text.toUtf8().constData());
+    std::fflush(stderr);
+}
+
+} // namespace pepsi::bench
