@@ -262,9 +262,7 @@ void WorkerProcess::headChanged()
         return;
     }
     m_headClock.start();
-    // Armed once per busy spell, not restarted per answer (a QTimer restart
-    // costs more than the answer): onWatchdog() measures the head's own age.
-    if (m_launch.maxRuntime.count() > 0 && !m_watchdog.isActive())
+    if (m_launch.maxRuntime.count() > 0)
         m_watchdog.start(m_launch.maxRuntime);
 }
 
@@ -272,14 +270,6 @@ void WorkerProcess::onWatchdog()
 {
     if (m_inFlight.empty() || m_condemned)
         return;
-    // The timer ran from an earlier head: this one has the rest of its time.
-    if (m_headClock.isValid()) {
-        const std::chrono::milliseconds age(m_headClock.elapsed());
-        if (age < m_launch.maxRuntime) {
-            m_watchdog.start(m_launch.maxRuntime - age);
-            return;
-        }
-    }
     m_condemned = true;
     m_stdout.clear();
     const Ticket head = m_inFlight.front();
