@@ -112,6 +112,17 @@ Outcome PgConnection::classify(const PGresult *result)
     return Outcome::fail(1, "database error: " + message);
 }
 
+QueryResult PgConnection::command(const char *sql)
+{
+    if (!isUsable()) {
+        m_lost = true;
+        return {nullptr, Outcome::tryLater("database connection lost: " + lastError())};
+    }
+    PgResult result(PQexec(m_conn, sql));
+    Outcome failure = classify(result.get());
+    return {std::move(result), std::move(failure)};
+}
+
 QueryResult PgConnection::exec(const QByteArray &sql, const QList<QByteArray> &parameters)
 {
     if (!isUsable()) {

@@ -101,6 +101,11 @@ int runWorker(int argc, char **argv, Handler handler) { return runWorker(argc, a
 
 int runWorker(int argc, char **argv, Setup setup, Handler handler)
 {
+    return runWorker(argc, argv, std::move(setup), std::move(handler), WorkerOptions());
+}
+
+int runWorker(int argc, char **argv, Setup setup, Handler handler, WorkerOptions options)
+{
     // A worker must not outlive its dispatcher; if it already died between
     // fork and here, getppid() has changed and stdin will be at EOF anyway.
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -149,7 +154,7 @@ int runWorker(int argc, char **argv, Setup setup, Handler handler)
         logLine(program + ": " + reason);
         return ExitConfig;
     }
-    return WorkerLoop(session, std::move(handler)).run();
+    return WorkerLoop(session, std::move(handler), options).run();
 }
 
 } // namespace pepsi::stagekit

@@ -18,4 +18,8 @@ int runWorker(int argc, char **argv, Handler handler);
 // message, to read the stage's own options. Its error makes the worker exit 78.
 int runWorker(int argc, char **argv, Setup setup, Handler handler);
 
+// As above, with what the program declares about its handler (see
+// WorkerOptions: commitBatches).
+int runWorker(int argc, char **argv, Setup setup, Handler handler, WorkerOptions options);
+
 } // namespace pepsi::stagekit

@@ -38,10 +38,13 @@ bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 } // namespace
 
-WorkerLoop::WorkerLoop(WorkerSession &session, Handler handler)
+WorkerLoop::WorkerLoop(WorkerSession &session, Handler handler, WorkerOptions options)
     : m_session(session)
     , m_handler(std::move(handler))
-{ }
+    , m_options(options)
+{
+    m_options.maxBatch = m_options.commitBatches ? qMax(1, m_options.maxBatch) : 1;
+}
 
 std::optional<qint64> WorkerLoop::parseId(QByteArrayView line)
 {
@@ -86,6 +89,10 @@ int WorkerLoop::run()
             if (!handleLine(QByteArrayView(buffer).sliced(start, nl - start)))
                 return m_exitCode;
         }
+        // What this read brought is what the worker holds now: run it before
+        // waiting for more.
+        if (!flush())
+            return m_exitCode;
         buffer.remove(0, start);
         if (!discarding && buffer.size() > MaxLineBytes) {
             if (!answer(tooLong()))
@@ -99,17 +106,35 @@ int WorkerLoop::run()
     // line included, then the worker is done.
     if (!buffer.isEmpty() && !discarding && !handleLine(buffer))
         return m_exitCode;
-    return 0;
+    return flush() ? 0 : m_exitCode;
 }
 
 bool WorkerLoop::handleLine(QByteArrayView line)
 {
+    // A bad line is answered in its place: what came before it first.
     if (line.size() > MaxLineBytes)
-        return answer(tooLong());
+        return flush() && answer(tooLong());
     const std::optional<qint64> id = parseId(line);
     if (!id)
-        return answer(Outcome::fail(ProtocolError, "protocol error: bad id \"" + line.toByteArray() + '"'));
+        return flush() && answer(Outcome::fail(ProtocolError, "protocol error: bad id \"" + line.toByteArray() + '"'));
+    m_pending.append(*id);
+    return m_pending.size() < m_options.maxBatch || flush();
+}
 
+bool WorkerLoop::flush()
+{
+    const QList<qint64> ids = std::exchange(m_pending, {});
+    if (m_options.commitBatches)
+        return ids.isEmpty() || runBatch(ids);
+    for (qint64 id : ids) {
+        if (!runOne(id))
+            return false;
+    }
+    return true;
+}
+
+bool WorkerLoop::ready(std::optional<Outcome> *unavailable)
+{
     QByteArray reason;
     switch (m_session.prepare(&reason)) {
     case WorkerSession::State::Fatal:
@@ -117,13 +142,92 @@ bool WorkerLoop::handleLine(QByteArrayView line)
         m_exitCode = 78;
         return false;
     case WorkerSession::State::Unavailable:
-        return answer(Outcome::tryLater(reason));
+        *unavailable = Outcome::tryLater(reason);
+        return true;
     case WorkerSession::State::Ready:
         break;
     }
+    return true;
+}
+
+bool WorkerLoop::runOne(qint64 id)
+{
+    std::optional<Outcome> unavailable;
+    if (!ready(&unavailable))
+        return false;
+    if (unavailable)
+        return answer(*unavailable);
     QList<FusedReport> fused;
-    const Outcome outcome = handleId(*id, &fused);
+    const Outcome outcome = handleId(id, &fused);
     return answer(outcome, fused);
+}
+
+bool WorkerLoop::runBatch(QList<qint64> ids)
+{
+    while (!ids.isEmpty()) {
+        std::optional<Outcome> unavailable;
+        if (!ready(&unavailable))
+            return false;
+        if (unavailable)
+            return answer(QList<Answer>(ids.size(), Answer{*unavailable, {}}));
+
+        PgConnection &connection = m_session.connection();
+        if (const QueryResult begun = connection.command("BEGIN"); !begun.ok()) {
+            m_session.checkConnection();
+            return answer(QList<Answer>(ids.size(), Answer{begun.error, {}}));
+        }
+        QList<Answer> answers;
+        answers.reserve(ids.size());
+        Answer broken; // the message whose statement ended the transaction
+        for (qint64 id : std::as_const(ids)) {
+            Answer each;
+            each.outcome = handleId(id, &each.fused);
+            if (!connection.inUsableTransaction()) {
+                broken = std::move(each);
+                break;
+            }
+            answers.append(std::move(each));
+        }
+
+        if (answers.size() < ids.size()) {
+            // Message k's statement aborted the transaction (or the handler
+            // ended it, or the connection went): k's answer is its own
+            // failure; the ones before it lost their writes and run again.
+            const qsizetype k = answers.size();
+            (void)connection.command("ROLLBACK");
+            m_session.checkConnection();
+            if (broken.outcome.isOk()) {
+                broken.outcome = connection.isUsable()
+                    ? Outcome::fail(1,
+                                    "stage kit: the transaction of message " + QByteArray::number(ids.at(k))
+                                        + " was aborted or ended by its handler")
+                    : Outcome::tryLater("database connection lost: " + connection.lastError());
+            }
+            broken.fused.clear();
+            if (k > 0 && !runBatch(ids.first(k)))
+                return false;
+            if (!answer(broken.outcome))
+                return false;
+            ids = ids.sliced(k + 1);
+            continue;
+        }
+
+        const QueryResult committed = connection.command("COMMIT");
+        m_session.checkConnection();
+        if (committed.ok())
+            return answer(answers);
+        // A lost connection or a transient fault is every message's 75; any
+        // other failure at commit (a deferred constraint) is one message's,
+        // and which one shows when each commits alone.
+        if (committed.error.code == Outcome::TryLater || ids.size() == 1)
+            return answer(QList<Answer>(ids.size(), Answer{committed.error, {}}));
+        for (qint64 id : std::as_const(ids)) {
+            if (!runBatch({id}))
+                return false;
+        }
+        return true;
+    }
+    return true;
 }
 
 Outcome WorkerLoop::handleId(qint64 id, QList<FusedReport> *fused)
@@ -155,6 +259,18 @@ Outcome WorkerLoop::handleId(qint64 id, QList<FusedReport> *fused)
         outcome = Outcome::tryLater("database connection lost: " + connection.lastError());
     m_session.checkConnection();
     return outcome;
+}
+
+bool WorkerLoop::answer(const QList<Answer> &answers)
+{
+    // one write for the batch: one wake-up of the dispatcher
+    QByteArray lines;
+    for (const Answer &each : answers)
+        lines += each.outcome.statusLine(each.fused);
+    if (lines.isEmpty() || writeAll(STDOUT_FILENO, lines))
+        return true;
+    m_exitCode = 1;
+    return false;
 }
 
 bool WorkerLoop::answer(const Outcome &outcome, const QList<FusedReport> &fused)

@@ -23,6 +23,9 @@
 //   commit-crash:MS the same, sleeping MS milliseconds between the two
 //   stderr          write "fake stderr line for <id>" to stderr, then advance
 //   fds             store this process's open fds in state.fds.<stage>, then advance
+//   sql-error       advance, then run a statement that fails (division by
+//                   zero): answers "1 database error: ..."; in a batch it
+//                   aborts the kit's transaction
 //
 // Hostile output (issue 8). The raw bytes go out before the kit's own
 // "3 fake failure" answer, on the same line, so the line reads
@@ -39,6 +42,8 @@
 //   exit:N          write "pepsi-fakeworker: exiting with status N at start"
 //                   to stderr and exit N (78: bad configuration, 127: missing)
 //   sleep:MS        sleep MS milliseconds first (a slow start-up)
+//
+// PEPSI_FAKE_COMMIT_BATCHES=1 opts in to the kit's WorkerOptions::commitBatches.
 //
 // Every write it makes (advance, pause) also sets state.runs.<stage> += 1 and
 // state.pids.<stage> = its pid, in the same UPDATE. An unknown mode answers
@@ -238,6 +243,12 @@ Outcome handle(StageContext &ctx, qint64 id)
         }
         return ctx.advance(id, record);
     }
+    if (kind == "sql-error") {
+        if (const Outcome advanced = ctx.advance(id, record); !advanced.isOk())
+            return advanced;
+        const QueryResult failed = ctx.exec("SELECT 1 / (0 * $1::bigint)", {QByteArray::number(id)});
+        return failed.ok() ? Outcome::fail(2, "fake: division by zero did not fail") : failed.error;
+    }
     if (kind == "fds") {
         StateUpdate withFds = record;
         withFds.set({QStringLiteral("fds"), ctx.stage()}, openFds());
@@ -251,5 +262,7 @@ Outcome handle(StageContext &ctx, qint64 id)
 int main(int argc, char **argv)
 {
     startUp();
-    return runWorker(argc, argv, handle);
+    WorkerOptions options;
+    options.commitBatches = qEnvironmentVariableIntValue("PEPSI_FAKE_COMMIT_BATCHES") == 1;
+    return runWorker(argc, argv, Setup(), handle, options);
 }

@@ -10,6 +10,7 @@
 #include "testdatabase.h"
 
 #include <QSet>
+#include <QSqlQuery>
 #include <QTest>
 
 #include <csignal>
@@ -33,6 +34,7 @@ private Q_SLOTS:
     void deathFailsOnlyTheHead();
     void watchdog_data();
     void watchdog();
+    void watchdogTimesEachHeadFromItsStart();
     void protocolViolation();
     void commitThenCrash();
 
@@ -247,6 +249,30 @@ void tst_Recovery::watchdog()
 
 // 6. A line outside the grammar fails the head with the line quoted, the
 // worker is replaced, and the rest run exactly once on the new one.
+// The watchdog timer is armed once per busy spell, not per answer: a head
+// that follows an answered one still gets its whole MAX_RUNTIME.
+void tst_Recovery::watchdogTimesEachHeadFromItsStart()
+{
+    const auto daemon =
+        startDaemon({{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}}, {{u"MAX_RUNTIME"_s, u"1 s"_s}});
+    QVERIFY(daemon);
+    const QList<qint64> ids = m_queue->insertModes(u"s"_s, {u"slow:600"_s, u"hang"_s});
+    QCOMPARE(ids.size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->row(ids[1])->status, u"timeout"_s, 10000);
+    verifyDoneOnce(ids[0]);
+
+    // from the first message's write (its answer comes after) to the timeout
+    QSqlQuery q(m_db->db());
+    q.prepare(u"SELECT extract(epoch FROM b.updated - a.updated) * 1000 FROM workqueue a, workqueue b "
+              u"WHERE a.workqueue_id = :a AND b.workqueue_id = :b"_s);
+    q.bindValue(u":a"_s, ids[0]);
+    q.bindValue(u":b"_s, ids[1]);
+    QVERIFY(q.exec() && q.next());
+    const double gapMs = q.value(0).toDouble();
+    QVERIFY2(gapMs >= 950, qPrintable(u"the second head timed out %1 ms after the first was done"_s.arg(gapMs)));
+    QCOMPARE(daemon->terminate(), 0);
+}
+
 void tst_Recovery::protocolViolation()
 {
     const auto daemon = startDaemon({{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}});

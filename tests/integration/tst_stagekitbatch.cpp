@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The stage kit's commitBatches option (issue 11): the ids a worker holds are
+// committed in one transaction, answered in order after that commit, and a
+// failing message isolates only itself. Real workers, a real database, the
+// test playing the dispatcher.
+#include "testdatabase.h"
+#include "workerharness.h"
+
+#include <QRegularExpression>
+#include <QSqlQuery>
+#include <QTest>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+class tst_StageKitBatch : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void heldIdsShareOneTransaction_data();
+    void heldIdsShareOneTransaction();
+    void aFailureIsolatesItsOwnMessage();
+    void aFusedPassCommitsOnce();
+    void lostConnectionIsTryLaterForTheBatch();
+
+private:
+    // The transaction that wrote each row's current version.
+    QStringList writers(const QList<qint64> &ids);
+    QByteArray line(const QList<qint64> &ids);
+
+    std::unique_ptr<TestDatabase> m_db;
+    std::unique_ptr<WorkerHarness> m_harness;
+};
+
+void tst_StageKitBatch::initTestCase()
+{
+    PEPSI_REQUIRE_DATABASE_IN(m_db, "stagekitbatch");
+    for (const QString &relative : {WorkerHarness::Example, WorkerHarness::Fake}) {
+        const QString path = WorkerHarness::binary(relative);
+        QVERIFY2(QFile::exists(path), qPrintable(path + u" is missing: is PEPSI_BUILD_DIR set?"_s));
+    }
+}
+
+void tst_StageKitBatch::init()
+{
+    qputenv("PEPSI_EXAMPLE_COMMIT_BATCHES", "1");
+    qputenv("PEPSI_FAKE_COMMIT_BATCHES", "1");
+    m_harness = std::make_unique<WorkerHarness>(*m_db);
+    const QString error = m_harness->reset();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+void tst_StageKitBatch::cleanup()
+{
+    m_harness.reset();
+    qunsetenv("PEPSI_EXAMPLE_COMMIT_BATCHES");
+    qunsetenv("PEPSI_FAKE_COMMIT_BATCHES");
+}
+
+QStringList tst_StageKitBatch::writers(const QList<qint64> &ids)
+{
+    QStringList xmins;
+    for (qint64 id : ids) {
+        QSqlQuery q(m_db->db());
+        q.prepare(u"SELECT xmin::text FROM workqueue WHERE workqueue_id = :id"_s);
+        q.bindValue(u":id"_s, id);
+        if (q.exec() && q.next())
+            xmins.append(q.value(0).toString());
+    }
+    return xmins;
+}
+
+QByteArray tst_StageKitBatch::line(const QList<qint64> &ids)
+{
+    QByteArray text;
+    for (qint64 id : ids)
+        text += QByteArray::number(id) + '\n';
+    return text;
+}
+
+void tst_StageKitBatch::heldIdsShareOneTransaction_data()
+{
+    QTest::addColumn<QByteArray>("optIn");
+    QTest::addColumn<bool>("oneTransaction");
+
+    QTest::newRow("opted in") << QByteArray("1") << true;
+    QTest::newRow("default: autocommit") << QByteArray("0") << false;
+}
+
+void tst_StageKitBatch::heldIdsShareOneTransaction()
+{
+    QFETCH(QByteArray, optIn);
+    QFETCH(bool, oneTransaction);
+
+    qputenv("PEPSI_EXAMPLE_COMMIT_BATCHES", optIn);
+    const QList<qint64> ids{m_harness->insertRow(u"first"_s), m_harness->insertRow(u"first"_s),
+                            m_harness->insertRow(u"first"_s)};
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QCOMPARE(WorkerHarness::exchange(worker, line(ids), 3), (QByteArrayList{"0", "0", "0"}));
+    for (qint64 id : ids)
+        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
+    QStringList xmins = writers(ids);
+    QCOMPARE(xmins.size(), 3);
+    QCOMPARE(xmins.removeDuplicates() == 2, oneTransaction);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKitBatch::aFailureIsolatesItsOwnMessage()
+{
+    const auto fake = [this](const char *mode) {
+        return m_harness->insertRow(u"fake"_s, u"running"_s,
+                                    QJsonObject{{u"fake"_s, QJsonObject{{u"fake"_s, QString::fromLatin1(mode)}}}});
+    };
+    const qint64 before = fake("ok");
+    const qint64 broken = fake("sql-error");
+    const qint64 after = fake("ok");
+    const qint64 failing = fake("fail:3");
+    const qint64 later = fake("tempfail");
+    const qint64 last = fake("ok");
+    QProcess &worker = m_harness->start(WorkerHarness::Fake, u"fake"_s);
+
+    const QByteArrayList answers =
+        WorkerHarness::exchange(worker, line({before, broken, after, failing, later, last}), 6);
+    QCOMPARE(answers.size(), 6);
+    QCOMPARE(answers.at(0), "0");
+    QVERIFY2(answers.at(1).startsWith("1 database error: ") && answers.at(1).contains("division by zero"),
+             answers.at(1).constData());
+    QCOMPARE(answers.mid(2), (QByteArrayList{"0", "3 fake failure", "75 fake try later", "0"}));
+
+    // The one whose statement aborted the transaction wrote nothing; the one
+    // before it ran again, but only its second run was committed.
+    QCOMPARE(m_harness->row(broken).value(u"stage"_s).toString(), u"fake"_s);
+    QCOMPARE(m_harness->row(broken).value(u"status"_s).toString(), u"running"_s);
+    QVERIFY(!m_harness->state(broken).contains(u"runs"_s));
+    for (qint64 id : {before, after, last}) {
+        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"last"_s);
+        QCOMPARE(m_harness->state(id)[u"runs"_s][u"fake"_s].toInt(), 1);
+    }
+    for (qint64 id : {failing, later})
+        QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), u"running"_s);
+    // after the failure the rest went on in a transaction of their own
+    const QStringList xmins = writers({before, after, last});
+    QVERIFY2(xmins.at(0) != xmins.at(1), qPrintable(xmins.join(u' ')));
+    QCOMPARE(xmins.at(1), xmins.at(2));
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKitBatch::aFusedPassCommitsOnce()
+{
+    QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay VALUES ('stage-middle', 'FUSE', 'YES'), "
+                             u"('stage-last', 'FUSE', 'YES')"_s),
+             QString());
+    const QList<qint64> ids{m_harness->insertRow(u"first"_s), m_harness->insertRow(u"first"_s)};
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    const QByteArrayList answers = WorkerHarness::exchange(worker, line(ids), 2);
+    QCOMPARE(answers.size(), 2);
+    static const QRegularExpression fused(u"^0 \\+middle:\\d+ \\+last:\\d+$"_s);
+    for (const QByteArray &answer : answers)
+        QVERIFY2(fused.match(QString::fromUtf8(answer)).hasMatch(), answer.constData());
+    for (qint64 id : ids)
+        QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), u"done"_s);
+    // two messages, three stages each: one commit
+    const QStringList xmins = writers(ids);
+    QCOMPARE(xmins.size(), 2);
+    QCOMPARE(xmins.at(0), xmins.at(1));
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKitBatch::lostConnectionIsTryLaterForTheBatch()
+{
+    const qint64 a = m_harness->insertRow(u"first"_s);
+    const QList<qint64> batch{m_harness->insertRow(u"first"_s), m_harness->insertRow(u"first"_s)};
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QCOMPARE(WorkerHarness::exchange(worker, line({a}), 1), QByteArrayList{"0"});
+
+    QCOMPARE(m_harness->exec(u"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             u"WHERE application_name = 'pepsi-stage-first'"_s),
+             QString());
+    const QByteArrayList lost = WorkerHarness::exchange(worker, line(batch), 2);
+    QCOMPARE(lost.size(), 2);
+    for (const QByteArray &answer : lost)
+        QVERIFY2(answer.startsWith("75 database connection lost: "), answer.constData());
+    for (qint64 id : batch)
+        QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), u"running"_s);
+
+    // the next batch finds the connection reset
+    QCOMPARE(WorkerHarness::exchange(worker, line(batch), 2), (QByteArrayList{"0", "0"}));
+    for (qint64 id : batch)
+        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+QTEST_GUILESS_MAIN(tst_StageKitBatch)
+#include "tst_stagekitbatch.moc"
