@@ -179,6 +179,9 @@ Result<Configuration, ConfigError> Configuration::parse(const QByteArray &text, 
 {
     Configuration config;
     config.m_fileName = fileName;
+    if (text.size() > MaxFileBytes)
+        return ConfigError{ConfigOrigin::fromFile(fileName, 0),
+                           QStringLiteral("larger than %1 bytes (%2)").arg(MaxFileBytes).arg(text.size())};
     QString section; // lower-case; empty until the first header
     const QList<QByteArray> lines = text.split('\n');
     for (qsizetype i = 0; i < lines.size(); ++i) {
@@ -220,6 +223,12 @@ Result<Configuration, ConfigError> Configuration::parse(const QByteArray &text, 
         QString value = line.mid(eq + 1).trimmed();
         if (value.size() >= 2 && value.startsWith(u'"') && value.endsWith(u'"'))
             value = value.mid(1, value.size() - 2);
+        if (value.size() > MaxValueChars)
+            return ConfigError{origin,
+                               QStringLiteral("value of %1 longer than %2 characters (%3)")
+                                   .arg(name.toUpper())
+                                   .arg(MaxValueChars)
+                                   .arg(value.size())};
 
         QHash<QString, Entry> &options = config.m_sections[section];
         const QString key = name.toLower();
@@ -237,7 +246,9 @@ Result<Configuration, ConfigError> Configuration::load(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return ConfigError{ConfigOrigin::fromFile(path, 0), QStringLiteral("cannot read: ") + file.errorString()};
-    const QByteArray text = file.readAll();
+    // One byte more than parse() accepts, so that it reports the file as too
+    // large; a huge file (or /dev/zero) is never read whole.
+    const QByteArray text = file.read(MaxFileBytes + 1);
     if (file.error() != QFileDevice::NoError)
         return ConfigError{ConfigOrigin::fromFile(path, 0), QStringLiteral("cannot read: ") + file.errorString()};
     return parse(text, path);
@@ -246,6 +257,26 @@ Result<Configuration, ConfigError> Configuration::load(const QString &path)
 Configuration Configuration::withOverlay(const QList<OverlayRow> &rows) const
 {
     Configuration result = *this;
+    if (rows.size() > MaxOverlayRows) {
+        result.m_overlayError =
+            ConfigError{{},
+                        QStringLiteral("config_overlay has more than %1 rows (%2 read); none applied")
+                            .arg(MaxOverlayRows)
+                            .arg(rows.size())};
+        return result;
+    }
+    for (const OverlayRow &row : rows) {
+        // The store may have cut what it read at one character past the bound.
+        if (row.section.size() > MaxValueChars || row.option.size() > MaxValueChars
+            || row.value.size() > MaxValueChars) {
+            Configuration refused = *this;
+            refused.m_overlayError =
+                ConfigError{ConfigOrigin::fromOverlay(row.section.trimmed().toLower().left(64),
+                                                      row.option.trimmed().toUpper().left(64)),
+                            QStringLiteral("longer than %1 characters; overlay not applied").arg(MaxValueChars)};
+            return refused;
+        }
+    }
     for (const OverlayRow &row : rows) {
         const QString section = row.section.trimmed().toLower();
         const QString option = row.option.trimmed().toLower();

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 #include <chrono>
+#include <optional>
 
 namespace pepsi {
 
@@ -32,13 +33,23 @@ public:
         ConfigOrigin origin;
     };
 
+    // The bounds of doc/quality.rst, "Limits": what a file or the overlay may
+    // make this hold. Past them the configuration is refused, never cut.
+    static constexpr qsizetype MaxFileBytes = qsizetype(1) << 20;
+    static constexpr qsizetype MaxValueChars = 8192;
+    static constexpr qsizetype MaxOverlayRows = 4096;
+
     Configuration() = default;
 
     static Result<Configuration, ConfigError> parse(const QByteArray &text, const QString &fileName);
     static Result<Configuration, ConfigError> load(const QString &path);
 
     // Overlay rows win over the file. Returns the previous overlay-free copy unchanged.
+    // Rows past the limits above are not merged; overlayError() says why.
     Configuration withOverlay(const QList<OverlayRow> &rows) const;
+    // Why the overlay was refused (too many rows, a value too long), if it was.
+    // StageGraph::fromConfiguration reports it, so a reload refuses it too.
+    const std::optional<ConfigError> &overlayError() const { return m_overlayError; }
 
     QString fileName() const { return m_fileName; }
     QStringList sections() const;                      // lower-case, sorted
@@ -67,6 +78,7 @@ private:
     QString m_fileName;
     QHash<QString, QHash<QString, Entry>> m_sections; // lower-case keys
     QHash<QString, ConfigOrigin> m_sectionOrigins;    // lower-case keys
+    std::optional<ConfigError> m_overlayError;
 };
 
 } // namespace pepsi

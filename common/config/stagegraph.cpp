@@ -139,12 +139,17 @@ private:
 
 Result<StageGraph, ConfigError> StageGraph::fromConfiguration(const Configuration &config)
 {
+    if (config.overlayError())
+        return *config.overlayError();
     StageGraph graph;
     // sections() is sorted and every stage section shares the prefix, so the
     // stages come out sorted by name.
     for (const QString &section : config.sections()) {
         if (!section.startsWith(kStagePrefix))
             continue;
+        if (graph.m_stages.size() == MaxStages)
+            return ConfigError{config.sectionOrigin(section),
+                               QStringLiteral("[%1]: more than %2 stages").arg(section).arg(MaxStages)};
         auto stage = readStage(config, section);
         if (!stage)
             return stage.error();

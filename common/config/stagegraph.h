@@ -29,7 +29,12 @@ struct StageConfig
 class StageGraph
 {
 public:
+    // Each stage is a pool of up to 1024 processes and a claim round; past
+    // this many the configuration is a mistake (doc/quality.rst, "Limits").
+    static constexpr qsizetype MaxStages = 256;
+
     StageGraph() = default;
+    // Also refuses what Configuration::withOverlay refused (overlayError()).
     static Result<StageGraph, ConfigError> fromConfiguration(const Configuration &config);
 
     const QList<StageConfig> &stages() const { return m_stages; } // sorted by name

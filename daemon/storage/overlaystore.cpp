@@ -16,7 +16,14 @@ std::optional<QList<OverlayRow>> OverlayStore::read()
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
-    if (!query.exec(QStringLiteral("SELECT section, option, value FROM config_overlay ORDER BY section, option"))) {
+    // One row and one character past the bounds, so that Configuration::withOverlay
+    // refuses an oversized overlay without this reading all of it.
+    query.prepare(QStringLiteral("SELECT left(section, :c1), left(option, :c2), left(value, :c3)"
+                                 " FROM config_overlay ORDER BY section, option LIMIT :rows"));
+    for (const QString &chars : {QStringLiteral(":c1"), QStringLiteral(":c2"), QStringLiteral(":c3")})
+        query.bindValue(chars, Configuration::MaxValueChars + 1);
+    query.bindValue(QStringLiteral(":rows"), Configuration::MaxOverlayRows + 1);
+    if (!query.exec()) {
         m_lastError = QStringLiteral("reading config_overlay failed: ") + query.lastError().text().trimmed();
         return std::nullopt;
     }

@@ -181,6 +181,22 @@ void tst_ControlServer::requests_data()
     QTest::newRow("requeue negative age")
         << R"({"cmd":"requeue","stage":"enrich","status":"timeout","max_age_ms":-1})"_ba << false << QString()
         << "must not be negative"_ba;
+    // The bounds of doc/quality.rst, "Limits": 10000 ids, limit 1..10000.
+    const auto requeueIds = [](int count) {
+        return QByteArray(R"({"cmd":"requeue","stage":"enrich","status":"failed","ids":[)"_ba
+                          + QByteArray("7,").repeated(count - 1) + "7]}");
+    };
+    QTest::newRow("requeue 10000 ids") << requeueIds(10000) << true << u"result.requeued"_s << "3"_ba;
+    QTest::newRow("requeue 10001 ids") << requeueIds(10001) << false << QString()
+                                       << "at most 10000 ids at once (10001 given)"_ba;
+    QTest::newRow("requeue limit 10000") << R"({"cmd":"requeue","stage":"enrich","status":"failed","limit":10000})"_ba
+                                         << true << u"result.requeued"_s << "3"_ba;
+    QTest::newRow("requeue limit 10001") << R"({"cmd":"requeue","stage":"enrich","status":"failed","limit":10001})"_ba
+                                         << false << QString() << R"("limit" must be 1 to 10000)"_ba;
+    // A command name goes into the reply (and no further) cut to 64 characters.
+    QTest::newRow("unknown command of 1000 characters")
+        << QByteArray(R"({"cmd":")" + QByteArray(1000, 'x') + R"("})") << false << QString()
+        << QByteArray(R"(unknown command ")" + QByteArray(64, 'x') + R"(" ("help")");
     QTest::newRow("subscribe unknown event") << R"({"cmd":"subscribe","events":["worker_born"]})"_ba << false
                                              << QString() << R"(unknown event "worker_born")"_ba;
     QTest::newRow("subscribe events not a list")

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The control-protocol request handler (daemon/control/commandtable) against
+// a fixed fake dispatcher (the one of tests/control). Whatever a client sends,
+// every request line gets exactly one reply, a JSON object with a boolean
+// "ok" and the request's "id" (null when it had none); a non-admin peer never
+// reaches an admin call, and its admin commands are refused.
+//
+// Input: byte 0 holds flags (bit 0: the peer is admin, bit 1: the queue
+// counts fail, bit 2: the daemon is a standby), the rest is what the client
+// sends, one request per line, as ControlConnection frames it (blank lines
+// get no reply).
+#include "control/commandtable.h"
+#include "fakedispatch.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cstdint>
+#include <cstdlib>
+
+using namespace pepsi;
+
+namespace {
+
+void check(bool ok)
+{
+    if (!ok)
+        std::abort();
+}
+
+// The log lines of refused and admin commands are not what is tested here.
+void quiet(QtMsgType type, const QMessageLogContext &, const QString &)
+{
+    if (type == QtFatalMsg)
+        std::abort();
+}
+
+bool isAdminCommand(const QJsonValue &cmd)
+{
+    for (const CommandSpec &spec : commandTable()) {
+        if (spec.admin && cmd.isString() && spec.name == cmd.toString())
+            return true;
+    }
+    return false;
+}
+
+void checkOneRequest(const QByteArray &line, CommandContext &context, FakeDispatch &fake)
+{
+    const qsizetype callsBefore = fake.m_calls.size();
+    const QJsonObject reply = runRequest(line, context);
+
+    // What goes on the wire parses back as one JSON object.
+    const QByteArray wire = QJsonDocument(reply).toJson(QJsonDocument::Compact);
+    check(!wire.contains('\n'));
+    QJsonParseError error;
+    const QJsonDocument parsed = QJsonDocument::fromJson(wire, &error);
+    check(error.error == QJsonParseError::NoError && parsed.isObject());
+    const QJsonObject answer = parsed.object();
+
+    check(answer.value(QStringLiteral("ok")).isBool());
+    const bool ok = answer.value(QStringLiteral("ok")).toBool();
+    if (ok)
+        check(answer.contains(QStringLiteral("result")));
+    else
+        check(!answer.value(QStringLiteral("error")).toString().isEmpty());
+
+    // The request's id comes back unchanged; null when there was none.
+    check(answer.contains(QStringLiteral("id")));
+    const QJsonDocument request = QJsonDocument::fromJson(line);
+    const QJsonObject object = request.object();
+    const QJsonValue id =
+        object.contains(QStringLiteral("id")) ? object.value(QStringLiteral("id")) : QJsonValue(QJsonValue::Null);
+    check(answer.value(QStringLiteral("id")) == id);
+
+    if (!context.admin) {
+        check(fake.m_calls.size() == callsBefore);
+        if (isAdminCommand(object.value(QStringLiteral("cmd"))))
+            check(!ok);
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    static QCoreApplication app(*argc, *argv);
+    qInstallMessageHandler(quiet);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    static FakeDispatch fake;
+    fake.m_calls.clear();
+    fake.m_drained.clear();
+    fake.m_queuesError = (data[0] & 2) ? QStringLiteral("connection to the database lost") : QString();
+    fake.m_info.lifecycle = (data[0] & 4) ? Lifecycle::WaitingForLock : Lifecycle::Running;
+
+    Subscription subscription;
+    const bool admin = data[0] & 1;
+    CommandContext context{fake, fake, PeerCredentials{admin ? 0U : 1000U, 4321}, admin, subscription, 7};
+
+    const QByteArray input = QByteArray::fromRawData(reinterpret_cast<const char *>(data + 1), qsizetype(size - 1));
+    qsizetype from = 0;
+    while (from < input.size()) {
+        qsizetype newline = input.indexOf('\n', from);
+        if (newline < 0)
+            newline = input.size(); // the connection waits for it; here it is the last request
+        const QByteArray line = input.mid(from, newline - from);
+        if (!line.trimmed().isEmpty())
+            checkOneRequest(line, context, fake);
+        from = newline + 1;
+    }
+    return 0;
+}
