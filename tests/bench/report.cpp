@@ -178,6 +178,10 @@ void printHeader(const BenchOptions &o)
                 .arg(o.workers()));
     if (o.analyze)
         out(QStringLiteral("  --analyze: workqueue analyzed after the insert"));
+    // The workers inherit the environment through the daemon.
+    out(qEnvironmentVariable("PEPSI_EXAMPLE_COMMIT_BATCHES") == u"0"
+            ? QStringLiteral("  the reference stage commits each message on its own (PEPSI_EXAMPLE_COMMIT_BATCHES=0)")
+            : QStringLiteral("  the reference stage commits the ids a worker holds together (the default)"));
 }
 
 bool printReport(const BenchOptions &o, const PipelineResult &p, const std::optional<PgbenchResult> &b)

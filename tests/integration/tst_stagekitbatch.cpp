@@ -90,7 +90,8 @@ void tst_StageKitBatch::heldIdsShareOneTransaction_data()
     QTest::addColumn<bool>("oneTransaction");
 
     QTest::newRow("opted in") << QByteArray("1") << true;
-    QTest::newRow("default: autocommit") << QByteArray("0") << false;
+    QTest::newRow("unset: the reference stage's default") << QByteArray() << true;
+    QTest::newRow("opted out: autocommit") << QByteArray("0") << false;
 }
 
 void tst_StageKitBatch::heldIdsShareOneTransaction()
@@ -98,7 +99,10 @@ void tst_StageKitBatch::heldIdsShareOneTransaction()
     QFETCH(QByteArray, optIn);
     QFETCH(bool, oneTransaction);
 
-    qputenv("PEPSI_EXAMPLE_COMMIT_BATCHES", optIn);
+    if (optIn.isNull())
+        qunsetenv("PEPSI_EXAMPLE_COMMIT_BATCHES");
+    else
+        qputenv("PEPSI_EXAMPLE_COMMIT_BATCHES", optIn);
     const QList<qint64> ids{m_harness->insertRow(u"first"_s), m_harness->insertRow(u"first"_s),
                             m_harness->insertRow(u"first"_s)};
     QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
