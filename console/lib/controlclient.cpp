@@ -173,6 +173,11 @@ void ControlClient::onReadyRead()
         const qsizetype end = m_buffer.indexOf('\n', start);
         if (end < 0)
             break;
+        // Whether a long line came in one read or several must not matter.
+        if (end - start > MaxLine) {
+            failLongLine();
+            return;
+        }
         const QByteArray line = m_buffer.mid(start, end - start);
         start = end + 1;
         if (!line.trimmed().isEmpty())
@@ -181,10 +186,14 @@ void ControlClient::onReadyRead()
             return; // the line ended the connection; the rest of the buffer went with it
     }
     m_buffer.remove(0, start);
-    if (m_buffer.size() > MaxLine) {
-        fail(tr("The daemon sent a line longer than %1 bytes; reconnecting.").arg(MaxLine));
-        scheduleReconnect();
-    }
+    if (m_buffer.size() > MaxLine)
+        failLongLine();
+}
+
+void ControlClient::failLongLine()
+{
+    fail(tr("The daemon sent a line longer than %1 bytes; reconnecting.").arg(MaxLine));
+    scheduleReconnect();
 }
 
 void ControlClient::handleLine(const QByteArray &line)

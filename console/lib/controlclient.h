@@ -86,6 +86,7 @@ private:
     void handleEvent(const QJsonObject &event);
     void handleVersion(const QJsonObject &version);
     void fail(const QString &message);
+    void failLongLine();
     void scheduleReconnect();
 
     QLocalSocket *m_socket = nullptr;

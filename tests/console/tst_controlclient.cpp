@@ -23,6 +23,8 @@ private Q_SLOTS:
     void noDaemonSaysWhyAndKeepsTrying();
     void seqGapFetchesStatus();
     void garbageFromTheDaemonReconnects();
+    void lineBound_data();
+    void lineBound();
     void failedRequestIsReported();
     void pendingRequestsFailWithTheConnection();
 };
@@ -173,6 +175,54 @@ void TestControlClient::garbageFromTheDaemonReconnects()
     QVERIFY2(errors.first().first().toString().contains(u"not a protocol message"_s),
              qPrintable(errors.first().first().toString()));
     QTRY_COMPARE(daemon.count(u"version"_s), 2);
+    QTRY_COMPARE(client.state(), State::Connected);
+}
+
+// A tick event padded with a field to exactly `length` bytes before its newline.
+static QByteArray paddedEvent(qsizetype length)
+{
+    const QByteArray head = R"({"event":"tick","seq":1,"pad":")"_ba;
+    const QByteArray tail = R"("})"_ba;
+    return head + QByteArray(length - head.size() - tail.size(), 'x') + tail;
+}
+
+void TestControlClient::lineBound_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<bool>("accepted");
+
+    QTest::newRow("a line of exactly 64 KiB") << paddedEvent(ControlClient::MaxLine) + '\n' << true;
+    QTest::newRow("one byte more, newline in the same write") << paddedEvent(ControlClient::MaxLine + 1) + '\n'
+                                                              << false;
+    QTest::newRow("one byte more, no newline yet") << paddedEvent(ControlClient::MaxLine + 1) << false;
+}
+
+void TestControlClient::lineBound()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(bool, accepted);
+
+    FakeDaemon daemon;
+    QVERIFY(daemon.listen());
+    ControlClient client;
+    client.setSocketPath(daemon.path());
+    client.setReconnectInterval(100);
+    QSignalSpy errors(&client, &ControlClient::errorOccurred);
+    QSignalSpy events(&client, &ControlClient::eventReceived);
+    client.start();
+    QTRY_COMPARE(client.state(), State::Connected);
+    daemon.pushRaw(bytes);
+    if (accepted) {
+        QTRY_COMPARE(events.count(), 1);
+        QCOMPARE(errors.count(), 0);
+        QCOMPARE(daemon.count(u"version"_s), 1);
+        return;
+    }
+    QTRY_COMPARE(errors.count(), 1);
+    QVERIFY2(errors.first().first().toString().contains(u"longer than 65536 bytes"_s),
+             qPrintable(errors.first().first().toString()));
+    QCOMPARE(events.count(), 0);
+    QTRY_COMPARE(daemon.count(u"version"_s), 2); // it reconnected
     QTRY_COMPARE(client.state(), State::Connected);
 }
 

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void adminRefused_data();
     void adminRefused();
     void adminCommandsReachTheDaemon();
+    void adminRequestIsLoggedCut();
     void queuesErrorInStatus();
     void eventsAndFilters();
     void ticksCoalesce();
@@ -301,6 +303,19 @@ void tst_ControlServer::adminCommandsReachTheDaemon()
     QCOMPARE(m_fake->m_calls,
              QStringList({u"drain enrich "_s + uid, u"resume enrich "_s + uid, u"reload "_s + uid,
                           u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s}));
+}
+
+void tst_ControlServer::adminRequestIsLoggedCut()
+{
+    // The log names every admin request, but no peer chooses how long a log line is:
+    // the request's text stops at 300 characters (24 of them before the stage name).
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    const QByteArray stage(5000, 'x');
+    QTest::ignoreMessage(
+        QtInfoMsg, QRegularExpression(uR"(^admin command \{"cmd":"drain","stage":"x{276} from uid \d+ pid \d+$)"_s));
+    const QJsonObject reply = client.request(R"({"cmd":"drain","stage":")"_ba + stage + R"("})"_ba);
+    QCOMPARE(reply.value(u"ok"_s).toBool(), false); // no such stage
 }
 
 void tst_ControlServer::queuesErrorInStatus()
