@@ -122,15 +122,6 @@ Result<BacklogRun, QString> runOne(const BenchOptions &o, BenchDatabase &db, con
     return run;
 }
 
-void out(const QString &text)
-{
-    std::fputs(text.toUtf8().constData(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
-}
-
-QString num(double value, int decimals = 0) { return QString::number(value, 'f', decimals); }
-
 } // namespace
 
 Result<BacklogResult, QString> runBacklog(const BenchOptions &o)

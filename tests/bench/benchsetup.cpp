@@ -102,8 +102,17 @@ Result<int, QString> stopDaemon(QProcess *daemon, const QString &logFile)
 
 void progress(const QString &text)
 {
-    std::fprintf(stderr, "pepsi-bench: %s\n", text.toUtf8().constData());
-    std::fflush(stderr);
+    (void)std::fprintf(stderr, "pepsi-bench: %s\n", text.toUtf8().constData());
+    (void)std::fflush(stderr);
 }
+
+void out(const QString &text)
+{
+    (void)std::fputs(text.toUtf8().constData(), stdout);
+    (void)std::fputc('\n', stdout);
+    (void)std::fflush(stdout);
+}
+
+QString num(double value, int decimals) { return QString::number(value, 'f', decimals); }
 
 } // namespace pepsi::bench

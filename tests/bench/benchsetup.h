@@ -35,4 +35,10 @@ Result<int, QString> stopDaemon(QProcess *daemon, const QString &logFile);
 // One line on stderr: what the driver is doing.
 void progress(const QString &text);
 
+// One line of the report on stdout, flushed so that it shows while the run goes on.
+void out(const QString &text);
+
+// A figure with a fixed number of decimals.
+QString num(double value, int decimals = 0);
+
 } // namespace pepsi::bench

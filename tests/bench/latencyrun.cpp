@@ -88,13 +88,6 @@ QString ms(double value) { return QString::number(value, 'f', 2); }
 
 QString metOrMissed(bool met) { return met ? QStringLiteral("met") : QStringLiteral("MISSED"); }
 
-void out(const QString &text)
-{
-    std::fputs(text.toUtf8().constData(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
-}
-
 QList<double> column(const QList<PickupSample> &samples, double PickupSample::*field)
 {
     QList<double> values;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "report.h"
 
+#include "benchsetup.h"
 #include "procstats.h"
 
 #include <QDateTime>
@@ -23,19 +24,10 @@ constexpr double TargetCpuUsecPerHop = 10.0;
 constexpr double TargetRssMiB = 32.0;
 constexpr int TargetRssWorkers = 64;
 
-void out(const QString &text)
-{
-    std::fputs(text.toUtf8().constData(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
-}
-
 void row(const char *label, const QString &value)
 {
     out(QStringLiteral("  %1 %2").arg(QString::fromUtf8(label), -30).arg(value));
 }
-
-QString num(double value, int decimals = 0) { return QString::number(value, 'f', decimals); }
 
 QString verdict(double value, bool met)
 {
