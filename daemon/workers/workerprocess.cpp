@@ -119,6 +119,9 @@ void WorkerProcess::start()
     m_process.setProcessEnvironment(m_launch.environment);
     m_process.setChildProcessModifier(prepareChild);
     m_process.start(QIODevice::ReadWrite | QIODevice::Unbuffered);
+    // QProcess knows the pid once it has forked; started() comes later, from
+    // the event loop, and a snapshot taken in between must not say pid 0.
+    m_pid = m_process.processId();
 }
 
 void WorkerProcess::send(const Tickets &tickets)

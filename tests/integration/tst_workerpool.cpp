@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
@@ -78,6 +79,7 @@ private Q_SLOTS:
     void stderrFloodInBoundedMemory();
     void watchdogWaitsForTheStart();
     void idleWorkerExits();
+    void startingWorkerHasItsPid();
     void exitReasons_data();
     void exitReasons();
 
@@ -400,6 +402,20 @@ void tst_WorkerPool::idleWorkerExits()
     QCOMPARE(exited.at(0).at(1).toString(), u"idle"_s);
     QCOMPARE(exited.at(0).at(2).toLongLong(), 2);
     QCOMPARE(m_settlements.size(), 0);
+}
+
+// A worker the control socket lists before QProcess has said started()
+// (that comes from the event loop) still names its real pid, not 0.
+void tst_WorkerPool::startingWorkerHasItsPid()
+{
+    WorkerPool *pool = makePool(script(u"worker"_s, "while read id; do echo 0; done"));
+    QSignalSpy runs(pool, &WorkerPool::runEnded);
+    QVERIFY(pool->assign(tickets(1)).isEmpty());
+    const QList<WorkerSnapshot> workers = pool->workerSnapshots();
+    QCOMPARE(workers.size(), 1);
+    QVERIFY2(workers.first().pid > 0, qPrintable(QString::number(workers.first().pid)));
+    QCOMPARE(QFileInfo(u"/proc/%1"_s.arg(workers.first().pid)).isDir(), true);
+    QTRY_COMPARE(runs.size(), 1);
 }
 
 // workerExited tells why a worker went: recycled after MAX_MESSAGES, retired
