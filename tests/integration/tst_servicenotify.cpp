@@ -271,7 +271,8 @@ void tst_ServiceNotify::readyStatusWatchdogStopping()
     };
     QTRY_VERIFY2_WITH_TIMEOUT(busyStatus(), qPrintable(sink.describe()), 15000);
 
-    // Workers inherit neither the notification socket nor the watchdog.
+    // Workers inherit neither the notification socket nor the watchdog, nor
+    // the daemon's own choice of event loop (QT_NO_GLIB, set for its start only).
     const QList<qint64> workers = childrenOf(daemon.pid());
     QVERIFY(!workers.isEmpty());
     for (const qint64 worker : workers) {
@@ -279,6 +280,7 @@ void tst_ServiceNotify::readyStatusWatchdogStopping()
         QVERIFY(DaemonProcess::environmentValue(worker, "NOTIFY_SOCKET").isEmpty());
         QVERIFY(DaemonProcess::environmentValue(worker, "WATCHDOG_USEC").isEmpty());
         QVERIFY(DaemonProcess::environmentValue(worker, "WATCHDOG_PID").isEmpty());
+        QVERIFY(DaemonProcess::environmentValue(worker, "QT_NO_GLIB").isEmpty());
     }
 
     QTRY_COMPARE_WITH_TIMEOUT(queue.count(u"status = 'done'"_s), 120, 30000);
