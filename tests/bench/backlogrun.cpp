@@ -55,7 +55,7 @@ void readClaimStatement(BenchDatabase &db, BacklogRun *run)
 {
     QSqlQuery q = db.query(QStringLiteral(
         "SELECT calls, mean_exec_time, max_exec_time, stddev_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', "
-        "'g'), 70) FROM pg_stat_statements WHERE query LIKE '%SKIP LOCKED%' AND query LIKE '%workqueue%' "
+        "'g'), 70), (shared_blks_hit + shared_blks_read)::float8 / greatest(calls, 1) FROM pg_stat_statements WHERE query LIKE '%SKIP LOCKED%' AND query LIKE '%workqueue%' "
         "ORDER BY calls DESC LIMIT 1"));
     if (!q.next())
         return;
@@ -65,6 +65,7 @@ void readClaimStatement(BenchDatabase &db, BacklogRun *run)
     run->claimStddevMs = q.value(3).toDouble();
     run->claimRows = q.value(4).toLongLong();
     run->claimQuery = q.value(5).toString();
+    run->claimBuffers = q.value(6).toDouble();
 }
 
 Result<BacklogRun, QString> runOne(const BenchOptions &o, BenchDatabase &db, const QString &config,
@@ -91,7 +92,16 @@ Result<BacklogRun, QString> runOne(const BenchOptions &o, BenchDatabase &db, con
     // Partial indexes answer these without a scan of the finished rows.
     const QString leftSql = QStringLiteral("SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
                                            "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')");
+    // --vacuum-seconds: what a tighter autovacuum would do. The claim walks
+    // the index entries of the rows it claimed since the last vacuum.
+    qint64 lastVacuumMs = 0;
     while (clock.elapsed() < o.backlogSeconds * 1000LL) {
+        if (o.vacuumSeconds > 0 && clock.elapsed() - lastVacuumMs >= o.vacuumSeconds * 1000LL) {
+            if (!db.exec(QStringLiteral("VACUUM workqueue")))
+                return db.lastError();
+            lastVacuumMs = clock.elapsed();
+            ++run.vacuums;
+        }
         if (daemon.waitForFinished(100))
             return QStringLiteral("the daemon exited (status %1) during the run; see %2")
                 .arg(daemon.exitCode())
@@ -159,20 +169,24 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
             .arg(r.fsync, r.synchronousCommit)
             .arg(o.finishedRows)
             .arg(o.backlogSeconds));
-    out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
+    out(o.vacuumSeconds > 0 ? QStringLiteral("  VACUUM workqueue every %1 s during each run (--vacuum-seconds)")
+                                  .arg(o.vacuumSeconds)
+                            : QStringLiteral("  no VACUUM but autovacuum's during the runs"));
+    out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8 %9")
             .arg(QStringLiteral("pending"), 9)
             .arg(QStringLiteral("hops/s"), 8)
             .arg(QStringLiteral("rounds"), 8)
             .arg(QStringLiteral("claim mean ms"), 14)
             .arg(QStringLiteral("max ms"), 8)
             .arg(QStringLiteral("ids/round"), 10)
+            .arg(QStringLiteral("buffers/round"), 14)
             .arg(QStringLiteral("daemon µs/hop"), 14)
             .arg(QStringLiteral("PG µs/hop"), 10));
     bool complete = true;
     for (const BacklogRun &run : r.runs) {
         const double hops = double(std::max<qint64>(run.hops, 1));
         const bool known = run.claimCalls >= 0;
-        out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8%9")
+        out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8 %9%10")
                 .arg(run.pending, 9)
                 .arg(num(double(run.hops) / run.seconds), 8)
                 .arg(known ? QString::number(run.claimCalls) : QStringLiteral("-"), 8)
@@ -181,6 +195,7 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
                 .arg(known && run.claimCalls > 0 ? num(double(run.claimRows) / double(run.claimCalls), 1)
                                                  : QStringLiteral("-"),
                      10)
+                .arg(known ? num(run.claimBuffers, 1) : QStringLiteral("-"), 14)
                 .arg(num(double(run.daemonCpuUsec) / hops, 1), 14)
                 .arg(run.postgresCpuUsec >= 0 ? num(double(run.postgresCpuUsec) / hops, 1) : QStringLiteral("-"), 10)
                 .arg(run.drained ? QString() : QStringLiteral("  (first %1 hops)").arg(run.hops)));
@@ -200,7 +215,8 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
     }
     for (const BacklogRun &run : r.runs) {
         out(QStringLiteral("RESULT mode=backlog pending=%1 finished=%2 drained=%3 seconds=%4 hops=%5 hops_per_s=%6 "
-                           "claim_calls=%7 claim_mean_ms=%8 claim_max_ms=%9 ids_per_round=%10 fsync=%11")
+                           "claim_calls=%7 claim_mean_ms=%8 claim_max_ms=%9 ids_per_round=%10 fsync=%11 "
+                           "claim_buffers_per_round=%12 vacuums=%13")
                 .arg(run.pending)
                 .arg(run.finished)
                 .arg(run.drained ? QStringLiteral("yes") : QStringLiteral("no"), num(run.seconds, 3))
@@ -208,7 +224,7 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
                 .arg(num(double(run.hops) / run.seconds), QString::number(run.claimCalls), num(run.claimMeanMs, 3),
                      num(run.claimMaxMs, 2),
                      run.claimCalls > 0 ? num(double(run.claimRows) / double(run.claimCalls), 1) : QStringLiteral("-"),
-                     r.fsync));
+                     r.fsync, num(run.claimBuffers, 1), QString::number(run.vacuums)));
     }
     return complete;
 }

@@ -90,6 +90,9 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
          QStringLiteral("N")},
         {QStringLiteral("backlog-seconds"),
          QStringLiteral("--backlog: stop each run when drained or after this long (default 20)"), QStringLiteral("S")},
+        {QStringLiteral("vacuum-seconds"),
+         QStringLiteral("--backlog: VACUUM workqueue every S seconds during a run (default 0: never)"),
+         QStringLiteral("S")},
         {QStringLiteral("fused"),
          QStringLiteral("mark every stage after the first FUSE = YES: one worker pass runs all three")},
     });
@@ -154,6 +157,7 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
              std::tuple{QStringLiteral("idle-seconds"), 1, 3600, &o.idleSeconds},
              std::tuple{QStringLiteral("finished"), 0, 100'000'000, &o.finishedRows},
              std::tuple{QStringLiteral("backlog-seconds"), 1, 3600, &o.backlogSeconds},
+             std::tuple{QStringLiteral("vacuum-seconds"), 0, 3600, &o.vacuumSeconds},
          }) {
         if (auto error = readCount(parser, name, min, max, out))
             return *error;

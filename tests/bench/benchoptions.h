@@ -41,6 +41,7 @@ struct BenchOptions
     QList<int> backlogSizes = {10'000, 1'000'000}; // --backlog: pending rows, one run each
     int finishedRows = 1'000'000;                  // done rows in the table beside them
     int backlogSeconds = 20;                       // each run stops when drained or after this long
+    int vacuumSeconds = 0; // --backlog: VACUUM workqueue this often during a run (0: never, autovacuum only)
 
     int stages() const { return 3; }
     // Worker processes at full load: fused, only the first stage has any.
