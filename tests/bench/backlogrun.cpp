@@ -55,7 +55,8 @@ void readClaimStatement(BenchDatabase &db, BacklogRun *run)
 {
     QSqlQuery q = db.query(QStringLiteral(
         "SELECT calls, mean_exec_time, max_exec_time, stddev_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', "
-        "'g'), 70), (shared_blks_hit + shared_blks_read)::float8 / greatest(calls, 1) FROM pg_stat_statements WHERE query LIKE '%SKIP LOCKED%' AND query LIKE '%workqueue%' "
+        "'g'), 70), (shared_blks_hit + shared_blks_read)::float8 / greatest(calls, 1) FROM pg_stat_statements WHERE "
+        "query LIKE '%SKIP LOCKED%' AND query LIKE '%workqueue%' "
         "ORDER BY calls DESC LIMIT 1"));
     if (!q.next())
         return;
@@ -169,9 +170,9 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
             .arg(r.fsync, r.synchronousCommit)
             .arg(o.finishedRows)
             .arg(o.backlogSeconds));
-    out(o.vacuumSeconds > 0 ? QStringLiteral("  VACUUM workqueue every %1 s during each run (--vacuum-seconds)")
-                                  .arg(o.vacuumSeconds)
-                            : QStringLiteral("  no VACUUM but autovacuum's during the runs"));
+    out(o.vacuumSeconds > 0
+            ? QStringLiteral("  VACUUM workqueue every %1 s during each run (--vacuum-seconds)").arg(o.vacuumSeconds)
+            : QStringLiteral("  no VACUUM but autovacuum's during the runs"));
     out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8 %9")
             .arg(QStringLiteral("pending"), 9)
             .arg(QStringLiteral("hops/s"), 8)

@@ -27,7 +27,7 @@ struct BacklogRun
     qint64 claimRows = 0;
     // Shared buffers one round touched (hit + read), mean: where its time goes.
     double claimBuffers = 0;
-    int vacuums = 0; // VACUUMs run by --vacuum-seconds
+    int vacuums = 0;    // VACUUMs run by --vacuum-seconds
     QString claimQuery; // its first characters, to show what was matched
     int daemonExitCode = -1;
 };

@@ -28,7 +28,8 @@ namespace {
 std::optional<QString> fillQueue(BenchDatabase &db, int messages, bool analyze)
 {
     if (!db.scalar(QStringLiteral("SELECT to_regclass('workqueue') IS NOT NULL")).toBool())
-        return QStringLiteral("the database has no workqueue table: install resources/sql/001_initial.sql first");
+        return QStringLiteral("the database has no workqueue table: install the schema first (pepsi-schema --database "
+                              "URI install; run-bench does)");
     if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
         return db.lastError();
     // One statement: one NOTIFY, as pepsi-ingress would send for a batch.
