@@ -67,7 +67,12 @@ void WorkerSession::checkConnection()
 WorkerSession::State WorkerSession::complete(QByteArray *reason)
 {
     // The dispatcher routes by the file plus the overlay; so must the worker.
-    QueryResult rows = m_connection.exec("SELECT section, option, value FROM config_overlay", {});
+    // Bounded as the dispatcher reads it (OverlayStore): one row and one
+    // character past Configuration's limits, which withOverlay() then refuses.
+    QueryResult rows = m_connection.exec(
+        "SELECT left(section, $1::int), left(option, $1::int), left(value, $1::int)"
+        " FROM config_overlay ORDER BY section, option LIMIT $2::int",
+        {QByteArray::number(Configuration::MaxValueChars + 1), QByteArray::number(Configuration::MaxOverlayRows + 1)});
     if (!rows.ok()) {
         if (rows.error.code == Outcome::TryLater) {
             *reason = rows.error.reason;

@@ -7,6 +7,7 @@
 #include <QStringDecoder>
 
 #include <algorithm>
+#include <tuple>
 
 namespace pepsi {
 
@@ -269,15 +270,18 @@ Configuration Configuration::withOverlay(const QList<OverlayRow> &rows) const
         // The store may have cut what it read at one character past the bound.
         if (row.section.size() > MaxValueChars || row.option.size() > MaxValueChars
             || row.value.size() > MaxValueChars) {
-            Configuration refused = *this;
-            refused.m_overlayError =
+            result.m_overlayError =
                 ConfigError{ConfigOrigin::fromOverlay(row.section.trimmed().toLower().left(64),
                                                       row.option.trimmed().toUpper().left(64)),
                             QStringLiteral("longer than %1 characters; overlay not applied").arg(MaxValueChars)};
-            return refused;
+            return result;
         }
     }
-    for (const OverlayRow &row : rows) {
+    QList<OverlayRow> ordered = rows;
+    std::stable_sort(ordered.begin(), ordered.end(), [](const OverlayRow &a, const OverlayRow &b) {
+        return std::tie(a.section, a.option) < std::tie(b.section, b.option);
+    });
+    for (const OverlayRow &row : std::as_const(ordered)) {
         const QString section = row.section.trimmed().toLower();
         const QString option = row.option.trimmed().toLower();
         // Nowhere to report a nameless row from here; it could not name a

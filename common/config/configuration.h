@@ -46,6 +46,9 @@ public:
 
     // Overlay rows win over the file. Returns the previous overlay-free copy unchanged.
     // Rows past the limits above are not merged; overlayError() says why.
+    // Rows that name one option (names compare without case and surrounding
+    // blanks) apply in (section, option) order, the last winning, whatever
+    // order they were read in: the dispatcher and its workers must agree.
     Configuration withOverlay(const QList<OverlayRow> &rows) const;
     // Why the overlay was refused (too many rows, a value too long), if it was.
     // StageGraph::fromConfiguration reports it, so a reload refuses it too.

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void unterminatedLastLineIsAnsweredAtEof();
     void setsApplicationName();
     void readsTheOverlay();
+    void readsTheOverlayBoundedAndInOrder();
     void workTime();
     void stampStart_data();
     void stampStart();
@@ -214,6 +215,29 @@ void tst_StageKit::readsTheOverlay()
     QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1), QByteArrayList{"0"});
     QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"other"_s);
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+// The worker reads config_overlay as the dispatcher does: at most one row
+// past the limit (the refusal counts what was read), and rows naming one
+// option in different case apply in the same order.
+void tst_StageKit::readsTheOverlayBoundedAndInOrder()
+{
+    // Heap order: "next" first; (section, option) order: "NEXT" first, so "next" wins.
+    QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay VALUES ('stage-first', 'next', 'other')"_s), QString());
+    QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay VALUES ('stage-first', 'NEXT', 'last')"_s), QString());
+    const qint64 id = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1), QByteArrayList{"0"});
+    QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"other"_s);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+
+    QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay SELECT 'stage-x', 'OPTION_' || i, '1' "
+                             "FROM generate_series(1, 14000) i"_s),
+             QString());
+    QProcess &refused = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QCOMPARE(WorkerHarness::finish(refused), u"exit 78"_s);
+    const QByteArray err = refused.readAllStandardError();
+    QVERIFY2(err.contains("config_overlay has more than 4096 rows (4097 read); none applied"), err.constData());
 }
 
 void tst_StageKit::workTime()

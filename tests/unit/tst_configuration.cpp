@@ -63,6 +63,7 @@ private Q_SLOTS:
     void expansionErrors();
     void expansionIsBounded();
     void overlay();
+    void overlayOrderDoesNotMatter();
     void accessors_data();
     void accessors();
     void accessorDefaults();
@@ -331,6 +332,24 @@ void TestConfiguration::overlay()
     QVERIFY(!error.ok());
     QCOMPARE(error.error().toString(),
              QStringLiteral("config_overlay (stage-a, PARALLELISM): PARALLELISM: \"many\" is not a whole number"));
+}
+
+// Two rows naming one option (PRIMARY KEY (section, option) lets them differ
+// in case or blanks): whichever order a reader got them in, the same one
+// wins, so the dispatcher and a worker build the same graph.
+void TestConfiguration::overlayOrderDoesNotMatter()
+{
+    const Configuration file = parseOrFail("[stage-a]\nPROGRAM = a\n");
+    const OverlayRow upper{QStringLiteral("stage-a"), QStringLiteral("NEXT"), QStringLiteral("b")};
+    const OverlayRow lower{QStringLiteral("stage-a"), QStringLiteral("next"), QStringLiteral("c")};
+    const OverlayRow spaced{QStringLiteral(" stage-a"), QStringLiteral("next"), QStringLiteral("d")};
+    const QList<QList<OverlayRow>> orders = {
+        {upper, lower, spaced}, {lower, upper, spaced}, {spaced, lower, upper}, {spaced, upper, lower}};
+    for (const QList<OverlayRow> &rows : orders) {
+        // (section, option) order: " stage-a" < "stage-a", "NEXT" < "next": "c" comes last.
+        QCOMPARE(rawValue(file.withOverlay(rows), QStringLiteral("stage-a"), QStringLiteral("next")),
+                 QStringLiteral("c"));
+    }
 }
 
 void TestConfiguration::accessors_data()
