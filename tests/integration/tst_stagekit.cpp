@@ -33,8 +33,9 @@ private Q_SLOTS:
     void badLineIsAProtocolError();
     void unterminatedLastLineIsAnsweredAtEof();
     void setsApplicationName();
+    void readsTheOverlay_data();
     void readsTheOverlay();
-    void readsTheOverlayBoundedAndInOrder();
+    void readsABoundedOverlay();
     void workTime();
     void stampStart_data();
     void stampStart();
@@ -206,31 +207,36 @@ void tst_StageKit::setsApplicationName()
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
 }
 
+void tst_StageKit::readsTheOverlay_data()
+{
+    QTest::addColumn<QStringList>("rows"); // inserted in this order
+    QTest::addColumn<QString>("next");     // where the worker sends the message
+
+    QTest::newRow("NEXT changed") << QStringList{u"('stage-first', 'next', 'other')"_s} << u"other"_s;
+    // Heap order puts "next" first, (section, option) order "NEXT": the
+    // dispatcher applies "next" last, so must the worker.
+    QTest::newRow("NEXT twice, in other case")
+        << QStringList{u"('stage-first', 'next', 'other')"_s, u"('stage-first', 'NEXT', 'last')"_s} << u"other"_s;
+}
+
+// The worker routes by the file plus config_overlay, as its dispatcher does.
 void tst_StageKit::readsTheOverlay()
 {
-    // NEXT of [stage-first] changed in the database: the worker routes by it
-    QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay VALUES ('stage-first', 'next', 'other')"_s), QString());
+    QFETCH(QStringList, rows);
+    QFETCH(QString, next);
+    for (const QString &row : std::as_const(rows))
+        QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay VALUES "_s + row), QString());
     const qint64 id = m_harness->insertRow(u"first"_s);
     QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
     QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1), QByteArrayList{"0"});
-    QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"other"_s);
+    QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), next);
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
 }
 
-// The worker reads config_overlay as the dispatcher does: at most one row
-// past the limit (the refusal counts what was read), and rows naming one
-// option in different case apply in the same order.
-void tst_StageKit::readsTheOverlayBoundedAndInOrder()
+// The worker reads at most one row past the overlay's limit (the refusal
+// counts what was read), as the dispatcher does.
+void tst_StageKit::readsABoundedOverlay()
 {
-    // Heap order: "next" first; (section, option) order: "NEXT" first, so "next" wins.
-    QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay VALUES ('stage-first', 'next', 'other')"_s), QString());
-    QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay VALUES ('stage-first', 'NEXT', 'last')"_s), QString());
-    const qint64 id = m_harness->insertRow(u"first"_s);
-    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
-    QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1), QByteArrayList{"0"});
-    QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"other"_s);
-    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
-
     QCOMPARE(m_harness->exec(u"INSERT INTO config_overlay SELECT 'stage-x', 'OPTION_' || i, '1' "
                              "FROM generate_series(1, 14000) i"_s),
              QString());
