@@ -137,14 +137,10 @@ Result<BacklogRun, QString> runOne(const BenchOptions &o, BenchDatabase &db, con
 
 Result<BacklogResult, QString> runBacklog(const BenchOptions &o)
 {
-    if (auto error = prepareWorkDir(o))
-        return *error;
-    const auto config = writeConfig(o);
+    BenchDatabase db;
+    const auto config = prepareRun(o, db);
     if (!config)
         return config.error();
-    BenchDatabase db;
-    if (!db.open(o.database))
-        return db.lastError();
     const bool statStatements = statStatementsLoaded(db);
     if (!statStatements)
         progress(QStringLiteral("backlog: pg_stat_statements is not loaded (run-bench --backlog preloads it); "

@@ -19,6 +19,8 @@ const QStringList &stageNames()
     return names;
 }
 
+namespace {
+
 std::optional<QString> prepareWorkDir(const BenchOptions &o)
 {
     const QStringList binaries = {o.buildDir + QStringLiteral("/daemon/pepsi-dispatch"),
@@ -69,6 +71,20 @@ Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stage
     file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
                         | QFileDevice::ReadOther);
     return path;
+}
+
+} // namespace
+
+Result<QString, QString> prepareRun(const BenchOptions &o, BenchDatabase &db, const QString &stageExtra)
+{
+    if (auto error = prepareWorkDir(o))
+        return *error;
+    const auto config = writeConfig(o, stageExtra);
+    if (!config)
+        return config.error();
+    if (!db.open(o.database))
+        return db.lastError();
+    return *config;
 }
 
 std::optional<QString> startDaemon(const BenchOptions &o, const QString &config, const QString &logFile,

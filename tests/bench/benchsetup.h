@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "benchdatabase.h"
 #include "benchoptions.h"
 
 #include <QProcess>
@@ -14,14 +15,13 @@ namespace pepsi::bench {
 // The three stages every mode drives: first -> second -> third.
 const QStringList &stageNames();
 
-// Checks that the daemon and the reference stage are built, and prepares
-// the work directory, readable (and for the control socket, writable) by the
-// account the daemon and its workers run as after dropping root.
-std::optional<QString> prepareWorkDir(const BenchOptions &options);
-
-// Writes WORK_DIR/pepsi.conf for the three stages; stageExtra is appended to
-// every [stage-*] section ("STAMP_START = YES\n"). Returns its path.
-Result<QString, QString> writeConfig(const BenchOptions &options, const QString &stageExtra = {});
+// What every mode does first: checks that the daemon and the reference stage
+// are built; prepares the work directory, readable (and for the control
+// socket, writable) by the account the daemon and its workers run as after
+// dropping root; writes WORK_DIR/pepsi.conf for the three stages, with
+// stageExtra appended to every [stage-*] section ("STAMP_START = YES\n");
+// opens db. Returns the configuration's path.
+Result<QString, QString> prepareRun(const BenchOptions &options, BenchDatabase &db, const QString &stageExtra = {});
 
 // Starts BUILD/daemon/pepsi-dispatch -c config (under --wrap when given),
 // its stdout and stderr going to logFile.

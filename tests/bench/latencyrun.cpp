@@ -108,15 +108,11 @@ QString spread(const QList<double> &values)
 
 Result<LatencyResult, QString> runLatency(const BenchOptions &o)
 {
-    if (auto error = prepareWorkDir(o))
-        return *error;
+    BenchDatabase db;
     // Only the first stage's stamp is read; the others advance as usual.
-    const auto config = writeConfig(o, QStringLiteral("STAMP_START = YES\n"));
+    const auto config = prepareRun(o, db, QStringLiteral("STAMP_START = YES\n"));
     if (!config)
         return config.error();
-    BenchDatabase db;
-    if (!db.open(o.database))
-        return db.lastError();
     if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
         return db.lastError();
 

@@ -100,15 +100,10 @@ std::optional<QString> collectRows(BenchDatabase &db, qint64 startEpochMs, Pipel
 
 Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
 {
-    if (auto error = prepareWorkDir(o))
-        return *error;
-    const auto config = writeConfig(o);
+    BenchDatabase db;
+    const auto config = prepareRun(o, db);
     if (!config)
         return config.error();
-
-    BenchDatabase db;
-    if (!db.open(o.database))
-        return db.lastError();
     if (auto error = fillQueue(db, o.messages, o.analyze))
         return *error;
 
