@@ -89,7 +89,6 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
     });
     connect(&m_stderrWindow, &QTimer::timeout, this, &WorkerProcess::logDroppedStderr);
     connect(&m_process, &QProcess::started, this, [this] {
-        m_pid = m_process.processId();
         if (m_state == State::Starting)
             m_state = State::Running;
         qCDebug(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "started";
