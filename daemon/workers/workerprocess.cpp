@@ -43,8 +43,8 @@ void prepareChild()
 }
 
 // Bytes written to the worker's stdin that it has not read yet; -1 when that
-// cannot be told. The pipe is reached through /proc (QProcess does not give
-// out its descriptor); opening a read end for FIONREAD consumes nothing.
+// cannot be told. The pipe is reached through /proc (we gave our read end to
+// the child); opening a read end for FIONREAD consumes nothing.
 int unreadInput(qint64 pid)
 {
     const QByteArray path = "/proc/" + QByteArray::number(pid) + "/fd/0";
@@ -88,6 +88,7 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
         terminate();
     });
     connect(&m_stderrWindow, &QTimer::timeout, this, &WorkerProcess::logDroppedStderr);
+    connect(&m_input, &InputPipe::broken, this, &WorkerProcess::onInputBroken);
     connect(&m_process, &QProcess::started, this, [this] {
         if (m_state == State::Starting)
             m_state = State::Running;
@@ -116,8 +117,23 @@ void WorkerProcess::start()
     m_process.setProgram(m_launch.program);
     m_process.setArguments(m_launch.arguments);
     m_process.setProcessEnvironment(m_launch.environment);
-    m_process.setChildProcessModifier(prepareChild);
-    m_process.start(QIODevice::ReadWrite | QIODevice::Unbuffered);
+    QString error;
+    if (!m_input.open(&error)) {
+        WorkerExit exit;
+        exit.kind = WorkerExit::Kind::FailedToStart;
+        exit.cause = QStringLiteral("failed to start: no pipe for its input: ") + error;
+        // Reported from the event loop, as QProcess reports a failed exec.
+        QMetaObject::invokeMethod(
+            this, [this, exit] { finish(exit); }, Qt::QueuedConnection);
+        return;
+    }
+    m_process.setStandardInputFile(QProcess::nullDevice());
+    m_process.setChildProcessModifier([input = m_input.childEnd()] {
+        InputPipe::adoptAsStdin(input);
+        prepareChild();
+    });
+    m_process.start(QIODevice::ReadOnly | QIODevice::Unbuffered);
+    m_input.releaseChildEnd();
     // QProcess knows the pid once it has forked; started() comes later, from
     // the event loop, and a snapshot taken in between must not say pid 0.
     m_pid = m_process.processId();
@@ -133,7 +149,7 @@ void WorkerProcess::send(const Tickets &tickets)
         m_inFlight.push_back(ticket);
         m_writeBuffer.append(QByteArray::number(ticket.id)).append('\n');
     }
-    m_process.write(m_writeBuffer);
+    m_input.write(m_writeBuffer);
     m_bytesSent += m_writeBuffer.size();
     if (!m_ready && m_state == State::Running && !m_startProbe.isActive())
         m_startProbe.start();
@@ -146,7 +162,7 @@ void WorkerProcess::closeInput(std::chrono::milliseconds grace)
     if (m_state == State::Exited)
         return;
     m_state = State::Stopping;
-    m_process.closeWriteChannel();
+    m_input.close();
     if (!m_graceTimer.isActive() && !m_killTimer.isActive())
         m_graceTimer.start(grace);
 }
@@ -169,9 +185,9 @@ void WorkerProcess::probeStart()
         return;
     }
     // It has taken bytes out of its stdin: it is past its start-up and reading.
-    // (QProcess may hold ids it has not written to the pipe yet; a worker may
-    // read one line at a time.)
-    const qint64 inPipe = m_bytesSent - m_process.bytesToWrite();
+    // (Ids the pipe did not take yet are still ours; a worker may read one
+    // line at a time.)
+    const qint64 inPipe = m_bytesSent - m_input.bytesToWrite();
     const int unread = unreadInput(m_pid);
     if (unread < 0 || (inPipe > 0 && unread < inPipe))
         becomeReady();
@@ -278,6 +294,20 @@ void WorkerProcess::onWatchdog()
     m_inFlight.pop_front();
     Q_EMIT timedOut(this, head);
     terminate();
+}
+
+void WorkerProcess::onInputBroken(const QString &why)
+{
+    if (m_state == State::Exited)
+        return;
+    // Most often it is exiting and finished() is on its way; one that lives
+    // on without its input can never answer what it holds.
+    qCWarning(lcWorker).noquote()
+        << "stage" << m_launch.stage << "pid" << m_pid
+        << QStringLiteral("no longer reads its input (%1); stopping it unless it exits within").arg(why)
+        << m_launch.terminateGrace.count() << "ms";
+    if (!m_graceTimer.isActive() && !m_killTimer.isActive())
+        m_graceTimer.start(m_launch.terminateGrace);
 }
 
 void WorkerProcess::onStderr()

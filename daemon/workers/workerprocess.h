@@ -4,6 +4,7 @@
 #include "model/snapshots.h"
 #include "model/ticket.h"
 #include "protocol/statusline.h"
+#include "workers/inputpipe.h"
 #include "workers/linesplitter.h"
 
 #include <QElapsedTimer>
@@ -91,6 +92,7 @@ Q_SIGNALS:
 private:
     void onStdout();
     void onStderr();
+    void onInputBroken(const QString &why);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onErrorOccurred(QProcess::ProcessError error);
     void onWatchdog();
@@ -106,6 +108,7 @@ private:
 
     WorkerLaunch m_launch;
     QProcess m_process;
+    InputPipe m_input; // its stdin; QProcess reads its stdout and stderr
     QTimer m_watchdog;
     QTimer m_killTimer;
     QTimer m_graceTimer;

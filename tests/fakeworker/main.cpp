@@ -22,6 +22,9 @@
 //   commit-crash    advance (committed), then _exit(3) without answering
 //   commit-crash:MS the same, sleeping MS milliseconds between the two
 //   stderr          write "fake stderr line for <id>" to stderr, then advance
+//   drop-input      put a pipe nobody writes to in place of stdin, then
+//                   advance: it lives on, answered, but never reads the
+//                   dispatcher's ids again (they get EPIPE)
 //   fds             store this process's open fds in state.fds.<stage>, then advance
 //   sql-error       advance, then run a statement that fails (division by
 //                   zero): answers "1 database error: ..."; in a batch it
@@ -56,6 +59,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -201,6 +205,12 @@ Outcome handle(StageContext &ctx, qint64 id)
         ::_exit(int(argument));
     if (kind == "hang")
         hangForever();
+    if (kind == "drop-input") {
+        int unused[2];
+        if (::pipe(unused) != 0 || ::dup2(unused[0], STDIN_FILENO) < 0)
+            return Outcome::fail(2, "fake: drop-input: " + QByteArray(std::strerror(errno)));
+        return ctx.advance(id, record);
+    }
     if (kind == "ignore-sigterm") {
         std::signal(SIGTERM, SIG_IGN);
         hangForever();

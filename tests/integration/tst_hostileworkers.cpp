@@ -33,6 +33,7 @@ private Q_SLOTS:
     void startFailureFailsNothing();
     void watchdogWaitsForASlowStart();
     void crashWhileStoppingFailsTheHead();
+    void workerThatStopsReadingIsReplaced();
 
 private:
     std::unique_ptr<DaemonProcess> startDaemon(const DaemonProcess::Options &stageOptions = {},
@@ -277,6 +278,28 @@ void tst_HostileWorkers::crashWhileStoppingFailsTheHead()
              qPrintable(poison->describe()));
     const auto behind = m_queue->row(ids[2]);
     QVERIFY2(behind->status == u"pending"_s && !behind->dispatchError, qPrintable(behind->describe()));
+}
+
+// A worker that answered, then stopped reading its stdin and lives on, gets
+// ids the pipe refuses (EPIPE): it is stopped, and what it was handed runs on
+// the next worker; before, those ids waited for MAX_RUNTIME (or for ever).
+void tst_HostileWorkers::workerThatStopsReadingIsReplaced()
+{
+    const auto daemon = startDaemon({{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}});
+    QVERIFY(daemon);
+    const QList<qint64> first = m_queue->insertModes(u"s"_s, {u"drop-input"_s});
+    QCOMPARE(first.size(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->row(first[0])->status, u"done"_s, 5000);
+    const QList<qint64> later = m_queue->insertModes(u"s"_s, {u"ok"_s, u"ok"_s});
+    QCOMPARE(later.size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 3, 10000);
+    for (const qint64 id : later) {
+        const auto row = m_queue->row(id);
+        QVERIFY2(row->runs(u"s"_s) == 1 && !row->dispatchError, qPrintable(row->describe()));
+        QVERIFY2(row->pid(u"s"_s) != m_queue->row(first[0])->pid(u"s"_s), qPrintable(row->describe()));
+    }
+    QCOMPARE(daemon->countLog(QRegularExpression(u"no longer reads its input \\(Broken pipe\\)"_s)), 1);
+    QCOMPARE(daemon->terminate(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_HostileWorkers)

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// InputPipe, the worker's stdin as the daemon writes it: what the pipe does
+// not take at once waits and arrives whole and in order, end of input comes
+// after the last byte, and a pipe nobody reads reports itself once.
+#include "workers/inputpipe.h"
+
+#include <QSignalSpy>
+#include <QSocketNotifier>
+#include <QTest>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace pepsi;
+
+class tst_InputPipe : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void childEndIsNotAStandardDescriptor();
+    void whatThePipeDoesNotTakeWaits_data();
+    void whatThePipeDoesNotTakeWaits();
+    void closeEndsInputAfterThePendingBytes();
+    void readerGoneIsReportedOnce();
+
+private:
+    // Takes the read end from the pipe, as the child does; non-blocking, for
+    // reading from the event loop.
+    static int takeReadEnd(InputPipe &pipe);
+};
+
+int tst_InputPipe::takeReadEnd(InputPipe &pipe)
+{
+    const int reader = ::fcntl(pipe.childEnd(), F_DUPFD_CLOEXEC, 3);
+    ::fcntl(reader, F_SETFL, O_NONBLOCK);
+    pipe.releaseChildEnd();
+    return reader;
+}
+
+void tst_InputPipe::childEndIsNotAStandardDescriptor()
+{
+    // With 0, 1 and 2 closed a new pipe would get them; QProcess's own
+    // redirection in the child would then replace ours.
+    const int savedIn = ::dup(STDIN_FILENO);
+    ::close(STDIN_FILENO);
+    InputPipe pipe;
+    QString error;
+    const bool opened = pipe.open(&error);
+    ::dup2(savedIn, STDIN_FILENO);
+    ::close(savedIn);
+    QVERIFY2(opened, qPrintable(error));
+    QVERIFY(pipe.childEnd() > STDERR_FILENO);
+}
+
+void tst_InputPipe::whatThePipeDoesNotTakeWaits_data()
+{
+    QTest::addColumn<int>("bytes");
+    QTest::newRow("one batch of ids") << 40;
+    QTest::newRow("four times a pipe's buffer") << 4 * 65536;
+}
+
+void tst_InputPipe::whatThePipeDoesNotTakeWaits()
+{
+    QFETCH(int, bytes);
+    InputPipe pipe;
+    QString error;
+    QVERIFY2(pipe.open(&error), qPrintable(error));
+    const int reader = takeReadEnd(pipe);
+    QByteArray sent;
+    for (int i = 0; sent.size() < bytes; ++i)
+        sent += QByteArray::number(i) + '\n';
+    pipe.write(sent.first(sent.size() / 2));
+    pipe.write(sent.sliced(sent.size() / 2));
+    QCOMPARE(pipe.bytesToWrite() > 0, sent.size() > 65536);
+
+    QByteArray received;
+    QSocketNotifier readable(reader, QSocketNotifier::Read);
+    connect(&readable, &QSocketNotifier::activated, this, [&] {
+        char chunk[4096];
+        const ssize_t n = ::read(reader, chunk, sizeof chunk);
+        if (n > 0)
+            received.append(chunk, n);
+    });
+    QTRY_COMPARE(received.size(), sent.size());
+    QCOMPARE(received, sent);
+    QCOMPARE(pipe.bytesToWrite(), 0);
+    ::close(reader);
+}
+
+void tst_InputPipe::closeEndsInputAfterThePendingBytes()
+{
+    InputPipe pipe;
+    QString error;
+    QVERIFY2(pipe.open(&error), qPrintable(error));
+    const int reader = takeReadEnd(pipe);
+    const QByteArray sent(3 * 65536, 'x');
+    pipe.write(sent);
+    pipe.close();
+    pipe.write("after the end\n"); // dropped: input has ended
+    QByteArray received;
+    bool endOfInput = false;
+    QSocketNotifier readable(reader, QSocketNotifier::Read);
+    connect(&readable, &QSocketNotifier::activated, this, [&] {
+        char chunk[4096];
+        const ssize_t n = ::read(reader, chunk, sizeof chunk);
+        if (n > 0)
+            received.append(chunk, n);
+        else if (n == 0)
+            endOfInput = true;
+    });
+    QTRY_VERIFY(endOfInput);
+    QCOMPARE(received, sent);
+    ::close(reader);
+}
+
+void tst_InputPipe::readerGoneIsReportedOnce()
+{
+    InputPipe pipe;
+    QString error;
+    QVERIFY2(pipe.open(&error), qPrintable(error));
+    ::close(takeReadEnd(pipe));
+    QSignalSpy broken(&pipe, &InputPipe::broken);
+    pipe.write("1\n2\n"); // EPIPE, not SIGPIPE: the test would die of it
+    QCOMPARE(broken.size(), 1);
+    QCOMPARE(broken.first().first().toString(), QStringLiteral("Broken pipe"));
+    pipe.write("3\n");
+    QCOMPARE(broken.size(), 1);
+    QCOMPARE(pipe.bytesToWrite(), 0);
+}
+
+QTEST_GUILESS_MAIN(tst_InputPipe)
+#include "tst_inputpipe.moc"
