@@ -14,6 +14,7 @@
 #include <QRegularExpression>
 #include <QSqlQuery>
 #include <QTextStream>
+#include <QThread>
 #include <QVariant>
 
 #include <csignal>
@@ -96,6 +97,38 @@ std::optional<QString> collectRows(BenchDatabase &db, qint64 startEpochMs, Pipel
     return std::nullopt;
 }
 
+// The daemon's own server sessions (they say so in application_name): the
+// claim rounds and LISTEN; they live as long as the daemon, so their CPU is
+// the run's.
+qint64 dispatcherSessionsCpuUsec(BenchDatabase &db)
+{
+    const QVariant pids = db.scalar(QStringLiteral("SELECT string_agg(pid::text, ',') FROM pg_stat_activity "
+                                                   "WHERE application_name LIKE 'pepsi-dispatch %'"));
+    if (!pids.isValid() || pids.isNull())
+        return -1;
+    qint64 usec = 0;
+    for (const QString &pid : pids.toString().split(u','))
+        usec += sampleProcess(pid.toLongLong()).cpuUsec;
+    return usec;
+}
+
+// Committed transactions of this database. A backend reports its counts
+// when it exits, and at most once a second while it lives: read after the
+// daemon and its workers are gone (their sessions end a moment later).
+qint64 committedTransactions(BenchDatabase &db)
+{
+    const QString othersSql = QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                             "AND pid <> pg_backend_pid() AND backend_type = 'client backend'");
+    QElapsedTimer waited;
+    waited.start();
+    while (db.scalar(othersSql).toLongLong() > 0 && waited.elapsed() < 5000)
+        QThread::msleep(50);
+    (void)db.scalar(QStringLiteral("SELECT pg_stat_force_next_flush()"));
+    const QVariant commits =
+        db.scalar(QStringLiteral("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"));
+    return commits.isValid() ? commits.toLongLong() : -1;
+}
+
 } // namespace
 
 Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
@@ -110,6 +143,7 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
     // The server runs here (run-bench): its CPU is the postmaster's process tree.
     const qint64 postmaster = parentPid(db.scalar(QStringLiteral("SELECT pg_backend_pid()")).toLongLong());
     const qint64 postgresBefore = postmaster > 0 ? processTreeCpuUsec(postmaster) : 0;
+    const qint64 commitsBefore = committedTransactions(db);
 
     PipelineResult result;
     result.logFile = o.workDir + QStringLiteral("/daemon.log");
@@ -169,8 +203,10 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
     const ProcessSample sample = sampleProcess(pid);
     result.daemonCpuUsec = sample.cpuUsec;
     result.daemonSysUsec = sample.sysUsec;
-    if (postmaster > 0)
+    if (postmaster > 0) {
         result.postgresCpuUsec = processTreeCpuUsec(postmaster) - postgresBefore;
+        result.dispatcherSessionsCpuUsec = dispatcherSessionsCpuUsec(db);
+    }
     result.peakRssKiB = sample.peakRssKiB;
     result.workersCpuUsec = sample.reapedChildUsec + liveChildrenCpuUsec(pid);
     result.machineBusy = busyShare(cpuBefore, sampleMachineCpu());
@@ -179,6 +215,8 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
     if (!stopped)
         return stopped.error();
     result.daemonExitCode = stopped.value();
+    if (const qint64 commitsAfter = committedTransactions(db); commitsBefore >= 0 && commitsAfter >= 0)
+        result.commits = commitsAfter - commitsBefore;
     collectLog(result.logFile, &result);
     if (auto error = collectRows(db, startEpochMs, &result))
         return *error;

@@ -101,6 +101,12 @@ void printPipeline(const PipelineResult &p, const Figures &f)
     row("workers' CPU", cpu(p.workersCpuUsec, f.hops));
     if (p.postgresCpuUsec >= 0)
         row("PostgreSQL CPU", cpu(p.postgresCpuUsec, f.hops));
+    if (p.dispatcherSessionsCpuUsec >= 0)
+        row("  of it the daemon's sessions", cpu(p.dispatcherSessionsCpuUsec, f.hops) + QStringLiteral(" (claims)"));
+    if (p.commits >= 0)
+        row("commits per hop",
+            num(double(p.commits) / f.hops, 3)
+                + QStringLiteral(" (%1 transactions; pgbench: 1 per transaction)").arg(p.commits));
     row("CPU per hop, all three", num(f.allPerHop, 1) + QStringLiteral(" µs"));
     row("machine busy",
         num(100 * p.machineBusy) + QStringLiteral(" % of ") + num(cores()) + QStringLiteral(" cores; ")
@@ -230,13 +236,16 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
                  p.fsync)
         + QStringLiteral(" synchronous_commit=%1 fused=%2 workers=%3 steady_hops_per_s=%4 daemon_us_per_hop=%5 "
                          "workers_us_per_hop=%6 pg_us_per_hop=%7 all_us_per_hop=%8 pgbench_clients=%9 "
-                         "pgbench_us_per_tx=%10")
+                         "pgbench_us_per_tx=%10 dispatcher_sessions_us_per_hop=%11 commits_per_hop=%12")
               .arg(p.synchronousCommit, o.fused ? QStringLiteral("yes") : QStringLiteral("no"))
               .arg(o.workers())
               .arg(num(f.steadyHopsPerSecond), num(f.daemonPerHop, 1), num(double(p.workersCpuUsec) / f.hops, 1),
                    p.postgresCpuUsec >= 0 ? num(double(pgUsec) / f.hops, 1) : QStringLiteral("-"), num(f.allPerHop, 1))
               .arg(b ? QString::number(b->clients) : QStringLiteral("-"),
-                   b && b->transactions > 0 ? num(f.txCpuUsec, 1) : QStringLiteral("-")));
+                   b && b->transactions > 0 ? num(f.txCpuUsec, 1) : QStringLiteral("-"))
+              .arg(p.dispatcherSessionsCpuUsec >= 0 ? num(double(p.dispatcherSessionsCpuUsec) / f.hops, 1)
+                                                    : QStringLiteral("-"),
+                   p.commits >= 0 ? num(double(p.commits) / f.hops, 3) : QStringLiteral("-")));
     return completed;
 }
 
