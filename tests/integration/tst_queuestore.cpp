@@ -4,6 +4,7 @@
 #include "storage/queuestore.h"
 #include "testdatabase.h"
 
+#include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTest>
 
@@ -24,6 +25,7 @@ private Q_SLOTS:
     void resetOrphansKeepsWhatWorkersHold();
     void claimPlanUsesThePartialIndex_data();
     void claimPlanUsesThePartialIndex();
+    void claimIsPlannedOnce();
 
 private:
     static QList<qint64> ids(const ClaimRound &round, const QString &stage)
@@ -298,6 +300,28 @@ void TestQueueStore::claimPlanUsesThePartialIndex()
     const auto round = store.claimRound(demands);
     QVERIFY(round);
     QCOMPARE(round->claimed.size(), 32);
+}
+
+// Left to choose, the server planned the claim afresh for many rounds (0.7 ms
+// each, more than running it); the dispatcher's session asks for the generic
+// plan, which claimPlanUsesThePartialIndex checks.
+void TestQueueStore::claimIsPlannedOnce()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 100)")));
+    QueueStore store(QStringLiteral("tst-queue"));
+    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    for (int round = 0; round < 10; ++round) {
+        const auto claimed = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 2}});
+        QVERIFY(claimed);
+        QCOMPARE(claimed->claimed.size(), 2);
+    }
+    QSqlQuery plans(QSqlDatabase::database(QStringLiteral("tst-queue"), false));
+    QVERIFY(plans.exec(QStringLiteral("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+                                      "WHERE statement LIKE '%claims = w.claims + 1%'")));
+    QVERIFY(plans.next());
+    QCOMPARE(plans.value(0).toInt(), 10);
+    QCOMPARE(plans.value(1).toInt(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestQueueStore)
