@@ -76,7 +76,7 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
         m_signalSent = SIGKILL;
         m_process.kill();
     });
-    connect(&m_graceTimer, &QTimer::timeout, this, &WorkerProcess::terminate);
+    connect(&m_graceTimer, &QTimer::timeout, this, &WorkerProcess::onGraceOver);
     connect(&m_startProbe, &QTimer::timeout, this, &WorkerProcess::probeStart);
     m_startDeadline.setSingleShot(true);
     connect(&m_startDeadline, &QTimer::timeout, this, [this] {
@@ -300,14 +300,22 @@ void WorkerProcess::onInputBroken(const QString &why)
 {
     if (m_state == State::Exited)
         return;
-    // Most often it is exiting and finished() is on its way; one that lives
-    // on without its input can never answer what it holds.
-    qCWarning(lcWorker).noquote()
-        << "stage" << m_launch.stage << "pid" << m_pid
-        << QStringLiteral("no longer reads its input (%1); stopping it unless it exits within").arg(why)
-        << m_launch.terminateGrace.count() << "ms";
+    // Most often it is exiting (a crash, a failed start) and finished() is on
+    // its way: that says what happened. One that lives on without its input
+    // can never answer what it holds; the grace decides which it was.
+    m_inputLost = why;
     if (!m_graceTimer.isActive() && !m_killTimer.isActive())
         m_graceTimer.start(m_launch.terminateGrace);
+}
+
+void WorkerProcess::onGraceOver()
+{
+    if (!m_inputLost.isEmpty() && m_state != State::Exited)
+        qCWarning(lcWorker).noquote()
+            << "stage" << m_launch.stage << "pid" << m_pid
+            << QStringLiteral("stopped reading its input (%1) and did not exit within").arg(m_inputLost)
+            << m_launch.terminateGrace.count() << "ms; stopping it";
+    terminate();
 }
 
 void WorkerProcess::onStderr()

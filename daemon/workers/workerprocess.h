@@ -93,6 +93,7 @@ private:
     void onStdout();
     void onStderr();
     void onInputBroken(const QString &why);
+    void onGraceOver();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onErrorOccurred(QProcess::ProcessError error);
     void onWatchdog();
@@ -120,6 +121,7 @@ private:
     LineSplitter m_stdout;
     LineSplitter m_stderr;
     QByteArray m_lastStderrLine;
+    QString m_inputLost; // why its stdin no longer takes our writes; empty: it does
     QByteArray m_writeBuffer;
     qint64 m_pid = 0;
     qint64 m_answered = 0;
