@@ -30,6 +30,33 @@ private:
     static int takeReadEnd(InputPipe &pipe);
 };
 
+namespace {
+
+// Reads a pipe from the event loop, as a worker reads its stdin, until the
+// end of input.
+struct PipeReader
+{
+    explicit PipeReader(int fd)
+        : notifier(fd, QSocketNotifier::Read)
+    {
+        QObject::connect(&notifier, &QSocketNotifier::activated, [this, fd] {
+            char chunk[4096];
+            const ssize_t n = ::read(fd, chunk, sizeof chunk);
+            if (n > 0) {
+                received.append(chunk, n);
+            } else if (n == 0) {
+                endOfInput = true;
+                notifier.setEnabled(false);
+            }
+        });
+    }
+    QSocketNotifier notifier;
+    QByteArray received;
+    bool endOfInput = false;
+};
+
+} // namespace
+
 int tst_InputPipe::takeReadEnd(InputPipe &pipe)
 {
     const int reader = ::fcntl(pipe.childEnd(), F_DUPFD_CLOEXEC, 3);
@@ -74,16 +101,9 @@ void tst_InputPipe::whatThePipeDoesNotTakeWaits()
     pipe.write(sent.sliced(sent.size() / 2));
     QCOMPARE(pipe.bytesToWrite() > 0, sent.size() > 65536);
 
-    QByteArray received;
-    QSocketNotifier readable(reader, QSocketNotifier::Read);
-    connect(&readable, &QSocketNotifier::activated, this, [&] {
-        char chunk[4096];
-        const ssize_t n = ::read(reader, chunk, sizeof chunk);
-        if (n > 0)
-            received.append(chunk, n);
-    });
-    QTRY_COMPARE(received.size(), sent.size());
-    QCOMPARE(received, sent);
+    PipeReader read(reader);
+    QTRY_COMPARE(read.received.size(), sent.size());
+    QCOMPARE(read.received, sent);
     QCOMPARE(pipe.bytesToWrite(), 0);
     ::close(reader);
 }
@@ -98,19 +118,9 @@ void tst_InputPipe::closeEndsInputAfterThePendingBytes()
     pipe.write(sent);
     pipe.close();
     pipe.write("after the end\n"); // dropped: input has ended
-    QByteArray received;
-    bool endOfInput = false;
-    QSocketNotifier readable(reader, QSocketNotifier::Read);
-    connect(&readable, &QSocketNotifier::activated, this, [&] {
-        char chunk[4096];
-        const ssize_t n = ::read(reader, chunk, sizeof chunk);
-        if (n > 0)
-            received.append(chunk, n);
-        else if (n == 0)
-            endOfInput = true;
-    });
-    QTRY_VERIFY(endOfInput);
-    QCOMPARE(received, sent);
+    PipeReader read(reader);
+    QTRY_VERIFY(read.endOfInput);
+    QCOMPARE(read.received, sent);
     ::close(reader);
 }
 
