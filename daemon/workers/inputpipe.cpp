@@ -99,6 +99,10 @@ void InputPipe::flush()
 {
     while (!m_pending.isEmpty()) {
         const ssize_t n = ::write(m_writeFd, m_pending.constData(), size_t(m_pending.size()));
+        if (n == m_pending.size()) { // the usual case: all of it at once
+            m_pending.clear();
+            break;
+        }
         if (n > 0) {
             m_pending.remove(0, n);
             continue;

@@ -298,14 +298,15 @@ void WorkerProcess::onWatchdog()
 
 void WorkerProcess::onInputBroken(const QString &why)
 {
-    if (m_state == State::Exited)
+    // Already being stopped (its input closed, or a signal sent): that
+    // grace, and its own account, stand.
+    if (m_state == State::Exited || m_graceTimer.isActive() || m_killTimer.isActive())
         return;
     // Most often it is exiting (a crash, a failed start) and finished() is on
     // its way: that says what happened. One that lives on without its input
     // can never answer what it holds; the grace decides which it was.
     m_inputLost = why;
-    if (!m_graceTimer.isActive() && !m_killTimer.isActive())
-        m_graceTimer.start(m_launch.terminateGrace);
+    m_graceTimer.start(m_launch.terminateGrace);
 }
 
 void WorkerProcess::onGraceOver()

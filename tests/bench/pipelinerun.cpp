@@ -17,6 +17,7 @@
 #include <QThread>
 #include <QVariant>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <pwd.h>
@@ -102,13 +103,11 @@ std::optional<QString> collectRows(BenchDatabase &db, qint64 startEpochMs, Pipel
 // the run's.
 qint64 dispatcherSessionsCpuUsec(BenchDatabase &db)
 {
-    const QVariant pids = db.scalar(QStringLiteral("SELECT string_agg(pid::text, ',') FROM pg_stat_activity "
-                                                   "WHERE application_name LIKE 'pepsi-dispatch %'"));
-    if (!pids.isValid() || pids.isNull())
-        return -1;
-    qint64 usec = 0;
-    for (const QString &pid : pids.toString().split(u','))
-        usec += sampleProcess(pid.toLongLong()).cpuUsec;
+    QSqlQuery pids =
+        db.query(QStringLiteral("SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pepsi-dispatch %'"));
+    qint64 usec = -1;
+    while (pids.next())
+        usec = std::max<qint64>(usec, 0) + sampleProcess(pids.value(0).toLongLong()).cpuUsec;
     return usec;
 }
 
