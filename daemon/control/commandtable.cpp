@@ -17,7 +17,7 @@ constexpr int ProtocolVersion = 1;
 constexpr int MaxRequeueIds = 10000;
 constexpr int MaxRequeueLimit = 10000;
 
-using Reply = Result<QJsonValue, QString>;
+using Reply = CommandReply;
 
 Reply fail(const QString &message) { return failure(message); }
 
@@ -28,6 +28,8 @@ QString typeName(ArgType type)
         return QStringLiteral("string");
     case ArgType::Integer:
         return QStringLiteral("integer");
+    case ArgType::Boolean:
+        return QStringLiteral("boolean");
     case ArgType::IntegerArray:
         return QStringLiteral("array of integers");
     case ArgType::StringArray:
@@ -52,6 +54,8 @@ bool hasType(const QJsonValue &value, ArgType type)
         return value.isString();
     case ArgType::Integer:
         return isInteger(value);
+    case ArgType::Boolean:
+        return value.isBool();
     case ArgType::IntegerArray:
     case ArgType::StringArray: {
         if (!value.isArray())
@@ -79,7 +83,11 @@ std::optional<QString> checkArguments(const CommandSpec &spec, const QJsonObject
         }
         if (!hasType(value, arg.type))
             return QStringLiteral("'%1': the argument \"%2\" must be %3 %4")
-                .arg(spec.name, arg.name, arg.type == ArgType::String ? QStringLiteral("a") : QStringLiteral("an"),
+                .arg(spec.name, arg.name,
+                     arg.type == ArgType::Integer || arg.type == ArgType::IntegerArray
+                             || arg.type == ArgType::StringArray
+                         ? QStringLiteral("an")
+                         : QStringLiteral("a"),
                      typeName(arg.type));
     }
     return std::nullopt;
@@ -133,13 +141,29 @@ QJsonObject stageStatsOrZero(const StatsSnapshot &stats, const QString &stage)
     return json::stageStats(stats.stages.value(stage));
 }
 
-Reply status(const QJsonObject &, CommandContext &context)
+// The stage a request names in "stage", if any, or why it names none that exists.
+Result<QString, QString> stageFilter(const QString &command, const QJsonObject &request,
+                                     const QList<PoolSnapshot> &pools)
+{
+    const QString stage = request.value(QStringLiteral("stage")).toString();
+    if (stage.isEmpty())
+        return QString();
+    QStringList names;
+    for (const PoolSnapshot &pool : pools) {
+        if (pool.stage == stage)
+            return stage;
+        names.append(pool.stage);
+    }
+    return failure(QStringLiteral("'%1': unknown stage \"%2\" (stages: %3)")
+                       .arg(command, stage.left(64), names.isEmpty() ? QStringLiteral("none") : names.join(u", ")));
+}
+
+Reply composeStatus(DispatchView &view, const QString &only, const Result<QueueCounts, QString> &queues)
 {
     // Everything below is read in this one call, inside one pass of the event loop.
-    const DaemonInfo info = context.view.info();
-    const QList<PoolSnapshot> pools = context.view.pools();
-    const StatsSnapshot stats = context.view.stats();
-    const auto queues = context.view.queueCounts();
+    const DaemonInfo info = view.info();
+    const QList<PoolSnapshot> pools = view.pools();
+    const StatsSnapshot stats = view.stats();
 
     int workers = 0, busy = 0, inFlight = 0, capacity = 0;
     QJsonObject stages;
@@ -148,6 +172,8 @@ Reply status(const QJsonObject &, CommandContext &context)
         busy += pool.busy;
         inFlight += pool.inFlight;
         capacity += pool.capacity;
+        if (!only.isEmpty() && pool.stage != only)
+            continue;
         QJsonObject stage = json::pool(pool);
         stage.insert(QStringLiteral("queue"),
                      queues ? QJsonValue(json::stageQueue(queues->stages.value(pool.stage)))
@@ -155,6 +181,7 @@ Reply status(const QJsonObject &, CommandContext &context)
         stage.insert(QStringLiteral("stats"), stageStatsOrZero(stats, pool.stage));
         stages.insert(pool.stage, stage);
     }
+    // The totals are always the whole daemon's, a stage filter or not.
     QJsonObject totals = json::statsTotals(stats);
     totals.insert(QStringLiteral("workers"), workers);
     totals.insert(QStringLiteral("busy"), busy);
@@ -173,6 +200,19 @@ Reply status(const QJsonObject &, CommandContext &context)
     return QJsonValue(result);
 }
 
+void status(const QJsonObject &request, CommandContext &context, ReplyFunction reply)
+{
+    const auto only = stageFilter(QStringLiteral("status"), request, context.view.pools());
+    if (!only)
+        return reply(fail(only.error()));
+    DispatchView *view = &context.view;
+    // The pools and statistics are read when the counts arrive, so the reply is one moment's.
+    context.view.queueCounts(context.connection,
+                             [view, stage = only.value(), reply](const Result<QueueCounts, QString> &queues) {
+                                 reply(composeStatus(*view, stage, queues));
+                             });
+}
+
 Reply stages(const QJsonObject &, CommandContext &context)
 {
     const StageGraph graph = context.view.graph();
@@ -183,27 +223,34 @@ Reply stages(const QJsonObject &, CommandContext &context)
                                   {QStringLiteral("settings"), json::settings(context.view.settings())}});
 }
 
-Reply workers(const QJsonObject &, CommandContext &context)
+Reply workers(const QJsonObject &request, CommandContext &context)
 {
+    const auto only = stageFilter(QStringLiteral("workers"), request, context.view.pools());
+    if (!only)
+        return fail(only.error());
+    const bool withIds = request.value(QStringLiteral("ids")).toBool(true);
     QJsonArray list;
-    for (const WorkerSnapshot &worker : context.view.workers())
-        list.append(json::worker(worker));
+    for (const WorkerSnapshot &worker : context.view.workers()) {
+        if (only->isEmpty() || worker.stage == *only)
+            list.append(json::worker(worker, withIds));
+    }
     return QJsonValue(list);
 }
 
-Reply queues(const QJsonObject &, CommandContext &context)
+void queues(const QJsonObject &, CommandContext &context, ReplyFunction reply)
 {
-    const auto counts = context.view.queueCounts();
-    if (!counts)
-        return fail(QStringLiteral("queue counts unavailable: ") + counts.error());
-    QJsonObject stages;
-    for (auto it = counts->stages.cbegin(); it != counts->stages.cend(); ++it)
-        stages.insert(it.key(), json::stageQueue(it.value()));
-    return QJsonValue(QJsonObject{
-        {QStringLiteral("at"), json::time(counts->takenAt)},
-        {QStringLiteral("age_ms"),
-         double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
-        {QStringLiteral("stages"), stages},
+    context.view.queueCounts(context.connection, [reply](const Result<QueueCounts, QString> &counts) {
+        if (!counts)
+            return reply(fail(QStringLiteral("queue counts unavailable: ") + counts.error()));
+        QJsonObject stages;
+        for (auto it = counts->stages.cbegin(); it != counts->stages.cend(); ++it)
+            stages.insert(it.key(), json::stageQueue(it.value()));
+        reply(QJsonValue(QJsonObject{
+            {QStringLiteral("at"), json::time(counts->takenAt)},
+            {QStringLiteral("age_ms"),
+             double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
+            {QStringLiteral("stages"), stages},
+        }));
     });
 }
 
@@ -264,39 +311,72 @@ Reply drain(const QJsonObject &request, CommandContext &context) { return setDra
 
 Reply resume(const QJsonObject &request, CommandContext &context) { return setDrained(request, context, false); }
 
-Reply requeue(const QJsonObject &request, CommandContext &context)
+void requeue(const QJsonObject &request, CommandContext &context, ReplyFunction reply)
 {
     RequeueRequest what;
     what.stage = request.value(QStringLiteral("stage")).toString();
     what.status = request.value(QStringLiteral("status")).toString();
     if (what.status != u"failed" && what.status != u"timeout")
-        return fail(
-            QStringLiteral("'requeue': \"status\" must be \"failed\" or \"timeout\", not \"%1\"").arg(what.status));
+        return reply(fail(
+            QStringLiteral("'requeue': \"status\" must be \"failed\" or \"timeout\", not \"%1\"").arg(what.status)));
     const QJsonArray ids = request.value(QStringLiteral("ids")).toArray();
     if (ids.size() > MaxRequeueIds)
-        return fail(QStringLiteral("'requeue': at most %1 ids at once (%2 given)").arg(MaxRequeueIds).arg(ids.size()));
+        return reply(
+            fail(QStringLiteral("'requeue': at most %1 ids at once (%2 given)").arg(MaxRequeueIds).arg(ids.size())));
     for (const QJsonValue id : ids)
         what.ids.append(qint64(id.toDouble()));
     if (const QJsonValue age = request.value(QStringLiteral("max_age_ms")); isInteger(age)) {
         if (age.toDouble() < 0)
-            return fail(QStringLiteral("'requeue': \"max_age_ms\" must not be negative"));
+            return reply(fail(QStringLiteral("'requeue': \"max_age_ms\" must not be negative")));
         what.maxAgeMs = qint64(age.toDouble());
     }
     if (const QJsonValue limit = request.value(QStringLiteral("limit")); isInteger(limit)) {
         if (limit.toDouble() < 1 || limit.toDouble() > MaxRequeueLimit)
-            return fail(QStringLiteral("'requeue': \"limit\" must be 1 to %1").arg(MaxRequeueLimit));
+            return reply(fail(QStringLiteral("'requeue': \"limit\" must be 1 to %1").arg(MaxRequeueLimit)));
         what.limit = int(limit.toDouble());
     }
-    const auto outcome = context.control.requeue(what, context.peer.uid);
-    if (!outcome)
-        return fail(outcome.error());
-    return QJsonValue(
-        QJsonObject{{QStringLiteral("requeued"), double(outcome->requeued)}, {QStringLiteral("more"), outcome->more}});
+    context.control.requeue(what, context.peer.uid, context.connection,
+                            [reply](const Result<RequeueOutcome, QString> &outcome) {
+                                if (!outcome)
+                                    return reply(fail(outcome.error()));
+                                reply(QJsonValue(QJsonObject{{QStringLiteral("requeued"), double(outcome->requeued)},
+                                                             {QStringLiteral("more"), outcome->more}}));
+                            });
 }
 
 QJsonObject errorReply(const QJsonValue &id, const QString &message)
 {
     return {{QStringLiteral("id"), id}, {QStringLiteral("ok"), false}, {QStringLiteral("error"), message}};
+}
+
+QByteArray serialize(const QJsonObject &reply) { return QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n'; }
+
+// The reply as one line of at most maxLine bytes: a result that does not fit
+// becomes an error that says what narrows it; an error that does not fit
+// (a huge "id" echoed) goes without its id.
+QByteArray boundedLine(const QJsonValue &id, const Reply &reply, qsizetype maxLine, const CommandSpec *spec)
+{
+    if (reply) {
+        const QByteArray line = serialize(
+            {{QStringLiteral("id"), id}, {QStringLiteral("ok"), true}, {QStringLiteral("result"), reply.value()}});
+        if (line.size() <= maxLine)
+            return line;
+        qCInfo(lcControl).noquote() << "a" << spec->name << "reply of" << line.size()
+                                    << "bytes would pass the line limit; refused";
+        return boundedLine(
+            id,
+            failure(QStringLiteral("the '%1' reply would be %2 bytes, more than the %3-byte line limit%4")
+                        .arg(spec->name)
+                        .arg(line.size())
+                        .arg(maxLine)
+                        .arg(spec->narrowedBy.isEmpty() ? QString() : u"; " + spec->narrowedBy)),
+            maxLine, spec);
+    }
+    const QByteArray line = serialize(errorReply(id, reply.error()));
+    if (line.size() <= maxLine)
+        return line;
+    return serialize(
+        errorReply(QJsonValue::Null, reply.error().left(1000) + u" (the request's id is too long to echo)"));
 }
 
 } // namespace
@@ -319,6 +399,7 @@ const QList<CommandSpec> &commandTable()
          false,
          QStringLiteral("row counts per stage and status (cached for at most 1 s)"),
          {},
+         nullptr,
          queues},
         {QStringLiteral("reload"),
          true,
@@ -333,6 +414,7 @@ const QList<CommandSpec> &commandTable()
           {QStringLiteral("ids"), ArgType::IntegerArray, false},
           {QStringLiteral("max_age_ms"), ArgType::Integer, false},
           {QStringLiteral("limit"), ArgType::Integer, false}},
+         nullptr,
          requeue},
         {QStringLiteral("resume"), true, QStringLiteral("claim for a drained stage again"), {stageArg}, resume},
         {QStringLiteral("stages"),
@@ -343,9 +425,11 @@ const QList<CommandSpec> &commandTable()
         {QStringLiteral("stats"), false, QStringLiteral("in-memory totals and per-stage rates"), {}, stats},
         {QStringLiteral("status"),
          false,
-         QStringLiteral("pools, in-flight, queue counts and statistics in one snapshot"),
-         {},
-         status},
+         QStringLiteral("pools, in-flight, queue counts and statistics in one snapshot (all stages, or \"stage\")"),
+         {{QStringLiteral("stage"), ArgType::String, false}},
+         nullptr,
+         status,
+         QStringLiteral("ask for one \"stage\" at a time")},
         {QStringLiteral("subscribe"),
          false,
          QStringLiteral("receive events (all, or the named ones)"),
@@ -357,7 +441,13 @@ const QList<CommandSpec> &commandTable()
          QStringLiteral("daemon and protocol version, state, and what this peer may do"),
          {},
          version},
-        {QStringLiteral("workers"), false, QStringLiteral("every live worker process"), {}, workers},
+        {QStringLiteral("workers"),
+         false,
+         QStringLiteral("every live worker process (or one \"stage\'s\"), with the ids it holds unless \"ids\": false"),
+         {{QStringLiteral("stage"), ArgType::String, false}, {QStringLiteral("ids"), ArgType::Boolean, false}},
+         workers,
+         nullptr,
+         QStringLiteral("ask for one \"stage\" at a time, or without the ids (\"ids\": false)")},
     };
     return table;
 }
@@ -374,22 +464,24 @@ const QStringList &eventNames()
     return names;
 }
 
-QJsonObject runRequest(const QByteArray &line, CommandContext &context)
+void runRequest(const QByteArray &line, CommandContext &context, std::function<void(QByteArray)> send)
 {
+    const auto refuse = [&send, &context](const QJsonValue &id, const QString &message) {
+        send(boundedLine(id, Reply(failure(message)), context.maxLine, nullptr));
+    };
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return errorReply(
-            QJsonValue::Null,
-            QStringLiteral("bad JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
+        return refuse(QJsonValue::Null,
+                      QStringLiteral("bad JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
     if (!document.isObject())
-        return errorReply(QJsonValue::Null, QStringLiteral("a request must be a JSON object"));
+        return refuse(QJsonValue::Null, QStringLiteral("a request must be a JSON object"));
     const QJsonObject request = document.object();
     const QJsonValue id =
         request.contains(QStringLiteral("id")) ? request.value(QStringLiteral("id")) : QJsonValue(QJsonValue::Null);
     const QJsonValue cmd = request.value(QStringLiteral("cmd"));
     if (!cmd.isString())
-        return errorReply(
+        return refuse(
             id, cmd.isUndefined() ? QStringLiteral("missing \"cmd\"") : QStringLiteral("\"cmd\" must be a string"));
     const QString name = cmd.toString();
     const CommandSpec *spec = nullptr;
@@ -398,14 +490,14 @@ QJsonObject runRequest(const QByteArray &line, CommandContext &context)
             spec = &each;
     }
     if (!spec)
-        return errorReply(id, QStringLiteral("unknown command \"%1\" (\"help\" lists them)").arg(name.left(64)));
+        return refuse(id, QStringLiteral("unknown command \"%1\" (\"help\" lists them)").arg(name.left(64)));
     if (const auto bad = checkArguments(*spec, request))
-        return errorReply(id, *bad);
+        return refuse(id, *bad);
     if (spec->admin) {
         if (!context.admin) {
             qCInfo(lcControl).noquote() << "refused" << name << "to uid" << context.peer.uid << "pid"
                                         << context.peer.pid;
-            return errorReply(
+            return refuse(
                 id,
                 QStringLiteral("permission denied: '%1' needs root or the service account %2 (you are uid %3)")
                     .arg(name, context.view.info().user)
@@ -415,10 +507,12 @@ QJsonObject runRequest(const QByteArray &line, CommandContext &context)
             << "admin command" << QString::fromUtf8(QJsonDocument(request).toJson(QJsonDocument::Compact)).left(300)
             << "from uid" << context.peer.uid << "pid" << context.peer.pid;
     }
-    const Reply reply = spec->handler(request, context);
-    if (!reply)
-        return errorReply(id, reply.error());
-    return {{QStringLiteral("id"), id}, {QStringLiteral("ok"), true}, {QStringLiteral("result"), reply.value()}};
+    const auto answer = [id, maxLine = context.maxLine, spec, send](const Reply &reply) {
+        send(boundedLine(id, reply, maxLine, spec));
+    };
+    if (spec->asyncHandler)
+        return spec->asyncHandler(request, context, answer);
+    answer(spec->handler(request, context));
 }
 
 } // namespace pepsi

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QSet>
 #include <QString>
+#include <functional>
 
 namespace pepsi {
 
@@ -30,10 +31,12 @@ struct CommandContext
     PeerCredentials peer;
     bool admin = false;
     Subscription &subscription;
-    quint64 lastSeq = 0; // the seq of the last event produced so far
+    quint64 lastSeq = 0;           // the seq of the last event produced so far
+    QObject *connection = nullptr; // answers that come later go nowhere once it is gone
+    qsizetype maxLine = 64 * 1024; // a reply line, its newline included
 };
 
-enum class ArgType { String, Integer, IntegerArray, StringArray };
+enum class ArgType { String, Integer, Boolean, IntegerArray, StringArray };
 
 struct ArgSpec
 {
@@ -42,7 +45,11 @@ struct ArgSpec
     bool required = false;
 };
 
-using CommandHandler = Result<QJsonValue, QString> (*)(const QJsonObject &request, CommandContext &context);
+using CommandReply = Result<QJsonValue, QString>;
+using CommandHandler = CommandReply (*)(const QJsonObject &request, CommandContext &context);
+// A command answered off the dispatch loop: it calls `reply` once, later or at once.
+using ReplyFunction = std::function<void(CommandReply)>;
+using AsyncCommandHandler = void (*)(const QJsonObject &request, CommandContext &context, ReplyFunction reply);
 
 struct CommandSpec
 {
@@ -50,7 +57,10 @@ struct CommandSpec
     bool admin = false;
     QString summary;
     QList<ArgSpec> args;
-    CommandHandler handler = nullptr;
+    CommandHandler handler = nullptr;           // either this
+    AsyncCommandHandler asyncHandler = nullptr; // or this
+    // What narrows a reply that would pass the line limit; empty: it cannot.
+    QString narrowedBy = {};
 };
 
 // Every command of doc/control-protocol.rst, sorted by name.
@@ -58,8 +68,11 @@ const QList<CommandSpec> &commandTable();
 // Every event name a subscriber may filter on.
 const QStringList &eventNames();
 
-// One request line in, one reply object out ({"id", "ok", "result"|"error"}).
-// Never throws, never closes anything: a bad request is an error reply.
-QJsonObject runRequest(const QByteArray &line, CommandContext &context);
+// One request line in, one reply line out ({"id", "ok", "result"|"error"},
+// compact JSON and its newline, at most context.maxLine bytes: a longer
+// reply becomes an error naming what narrows it). `send` is called once, at
+// once or later (a command answered off the dispatch loop). Never throws,
+// never closes anything: a bad request is an error reply.
+void runRequest(const QByteArray &line, CommandContext &context, std::function<void(QByteArray)> send);
 
 } // namespace pepsi

@@ -7,6 +7,10 @@
 #include <QJsonDocument>
 #include <QLocalSocket>
 #include <QTimer>
+#include <fcntl.h>
+#include <memory>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace pepsi {
 
@@ -20,6 +24,10 @@ ControlConnection::ControlConnection(QLocalSocket *socket, ControlServer &server
     // Qt reads no further ahead than one line may be long: a flood waits in
     // the kernel, not in this process.
     m_socket->setReadBufferSize(m_server.limits().maxLine);
+    // Our own handle on the socket: Qt closes its descriptor when the client
+    // half-closes (echo ... | socat), and a request answered off the
+    // dispatch loop is still owed its reply then.
+    m_lateReplyFd = int(::fcntl(int(socket->socketDescriptor()), F_DUPFD_CLOEXEC, 3));
     connect(m_socket, &QLocalSocket::readyRead, this, &ControlConnection::onReadyRead);
     connect(m_socket, &QLocalSocket::disconnected, this, &ControlConnection::finish);
     connect(m_socket, &QLocalSocket::errorOccurred, this, [this](QLocalSocket::LocalSocketError error) {
@@ -34,6 +42,8 @@ ControlConnection::~ControlConnection()
 {
     // Destroying the socket may still signal; this object is no longer there to hear it.
     m_socket->disconnect(this);
+    if (m_lateReplyFd >= 0)
+        ::close(m_lateReplyFd);
 }
 
 QString ControlConnection::describe() const
@@ -47,9 +57,14 @@ qint64 ControlConnection::queuedOutput() const { return m_socket->bytesToWrite()
 
 void ControlConnection::onReadyRead()
 {
-    if (m_closing)
+    // While a request is answered off the dispatch loop, the lines after it
+    // wait: in the socket's bounded buffer, then in the kernel, so that the
+    // replies keep the order of the requests and a flood costs the client
+    // time, not the daemon memory.
+    if (m_closing || m_answering)
         return;
-    m_buffer += m_socket->readAll();
+    if (!m_peerGone)
+        m_buffer += m_socket->readAll();
     const qsizetype maxLine = m_server.limits().maxLine;
     qsizetype from = 0;
     for (;;) {
@@ -62,8 +77,14 @@ void ControlConnection::onReadyRead()
         from = newline + 1;
         if (m_closing)
             return;
+        if (m_answering) {
+            m_buffer.remove(0, from);
+            return;
+        }
     }
     m_buffer.remove(0, from);
+    if (m_peerGone)
+        return finish(); // every whole line it sent is answered
     // A line that cannot end within the limit any more.
     if (m_buffer.size() >= maxLine)
         closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(maxLine));
@@ -80,9 +101,19 @@ void ControlConnection::handleLine(const QByteArray &line)
                            m_peer.value_or(PeerCredentials{uint(-1), 0}),
                            m_peer && m_server.isAdmin(m_peer->uid),
                            m_subscription,
-                           m_server.lastSeq()};
-    const QJsonObject reply = runRequest(line, context);
-    send(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
+                           m_server.lastSeq(),
+                           this,
+                           m_server.limits().maxLine};
+    m_answering = true;
+    const auto later = std::make_shared<bool>(false);
+    runRequest(line, context, [this, later](const QByteArray &reply) {
+        send(reply);
+        m_answering = false;
+        // An answer that came later: go on with what the client sent meanwhile.
+        if (*later)
+            QTimer::singleShot(0, this, &ControlConnection::onReadyRead);
+    });
+    *later = true;
     if (wasActive != m_subscription.active || wasEvents != m_subscription.events)
         m_server.subscriptionsChanged();
 }
@@ -97,6 +128,12 @@ void ControlConnection::send(const QByteArray &line)
 {
     if (m_closing)
         return;
+    if (m_peerGone) {
+        // Best effort, never blocking: the client may have gone for good.
+        [[maybe_unused]] const ssize_t sent =
+            ::send(m_lateReplyFd, line.constData(), size_t(line.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
+        return;
+    }
     if (m_socket->bytesToWrite() + line.size() > m_server.limits().maxQueuedOutput)
         return drop(
             QStringLiteral("does not read its replies or events (%1 bytes queued)").arg(m_socket->bytesToWrite()));
@@ -138,6 +175,13 @@ void ControlConnection::finish()
 {
     if (m_finished)
         return;
+    if (m_answering && !m_closing && m_lateReplyFd >= 0) {
+        // The client stopped sending (or went): answer what it asked, then finish.
+        if (!m_peerGone)
+            m_buffer += m_socket->readAll();
+        m_peerGone = true;
+        return;
+    }
     m_finished = true;
     m_closing = true;
     qCDebug(lcControl).noquote() << describe() << "gone";

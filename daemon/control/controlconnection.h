@@ -52,6 +52,9 @@ private:
     std::optional<PeerCredentials> m_peer;
     Subscription m_subscription;
     QByteArray m_buffer;
+    bool m_answering = false; // a request is being answered; the next ones wait
+    bool m_peerGone = false;  // Qt closed the socket while a request was answered
+    int m_lateReplyFd = -1;   // a duplicate of the socket, for the replies owed then
     bool m_closing = false;
     bool m_finished = false;
 };

@@ -58,25 +58,29 @@ QJsonObject pool(const PoolSnapshot &pool)
     return object;
 }
 
-QJsonObject worker(const WorkerSnapshot &worker)
+QJsonObject worker(const WorkerSnapshot &worker, bool withIds)
 {
-    QJsonArray ids;
-    for (qint64 id : worker.ids)
-        ids.append(double(id));
     const bool holds = !worker.ids.isEmpty();
-    return {
+    QJsonObject object{
         {QStringLiteral("pid"), double(worker.pid)},
         {QStringLiteral("stage"), worker.stage},
         {QStringLiteral("state"), workerState(worker.state)},
         {QStringLiteral("retiring"), worker.retiring},
         {QStringLiteral("messages"), double(worker.messages)},
         {QStringLiteral("uptime_ms"), double(worker.uptimeMs)},
-        {QStringLiteral("ids"), ids},
+        {QStringLiteral("held"), double(worker.ids.size())},
         {QStringLiteral("head_id"), holds ? QJsonValue(double(worker.ids.first())) : QJsonValue::Null},
         {QStringLiteral("head_age_ms"),
          holds && worker.headAgeMs >= 0 ? QJsonValue(double(worker.headAgeMs)) : QJsonValue::Null},
         {QStringLiteral("max_runtime_ms"), double(worker.maxRuntimeMs)},
     };
+    if (withIds) {
+        QJsonArray ids;
+        for (qint64 id : worker.ids)
+            ids.append(double(id));
+        object.insert(QStringLiteral("ids"), ids);
+    }
+    return object;
 }
 
 QJsonObject stageStats(const StageStatsSnapshot &stats)

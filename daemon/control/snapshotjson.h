@@ -14,7 +14,8 @@ namespace pepsi::json {
 // "2026-12-02T19:51:47.123Z"; null for an invalid time.
 QJsonValue time(const QDateTime &when);
 QJsonObject pool(const PoolSnapshot &pool);
-QJsonObject worker(const WorkerSnapshot &worker);
+// `held`: how many ids it holds; `ids`: which (head of line first) when withIds.
+QJsonObject worker(const WorkerSnapshot &worker, bool withIds = true);
 QJsonObject stageStats(const StageStatsSnapshot &stats);
 QJsonObject statsTotals(const StatsSnapshot &stats);
 QJsonObject stageQueue(const StageQueue &queue);

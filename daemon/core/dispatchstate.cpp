@@ -3,8 +3,9 @@
 
 #include "core/dispatcher.h"
 #include "model/logcategories.h"
-#include "storage/controlstore.h"
 #include "storage/databasesession.h"
+#include "storage/dispatcherlock.h"
+#include "storage/operatorthread.h"
 #include "workers/workerpool.h"
 
 #include <QCoreApplication>
@@ -60,6 +61,8 @@ void DispatchState::attachSession(DatabaseSession *session)
     connect(session, &DatabaseSession::up, this, [this](bool first) {
         m_databaseError.clear();
         if (!first) {
+            if (m_operator)
+                m_operator->reconnect();
             m_reloadSource = QStringLiteral("reconnect");
             emitEvent(QStringLiteral("database_restored"),
                       {{QStringLiteral("after_ms"), double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
@@ -267,25 +270,48 @@ StatsSnapshot DispatchState::stats() const
     return stats;
 }
 
-Result<QueueCounts, QString> DispatchState::queueCounts()
+OperatorThread &DispatchState::operatorThread()
+{
+    if (!m_operator) {
+        SessionLimits limits;
+        limits.lockTimeout = m_d.m_settings.dbLockTimeout;
+        limits.statementTimeout = m_d.m_settings.dbStatementTimeout;
+        m_operator =
+            std::make_unique<OperatorThread>(m_d.m_settings.database, DispatcherLock::applicationName(), limits);
+    }
+    return *m_operator;
+}
+
+void DispatchState::queueCounts(QObject *context, Answer<QueueCounts> answer)
 {
     if (m_queueCache && m_queueCacheAge.elapsed() < QueueCacheMs)
-        return *m_queueCache;
+        return answer(*m_queueCache);
     if (!m_d.m_session || !m_d.m_session->isUp())
-        return QStringLiteral("the database is unreachable")
-            + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError);
-    ControlStore store(m_d.m_session->store().connectionName());
-    auto counts = store.queueCounts();
-    if (!counts) {
-        m_d.m_session->statementFailed(store.lastError());
-        return store.lastError();
+        return answer(QStringLiteral("the database is unreachable")
+                      + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError));
+    m_countWaiters.append({QPointer<QObject>(context), std::move(answer)});
+    // One count at a time, whoever asks: the others wait for its answer.
+    if (m_countWaiters.size() == 1)
+        operatorThread().queueCounts(this,
+                                     [this](Result<QueueCounts, QString> counts) { countsArrived(std::move(counts)); });
+}
+
+void DispatchState::countsArrived(Result<QueueCounts, QString> counts)
+{
+    if (counts) {
+        // Every stage of the graph appears, with zeros when it has no rows.
+        for (const StageConfig &stage : m_d.m_graph.stages())
+            counts.value().stages[stage.name];
+        m_queueCache = counts.value();
+        m_queueCacheAge.start();
+    } else {
+        qCWarning(lcMain).noquote() << counts.error();
     }
-    // Every stage of the graph appears, with zeros when it has no rows.
-    for (const StageConfig &stage : m_d.m_graph.stages())
-        counts->stages[stage.name];
-    m_queueCache = *counts;
-    m_queueCacheAge.start();
-    return *counts;
+    const auto waiters = std::exchange(m_countWaiters, {});
+    for (const auto &[context, answer] : waiters) {
+        if (context)
+            answer(counts);
+    }
 }
 
 // --- DispatchControl ---------------------------------------------------------
@@ -336,17 +362,26 @@ std::optional<QString> DispatchState::drain(const QString &stage, uint uid) { re
 
 std::optional<QString> DispatchState::resume(const QString &stage, uint uid) { return setDrained(stage, false, uid); }
 
-Result<RequeueOutcome, QString> DispatchState::requeue(const RequeueRequest &request, uint uid)
+void DispatchState::requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer)
 {
     if (!serving())
-        return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
+        return answer(QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle())));
     if (!m_d.m_session->isUp())
-        return QStringLiteral("the database is unreachable; nothing was requeued");
-    ControlStore store(m_d.m_session->store().connectionName());
-    const auto outcome = store.requeue(request);
+        return answer(QStringLiteral("the database is unreachable; nothing was requeued"));
+    QPointer<QObject> asker(context);
+    operatorThread().requeue(request, this,
+                             [this, request, uid, asker, answer](Result<RequeueOutcome, QString> outcome) {
+                                 requeueDone(request, uid, outcome);
+                                 if (asker)
+                                     answer(std::move(outcome));
+                             });
+}
+
+void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const Result<RequeueOutcome, QString> &outcome)
+{
     if (!outcome) {
-        m_d.m_session->statementFailed(store.lastError());
-        return store.lastError();
+        qCWarning(lcMain).noquote() << "requeue of stage" << request.stage << "failed:" << outcome.error();
+        return;
     }
     qCInfo(lcMain).noquote() << "stage" << request.stage << "requeued" << outcome->requeued << request.status
                              << "rows on the control socket by uid" << uid << (outcome->more ? "(more match)" : "");
@@ -356,9 +391,9 @@ Result<RequeueOutcome, QString> DispatchState::requeue(const RequeueRequest &req
                {QStringLiteral("status"), request.status},
                {QStringLiteral("count"), double(outcome->requeued)},
                {QStringLiteral("uid"), double(uid)}});
-    if (outcome->requeued > 0)
+    // The dispatcher may have stopped while the statement ran.
+    if (outcome->requeued > 0 && serving())
         m_d.requestRound();
-    return *outcome;
 }
 
 } // namespace pepsi

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
+#include <QPointer>
 #include <QTimer>
 #include <deque>
 #include <memory>
@@ -14,6 +15,7 @@ namespace pepsi {
 
 class DatabaseSession;
 class Dispatcher;
+class OperatorThread;
 class WorkerPool;
 
 // The Dispatcher's face for the control socket: copies of its state
@@ -43,12 +45,12 @@ public:
     QList<PoolSnapshot> pools() const override;
     QList<WorkerSnapshot> workers() const override;
     StatsSnapshot stats() const override;
-    Result<QueueCounts, QString> queueCounts() override;
+    void queueCounts(QObject *context, Answer<QueueCounts> answer) override;
 
     Result<QStringList, QString> reload(uint uid) override;
     std::optional<QString> drain(const QString &stage, uint uid) override;
     std::optional<QString> resume(const QString &stage, uint uid) override;
-    Result<RequeueOutcome, QString> requeue(const RequeueRequest &request, uint uid) override;
+    void requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer) override;
 
 private:
     void sample();
@@ -58,6 +60,9 @@ private:
     QList<WorkerPool *> allPools() const;
     void emitEvent(const QString &name, QJsonObject fields);
     std::optional<QString> setDrained(const QString &stage, bool drained, uint uid);
+    OperatorThread &operatorThread();
+    void countsArrived(Result<QueueCounts, QString> counts);
+    void requeueDone(const RequeueRequest &request, uint uid, const Result<RequeueOutcome, QString> &outcome);
 
     Dispatcher &m_d;
     QDateTime m_startedAt;
@@ -68,8 +73,11 @@ private:
     QString m_reloadSource = QStringLiteral("notify");
     QHash<QString, QString> m_cooldownReason;
 
+    std::unique_ptr<OperatorThread> m_operator; // opened at the first operator query
     std::optional<QueueCounts> m_queueCache;
     QElapsedTimer m_queueCacheAge;
+    // Askers waiting for the count that runs now.
+    QList<std::pair<QPointer<QObject>, Answer<QueueCounts>>> m_countWaiters;
 
     struct Sample
     {

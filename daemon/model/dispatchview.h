@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <QStringList>
+#include <functional>
 #include <optional>
 
 // What the rest of the daemon (the control socket, the systemd notifier) may
@@ -15,6 +16,12 @@
 // in one call; nothing hands out a pointer into a pool or a worker.
 
 namespace pepsi {
+
+// The answer to an operator query that runs off the dispatch loop. It runs on
+// the asker's thread, later (or at once, from a cache), and never once the
+// asker's `context` object is gone.
+template<typename T>
+using Answer = std::function<void(Result<T, QString>)>;
 
 // The read-only side. Implemented by the Dispatcher; tests give fakes.
 class DispatchView : public QObject
@@ -33,8 +40,9 @@ public:
     // Sorted by stage, then pid.
     virtual QList<WorkerSnapshot> workers() const = 0;
     virtual StatsSnapshot stats() const = 0;
-    // One query, cached for at most a second; an error while the database is down.
-    virtual Result<QueueCounts, QString> queueCounts() = 0;
+    // One query off the dispatch loop, shared by every asker and cached for at
+    // most a second; an error while the database is down.
+    virtual void queueCounts(QObject *context, Answer<QueueCounts> answer) = 0;
 
 Q_SIGNALS:
     void lifecycleChanged(pepsi::Lifecycle state);
@@ -52,7 +60,8 @@ public:
     // Errors: an unknown stage, or not running.
     virtual std::optional<QString> drain(const QString &stage, uint uid) = 0;
     virtual std::optional<QString> resume(const QString &stage, uint uid) = 0;
-    virtual Result<RequeueOutcome, QString> requeue(const RequeueRequest &request, uint uid) = 0;
+    // Off the dispatch loop, like queueCounts().
+    virtual void requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer) = 0;
 };
 
 } // namespace pepsi

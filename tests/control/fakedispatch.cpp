@@ -72,12 +72,12 @@ QList<PoolSnapshot> FakeDispatch::pools() const
     return pools;
 }
 
-Result<QueueCounts, QString> FakeDispatch::queueCounts()
+void FakeDispatch::queueCounts(QObject *, Answer<QueueCounts> answer)
 {
     ++m_queueQueries;
     if (!m_queuesError.isEmpty())
-        return failure(m_queuesError);
-    return m_queues;
+        return answer(failure(m_queuesError));
+    answer(m_queues);
 }
 
 Result<QStringList, QString> FakeDispatch::reload(uint uid)
@@ -104,7 +104,7 @@ std::optional<QString> FakeDispatch::resume(const QString &stage, uint uid)
     return std::nullopt;
 }
 
-Result<RequeueOutcome, QString> FakeDispatch::requeue(const RequeueRequest &request, uint uid)
+void FakeDispatch::requeue(const RequeueRequest &request, uint uid, QObject *, Answer<RequeueOutcome> answer)
 {
     QStringList ids;
     for (qint64 id : request.ids)
@@ -114,5 +114,5 @@ Result<RequeueOutcome, QString> FakeDispatch::requeue(const RequeueRequest &requ
                    .arg(ids.join(u','))
                    .arg(request.maxAgeMs ? QString::number(*request.maxAgeMs) : u"-"_s)
                    .arg(request.limit);
-    return RequeueOutcome{3, false};
+    answer(RequeueOutcome{3, false});
 }

@@ -21,12 +21,14 @@ public:
     QList<pepsi::PoolSnapshot> pools() const override;
     QList<pepsi::WorkerSnapshot> workers() const override { return m_workers; }
     pepsi::StatsSnapshot stats() const override { return m_stats; }
-    pepsi::Result<pepsi::QueueCounts, QString> queueCounts() override;
+    // Both answer at once, as a warm cache would.
+    void queueCounts(QObject *context, pepsi::Answer<pepsi::QueueCounts> answer) override;
 
     pepsi::Result<QStringList, QString> reload(uint uid) override;
     std::optional<QString> drain(const QString &stage, uint uid) override;
     std::optional<QString> resume(const QString &stage, uint uid) override;
-    pepsi::Result<pepsi::RequeueOutcome, QString> requeue(const pepsi::RequeueRequest &request, uint uid) override;
+    void requeue(const pepsi::RequeueRequest &request, uint uid, QObject *context,
+                 pepsi::Answer<pepsi::RequeueOutcome> answer) override;
 
     void emitEvent(const QString &name, const QJsonObject &fields)
     {

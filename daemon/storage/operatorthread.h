@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "model/snapshots.h"
+#include "result.h"
+#include "storage/dispatcherconnection.h"
+
+#include <QObject>
+#include <QThread>
+#include <functional>
+
+namespace pepsi {
+
+class OperatorWorker;
+
+// The operator's queries (queue counts, requeue) on a database connection of
+// their own, in a thread of their own, so that a slow count on a table with a
+// long history never holds up a claim round (STYLE #6: the connection is
+// opened, used and removed in that thread). Jobs run one at a time in the
+// order they were submitted; each answer is delivered on the submitter's
+// thread through `context`, and dropped if `context` is gone by then.
+// The connection opens at the first job and again after it broke; it carries
+// the dispatcher's application_name and statement and lock timeouts.
+class OperatorThread : public QObject
+{
+    Q_OBJECT
+
+public:
+    template<typename T>
+    using Done = std::function<void(Result<T, QString>)>;
+
+    OperatorThread(QString database, QString applicationName, SessionLimits limits, QObject *parent = nullptr);
+    // Waits for the job that runs (bounded by the statement timeout) and
+    // closes the connection.
+    ~OperatorThread() override;
+
+    void queueCounts(QObject *context, Done<QueueCounts> done);
+    void requeue(const RequeueRequest &request, QObject *context, Done<RequeueOutcome> done);
+    // The database came back after an outage: the next job opens a fresh
+    // connection instead of finding out that the old one is dead.
+    void reconnect();
+
+private:
+    template<typename T>
+    void submit(std::function<Result<T, QString>(OperatorWorker &)> job, QObject *context, Done<T> done);
+
+    QThread m_thread;
+    OperatorWorker *m_worker = nullptr; // lives in m_thread
+};
+
+} // namespace pepsi
