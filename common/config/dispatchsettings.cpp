@@ -98,9 +98,19 @@ Result<DispatchSettings, ConfigError> DispatchSettings::fromConfiguration(const 
             return *e;
     }
 
-    const auto poolSize = config.integer(kDispatch, QStringLiteral("db_pool_size"), s.dbPoolSize, 1, 1000);
-    if (!poolSize)
-        return inSection(kDispatch, poolSize.error());
+    const QString poolOption = QStringLiteral("db_pool_size");
+    const auto poolSize = config.integer(kDispatch, poolOption, s.dbPoolSize, MinPoolSize, MaxPoolSize);
+    if (!poolSize) {
+        ConfigError error = inSection(kDispatch, poolSize.error());
+        // Too small is not a typo: say what needs the connections.
+        const auto any = config.integer(kDispatch, poolOption, 0, std::numeric_limits<qint64>::min(),
+                                        std::numeric_limits<qint64>::max());
+        if (any && any.value() < MinPoolSize)
+            error.reason += QStringLiteral(": the dispatcher opens %1 connections of its own (claims and "
+                                           "settlements, LISTEN, operator queries)")
+                                .arg(MinPoolSize);
+        return error;
+    }
     s.dbPoolSize = int(poolSize.value());
 
     if (auto e = readString(config, kDispatch, QStringLiteral("config_file"), true, &s.configFile))

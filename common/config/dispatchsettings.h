@@ -21,7 +21,13 @@ struct DispatchSettings
     // Every dispatcher database session's lock_timeout and statement_timeout.
     std::chrono::milliseconds dbLockTimeout{std::chrono::seconds(1)};
     std::chrono::milliseconds dbStatementTimeout{std::chrono::seconds(5)};
-    int dbPoolSize = 8;    // 1..1000
+    // The most connections the dispatcher opens itself (its workers open their
+    // own). It opens exactly MinPoolSize: the queue connection (claims,
+    // settlements, the advisory lock), the LISTEN connection and the
+    // operator queries' connection of the control socket.
+    static constexpr int MinPoolSize = 3;
+    static constexpr int MaxPoolSize = 1000;
+    int dbPoolSize = 8;
     QString configFile;    // empty: workers get no -c
     QString controlSocket; // empty: the default for the running user
     QString user = QStringLiteral("pepsi");

@@ -160,11 +160,6 @@ Result<SchemaInstaller::Outcome, QString> SchemaInstaller::install()
     if (*recorded == latest)
         return outcome; // the guard rolls back the empty transaction
 
-    if (!query.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS pepsi_schema ("
-                                   " version integer NOT NULL,"
-                                   " installed timestamptz DEFAULT now())")))
-        return QStringLiteral("cannot create pepsi_schema: ") + describe(query.lastError());
-
     for (const Script &script : *list) {
         if (script.version <= *recorded)
             continue;
@@ -173,9 +168,18 @@ Result<SchemaInstaller::Outcome, QString> SchemaInstaller::install()
             return QStringLiteral("%1: cannot read: %2").arg(script.path, file.errorString());
         if (!execScript(query, QString::fromUtf8(file.readAll())))
             return QStringLiteral("%1: %2").arg(script.fileName, describe(query.lastError()));
-        if (!query.exec(QStringLiteral("INSERT INTO pepsi_schema (version) VALUES (%1)").arg(script.version)))
-            return QStringLiteral("cannot record schema version %1: ").arg(script.version)
-                + describe(query.lastError());
+        // Each file records its own version, so that psql -f of the files
+        // gives this same database; one that forgot would be applied again.
+        const auto after = recordedVersion();
+        if (!after)
+            return after.error();
+        if (*after != script.version)
+            return *after < script.version
+                ? QStringLiteral("%1 does not record its version in pepsi_schema").arg(script.fileName)
+                : QStringLiteral("%1 records version %2 in pepsi_schema, not its own %3")
+                      .arg(script.fileName)
+                      .arg(*after)
+                      .arg(script.version);
         outcome.applied.append(script.fileName);
     }
     if (!transaction.commit())

@@ -11,9 +11,11 @@
 namespace pepsi {
 
 // Installs or upgrades the pepsi-dispatch schema from the versioned SQL files
-// embedded under :/sql/ (resources/sql/NNN_name.sql). The installed version is
-// recorded in pepsi_schema; every file newer than it is applied in one
-// transaction, so a failed upgrade leaves the database as it was.
+// embedded under :/sql/ (resources/sql/NNN_name.sql). Each file records its
+// own version in pepsi_schema (so that a DBA may apply them with psql instead);
+// every file newer than the recorded version is applied in one transaction,
+// and one that does not record its version fails it, so a failed upgrade
+// leaves the database as it was.
 class SchemaInstaller
 {
 public:

@@ -107,6 +107,7 @@ int main(int argc, char **argv)
         qCInfo(lcMain) << "signal" << sig << "received";
         dispatcher.shutdown(0);
     });
+    QObject::connect(&signals, &pepsi::UnixSignals::hangup, &dispatcher, &pepsi::Dispatcher::reloadFile);
     pepsi::ControlServer control(*dispatcher.state(), *dispatcher.state());
     if (!line.standby) {
         // Before the database: a second daemon on this socket stops here.

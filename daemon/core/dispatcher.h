@@ -43,6 +43,11 @@ public:
     // Stop claiming, drain and stop workers, put back what they held, flush
     // the statistics, then finished(exitCode).
     void shutdown(int exitCode = 0);
+    // SIGHUP: read the configuration file again, then reload as on
+    // config_changed. Not serving yet (a standby, a database not reached at
+    // start), the file is kept for when it starts; with the database down, the
+    // reload waits for it. A file or graph that does not parse stops with exit 1.
+    void reloadFile();
     // The control socket's view of this dispatcher and its admin side (a child).
     DispatchState *state() const { return m_state; }
 

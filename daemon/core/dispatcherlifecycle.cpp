@@ -124,8 +124,7 @@ bool Dispatcher::startPipeline()
         return false;
     }
     for (const QString &option : pipeline->ignored)
-        qCWarning(lcMain).noquote() << "config_overlay: [pepsi-dispatch]" << option
-                                    << "cannot change once the dispatcher runs; ignored";
+        qCWarning(lcMain).noquote() << option << "cannot change once the dispatcher runs; ignored";
     m_settings = pipeline->settings;
     m_overlay = *overlay;
     // Every running row is an orphan now; only the lock holder may reset them.

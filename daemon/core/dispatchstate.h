@@ -37,6 +37,8 @@ public:
     void attachSession(DatabaseSession *session);
     void watchPool(WorkerPool *pool);
     void reloaded();
+    // The next reload was asked for by `source` ("signal": SIGHUP).
+    void reloadRequested(const QString &source) { m_reloadSource = source; }
 
     DaemonInfo info() const override;
     StageGraph graph() const override;

@@ -30,6 +30,25 @@ QStringList differences(const DispatchSettings &a, const DispatchSettings &b, bo
     return names;
 }
 
+// Each name with where its value that cannot take effect comes from:
+// "pepsi.conf:7: [pepsi-dispatch] MAX_RUNTIME", "config_overlay (pepsi-dispatch,
+// MAX_RUNTIME): [pepsi-dispatch] MAX_RUNTIME". An option removed since the
+// start has no origin left: "[pepsi-dispatch] MAX_RUNTIME (now unset)".
+QStringList located(const Configuration &merged, const QStringList &names)
+{
+    QStringList found;
+    for (const QString &name : names) {
+        const QString section = name == u"DATABASE" ? QStringLiteral("pepsi") : QStringLiteral("pepsi-dispatch");
+        const QString option = u'[' + section + QStringLiteral("] ") + name;
+        const Configuration::Entry *entry = merged.entry(section, name);
+        if (entry)
+            found << entry->origin.describe() + QStringLiteral(": ") + option;
+        else
+            found << option + QStringLiteral(" (now unset)");
+    }
+    return found;
+}
+
 } // namespace
 
 Result<PipelineConfig, ConfigError> PipelineConfig::atStart(const Configuration &file, const QList<OverlayRow> &overlay,
@@ -42,7 +61,8 @@ Result<PipelineConfig, ConfigError> PipelineConfig::atStart(const Configuration 
     auto settings = DispatchSettings::fromConfiguration(merged);
     if (!settings)
         return settings.error();
-    PipelineConfig result{graph.value(), settings.value(), differences(settings.value(), fileSettings, true)};
+    PipelineConfig result{graph.value(), settings.value(),
+                          located(merged, differences(settings.value(), fileSettings, true))};
     // Already acted on before the database was reachable.
     result.settings.database = fileSettings.database;
     result.settings.user = fileSettings.user;
@@ -63,8 +83,8 @@ PipelineConfig::onReload(const Configuration &file, const QList<OverlayRow> &ove
         return graph.error();
     auto settings = DispatchSettings::fromConfiguration(merged);
     // A broken [pepsi-dispatch] overlay row cannot take effect anyway.
-    QStringList ignored =
-        settings ? differences(settings.value(), running, false) : QStringList{settings.error().toString()};
+    QStringList ignored = settings ? located(merged, differences(settings.value(), running, false))
+                                   : QStringList{settings.error().toString()};
     return PipelineConfig{graph.value(), running, ignored};
 }
 

@@ -14,13 +14,17 @@ namespace pepsi {
 // [pepsi-dispatch] settings. At start every overlay row applies (but those the
 // process already acted on: DATABASE, USER, CONTROL_SOCKET, DB_POOL_SIZE and
 // the DB_*_TIMEOUTs of the sessions that read the overlay); on
-// reload only [stage-*] sections do, and any [pepsi-dispatch] difference is
-// listed as ignored.
+// reload (config_changed, the control socket's reload, SIGHUP with the file
+// read again) only [stage-*] sections do, and any [pepsi-dispatch] difference
+// from the running settings, in the file or the overlay, is listed as ignored.
 struct PipelineConfig
 {
     StageGraph graph;
     DispatchSettings settings;
-    QStringList ignored; // "MAX_RUNTIME" etc.: overlay values that could not take effect
+    // Values that could not take effect, each with its origin:
+    // "config_overlay (pepsi-dispatch, MAX_RUNTIME): [pepsi-dispatch] MAX_RUNTIME",
+    // "pepsi.conf:7: [pepsi-dispatch] MAX_RUNTIME".
+    QStringList ignored;
 
     static Result<PipelineConfig, ConfigError> atStart(const Configuration &file, const QList<OverlayRow> &overlay,
                                                        const DispatchSettings &fileSettings);

@@ -80,6 +80,25 @@ void ServiceNotifier::stopping()
     sdNotify("STOPPING=1\nSTATUS=stopping: letting workers finish what they hold");
 }
 
+void ServiceNotifier::reloading()
+{
+    if (!m_ready || m_stopping || m_reloading)
+        return;
+    m_reloading = true;
+    // MONOTONIC_USEC lets systemd tell this reload from an older one (sd_notify(3)).
+    // steady_clock is CLOCK_MONOTONIC on Linux.
+    const auto now = duration_cast<microseconds>(steady_clock::now().time_since_epoch());
+    sdNotify("RELOADING=1\nMONOTONIC_USEC=" + QByteArray::number(qint64(now.count())));
+}
+
+void ServiceNotifier::reloaded()
+{
+    if (!m_reloading || m_stopping)
+        return;
+    m_reloading = false;
+    sdNotify("READY=1");
+}
+
 void ServiceNotifier::refresh()
 {
     if (m_stopping)

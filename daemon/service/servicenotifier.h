@@ -11,9 +11,9 @@
 namespace pepsi {
 
 // What systemd (Type=notify) hears of the daemon: READY=1 once it serves,
-// a STATUS= line kept current at most once a second, WATCHDOG=1 from the
-// event loop at half of WatchdogSec= (a wedged loop stops sending, and
-// systemd kills it), STOPPING=1. Outside systemd every message is dropped by
+// a STATUS= line kept current at most once a second, RELOADING=1 and READY=1
+// around a reload, WATCHDOG=1 from the event loop at half of WatchdogSec= (a
+// wedged loop stops sending, and systemd kills it), STOPPING=1. Outside systemd every message is dropped by
 // sd_notify and only the timers run.
 class ServiceNotifier : public QObject
 {
@@ -39,6 +39,11 @@ public:
     // again ("waiting for the lock held by ...", "database unreachable, retrying").
     void setStatus(const QString &status);
     void stopping();
+    // A reload (SIGHUP) begins and ends: RELOADING=1, then READY=1. Only once
+    // ready: before that systemd still waits for the first READY=1, which
+    // must mean serving.
+    void reloading();
+    void reloaded();
 
     std::chrono::milliseconds watchdogPeriod() const;
 
@@ -61,6 +66,7 @@ private:
     QString m_sent;
     bool m_ready = false;
     bool m_stopping = false;
+    bool m_reloading = false;
 };
 
 } // namespace pepsi

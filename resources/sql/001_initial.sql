@@ -1,6 +1,8 @@
 -- pepsi-dispatch schema, version 1.
--- Applied by `pepsi-schema install` inside one transaction, which also records
--- the version in pepsi_schema; never edit a released file, add the next one.
+-- Complete on its own: it records its version in pepsi_schema at the end, so
+-- `pepsi-schema install` (one transaction for every file it applies) and
+-- `psql -1 -v ON_ERROR_STOP=1 -f` of the files in order give the same database.
+-- Never edit a released file; add the next one.
 
 CREATE TYPE workqueue_status AS ENUM ('pending', 'running', 'paused', 'done', 'failed', 'timeout');
 
@@ -64,3 +66,6 @@ BEGIN
 END $$;
 CREATE TRIGGER config_overlay_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON config_overlay
     FOR EACH STATEMENT EXECUTE FUNCTION config_overlay_notify();
+
+CREATE TABLE IF NOT EXISTS pepsi_schema (version integer NOT NULL, installed timestamptz DEFAULT now());
+INSERT INTO pepsi_schema (version) VALUES (1);

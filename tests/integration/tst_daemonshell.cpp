@@ -160,6 +160,10 @@ void tst_DaemonShell::badConfiguration_data()
                            << QList<int>{3, 6} << u"NEXT: cycle (x -> y -> x|y -> x -> y)"_s;
     QTest::newRow("bad MAX_RUNTIME") << QByteArray("[pepsi-dispatch]\nMAX_RUNTIME = forever\n") << QList<int>{2}
                                      << u"MAX_RUNTIME: \"forever\""_s;
+    QTest::newRow("DB_POOL_SIZE below 3")
+        << QByteArray("[pepsi-dispatch]\nDB_POOL_SIZE = 2\n") << QList<int>{2}
+        << u"DB_POOL_SIZE: 2 is out of range \\(3\\.\\.1000\\): the dispatcher opens 3 connections of its own "
+           "\\(claims and settlements, LISTEN, operator queries\\)"_s;
     QTest::newRow("unknown dispatcher option")
         << QByteArray("[pepsi-dispatch]\nMAX_RUNTIM = 5 s\n") << QList<int>{2} << u"unknown option MAX_RUNTIM"_s;
 }

@@ -229,10 +229,12 @@ void tst_ReloadStats::dispatchOptionChangeIsIgnored()
     QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
 
     QVERIFY(setOverlay(u"pepsi-dispatch"_s, u"MAX_RUNTIME"_s, u"10 min"_s));
-    QVERIFY2(daemon.waitForLog(QRegularExpression(
-                 u"WARNING .*config_overlay: \\[pepsi-dispatch\\] MAX_RUNTIME is read only at start; "
-                 "ignored until a restart"_s)),
-             qPrintable(daemon.log()));
+    QVERIFY2(
+        daemon.waitForLog(QRegularExpression(
+            u"WARNING .*config_overlay \\(pepsi-dispatch, MAX_RUNTIME\\): \\[pepsi-dispatch\\] MAX_RUNTIME is read "
+            "only at start; "
+            "ignored until a restart"_s)),
+        qPrintable(daemon.log()));
     QVERIFY(daemon.isRunning());
 
     QVERIFY(insertMessages(u"s"_s, 1, {{u"s"_s, u"hang"_s}}));

@@ -4,6 +4,7 @@
 // on, and the pepsi-schema program's command line.
 #include "db/database.h"
 #include "db/schemainstaller.h"
+#include "schemafixtures.h"
 #include "testconfig.h"
 #include "testdatabase.h"
 
@@ -24,64 +25,6 @@
 using namespace Qt::StringLiterals;
 using pepsi::SchemaInstaller;
 
-namespace {
-
-// Everything the schema defines, as one digest: tables, columns, indexes with
-// their predicates, triggers, functions and types of the public schema.
-const QString CatalogDigestSql = uR"(
-SELECT md5(string_agg(x, E'\n' ORDER BY x)) FROM (
-  SELECT 'class ' || c.relname || ' ' || c.relkind::text || ' ' || coalesce(pg_get_indexdef(c.oid), '')
-    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'
-  UNION ALL
-  SELECT 'column ' || c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
-         || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
-    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-    JOIN pg_namespace n ON n.oid = c.relnamespace
-    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-   WHERE n.nspname = 'public' AND a.attnum > 0 AND NOT a.attisdropped
-  UNION ALL
-  SELECT 'trigger ' || pg_get_triggerdef(t.oid) FROM pg_trigger t WHERE NOT t.tgisinternal
-  UNION ALL
-  SELECT 'function ' || p.proname || ' ' || md5(p.prosrc)
-    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'
-  UNION ALL
-  SELECT 'type ' || t.typname FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
-   WHERE n.nspname = 'public'
-) s(x))"_s;
-
-QString text(const QSqlDatabase &db, const QString &sql)
-{
-    QSqlQuery query(db);
-    if (!query.exec(sql) || !query.next()) {
-        qWarning("%s: %s", qPrintable(sql), qPrintable(query.lastError().text()));
-        return u"(error)"_s;
-    }
-    return query.value(0).toString();
-}
-
-QString catalogState(TestDatabase &tdb)
-{
-    return text(tdb.db(), CatalogDigestSql) + u" classes="_s
-        + QString::number(tdb.scalar(u"SELECT count(*) FROM pg_class"_s)) + u" versions="_s
-        + QString::number(tdb.scalar(u"SELECT count(*) FROM pepsi_schema"_s));
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
-}
-
-QByteArray initialSchema()
-{
-    QFile file(u":/sql/001_initial.sql"_s);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QString toolBinary() { return qEnvironmentVariable("PEPSI_BUILD_DIR") + u"/tools/pepsi-schema"_s; }
-
-} // namespace
-
 class tst_Schema : public QObject
 {
     Q_OBJECT
@@ -93,6 +36,7 @@ private Q_SLOTS:
     void installsFromScratchAndTwiceChangesNothing();
     void refusesNewerDatabase();
     void upgradeAppliesOnlyNewScripts();
+    void failedUpgradeChangesNothing_data();
     void failedUpgradeChangesNothing();
     void concurrentInstallerWaitsForTheLock();
     void queueIndexes_data();
@@ -194,9 +138,11 @@ void tst_Schema::upgradeAppliesOnlyNewScripts()
 {
     PEPSI_REQUIRE_DATABASE(tdb, "upgrade");
     QTemporaryDir dir;
-    QVERIFY(writeFile(dir.filePath(u"001_initial.sql"_s), initialSchema()));
+    const int shipped = copyShippedScripts(dir);
+    QVERIFY(shipped > 0);
+    const QString extra = nextScript(shipped, 1, u"extra"_s);
     // Several statements and a $$ body holding semicolons: sent as one text.
-    QVERIFY(writeFile(dir.filePath(u"002_extra.sql"_s), R"(
+    QVERIFY(writeFile(dir.filePath(extra), R"(
 CREATE TABLE extra (x integer);
 CREATE FUNCTION extra_count() RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE n bigint;
@@ -205,38 +151,58 @@ BEGIN
     RETURN n;
 END $$;
 INSERT INTO extra VALUES (1), (2);
-)"));
+)" + recordsVersion(shipped + 1)));
     SchemaInstaller installer(tdb.db(), dir.path());
-    QCOMPARE(installer.latestVersion(), 2);
+    QCOMPARE(installer.latestVersion(), shipped + 1);
 
     const auto upgraded = installer.install();
     QVERIFY2(upgraded.ok(), qPrintable(upgraded.ok() ? QString() : upgraded.error()));
-    QCOMPARE(upgraded->fromVersion, 1);
-    QCOMPARE(upgraded->toVersion, 2);
-    QCOMPARE(upgraded->applied, QStringList{u"002_extra.sql"_s});
+    QCOMPARE(upgraded->fromVersion, shipped);
+    QCOMPARE(upgraded->toVersion, shipped + 1);
+    QCOMPARE(upgraded->applied, QStringList{extra});
     QCOMPARE(tdb.scalar(u"SELECT extra_count()"_s), 2);
-    QCOMPARE(tdb.scalar(u"SELECT max(version) FROM pepsi_schema"_s), 2);
-    QCOMPARE(tdb.scalar(u"SELECT count(*) FROM pepsi_schema"_s), 2);
+    QCOMPARE(tdb.scalar(u"SELECT max(version) FROM pepsi_schema"_s), shipped + 1);
+    QCOMPARE(tdb.scalar(u"SELECT count(*) FROM pepsi_schema"_s), shipped + 1);
+}
+
+void tst_Schema::failedUpgradeChangesNothing_data()
+{
+    QTest::addColumn<QByteArray>("lastScript"); // after a good one; %1 stands for its version
+    QTest::addColumn<QString>("error");         // a regular expression; %1: the last script's name
+
+    QTest::newRow("a statement fails") << QByteArray("CREATE TABLE bad (x integer);\nSELECT no_such_function();\n")
+                                       << u"^%1: .*no_such_function"_s;
+    QTest::newRow("no version recorded") << QByteArray("CREATE TABLE bad (x integer);\n")
+                                         << u"^%1 does not record its version in pepsi_schema$"_s;
+    QTest::newRow("another version recorded")
+        << QByteArray("CREATE TABLE bad (x integer);\nINSERT INTO pepsi_schema (version) VALUES (%1 + 1);\n")
+        << u"^%1 records version \\d+ in pepsi_schema, not its own \\d+$"_s;
 }
 
 void tst_Schema::failedUpgradeChangesNothing()
 {
+    QFETCH(QByteArray, lastScript);
+    QFETCH(QString, error);
     PEPSI_REQUIRE_DATABASE(tdb, "failed");
     QTemporaryDir dir;
-    QVERIFY(writeFile(dir.filePath(u"001_initial.sql"_s), initialSchema()));
-    QVERIFY(writeFile(dir.filePath(u"002_good.sql"_s), "CREATE TABLE good (x integer);\n"));
-    QVERIFY(writeFile(dir.filePath(u"003_bad.sql"_s), "CREATE TABLE bad (x integer);\nSELECT no_such_function();\n"));
+    const int shipped = copyShippedScripts(dir);
+    QVERIFY(shipped > 0);
+    QVERIFY(writeFile(dir.filePath(nextScript(shipped, 1, u"good"_s)),
+                      "CREATE TABLE good (x integer);\n" + recordsVersion(shipped + 1)));
+    const QString bad = nextScript(shipped, 2, u"bad"_s);
+    QVERIFY(writeFile(dir.filePath(bad), lastScript.replace("%1", QByteArray::number(shipped + 2))));
     const QString before = catalogState(tdb);
 
     SchemaInstaller installer(tdb.db(), dir.path());
     const auto installed = installer.install();
     QVERIFY(!installed.ok());
-    QVERIFY2(installed.error().startsWith(u"003_bad.sql: "_s), qPrintable(installed.error()));
-    QVERIFY2(installed.error().contains(u"no_such_function"_s), qPrintable(installed.error()));
+    const QString expected = error.arg(QRegularExpression::escape(bad));
+    QVERIFY2(QRegularExpression(expected).match(installed.error()).hasMatch(),
+             qPrintable(installed.error() + u" does not match "_s + expected));
     QCOMPARE(catalogState(tdb), before);
-    QCOMPARE(installer.currentVersion().value(), 1);
+    QCOMPARE(installer.currentVersion().value(), shipped);
     // The connection is usable afterwards: the transaction was rolled back.
-    QCOMPARE(tdb.scalar(u"SELECT to_regclass('good') IS NULL"_s), 1);
+    QCOMPARE(tdb.scalar(u"SELECT to_regclass('good') IS NULL AND to_regclass('bad') IS NULL"_s), 1);
 }
 
 void tst_Schema::concurrentInstallerWaitsForTheLock()
@@ -273,7 +239,7 @@ void tst_Schema::concurrentInstallerWaitsForTheLock()
     QVERIFY(holder.commit());
     QTRY_VERIFY(done);
     QVERIFY(thread->wait(5000));
-    QCOMPARE(outcome, u"001_initial.sql"_s);
+    QCOMPARE(outcome, shippedNames().join(u','));
 }
 
 void tst_Schema::queueIndexes_data()
@@ -361,12 +327,13 @@ void tst_Schema::tool_data()
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("output"); // a regular expression on stdout + stderr
 
+    const QString latest = QString::number(SchemaInstaller(QSqlDatabase()).latestVersion());
     QTest::newRow("status") << QStringList{u"--database"_s, u"%DB%"_s, u"status"_s} << 0
-                            << u"^database schema version 1, this build knows 1: up to date\n$"_s;
+                            << u"^database schema version %1, this build knows %1: up to date\n$"_s.arg(latest);
     QTest::newRow("install again") << QStringList{u"--database"_s, u"%DB%"_s, u"install"_s} << 0
-                                   << u"^schema version 1 is current; nothing to do\n$"_s;
+                                   << u"^schema version %1 is current; nothing to do\n$"_s.arg(latest);
     QTest::newRow("config file") << QStringList{u"-c"_s, u"%CONF%"_s, u"install"_s} << 0
-                                 << u"^schema version 1 is current; nothing to do\n$"_s;
+                                 << u"^schema version %1 is current; nothing to do\n$"_s.arg(latest);
     QTest::newRow("no command") << QStringList{u"--database"_s, u"%DB%"_s} << 64
                                 << u"^pepsi-schema: expected one command, install or status"_s;
     QTest::newRow("unknown command") << QStringList{u"--database"_s, u"%DB%"_s, u"upgrade"_s} << 64

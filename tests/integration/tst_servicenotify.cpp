@@ -6,132 +6,23 @@
 // the interval only for the process it names, STOPPING=1; a standby and an
 // unreachable database say why they do not serve; workers inherit none of it.
 #include "daemonprocess.h"
+#include "notifysink.h"
 #include "queueprobe.h"
 #include "testdatabase.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QSocketNotifier>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
-#include <cstring>
 #include <limits>
 #include <memory>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// systemd's end of NOTIFY_SOCKET: every datagram with its arrival time.
-class NotifySink : public QObject
-{
-public:
-    struct Message
-    {
-        qint64 atMs = 0;
-        QByteArray text;
-    };
-
-    NotifySink()
-    {
-        // The daemon, started as root, sends as the service account: it must
-        // reach the directory and write to the socket.
-        ::chmod(QFile::encodeName(m_dir.path()).constData(), 0755);
-        m_path = m_dir.filePath(u"notify"_s);
-        m_fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        sockaddr_un address{};
-        address.sun_family = AF_UNIX;
-        const QByteArray path = QFile::encodeName(m_path);
-        if (m_fd < 0 || size_t(path.size()) >= sizeof(address.sun_path))
-            return;
-        std::memcpy(address.sun_path, path.constData(), size_t(path.size()));
-        if (::bind(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)) != 0) {
-            ::close(m_fd);
-            m_fd = -1;
-            return;
-        }
-        ::chmod(path.constData(), 0666);
-        m_clock.start();
-        m_notifier = std::make_unique<QSocketNotifier>(m_fd, QSocketNotifier::Read);
-        connect(m_notifier.get(), &QSocketNotifier::activated, this, &NotifySink::drain);
-    }
-    ~NotifySink() override
-    {
-        m_notifier.reset();
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-
-    bool isValid() const { return m_fd >= 0; }
-    QString path() const { return m_path; }
-
-    // Messages carrying `field` (READY=1, STATUS=, WATCHDOG=1, ...), in order.
-    QList<Message> with(const QByteArray &field) const
-    {
-        // What came after the last event-loop pass too (STOPPING=1 just before the exit).
-        drain();
-        QList<Message> found;
-        for (const Message &message : m_messages) {
-            const QByteArrayList lines = message.text.split('\n');
-            for (const QByteArray &line : lines) {
-                if (field.endsWith('=') ? line.startsWith(field) : line == field) {
-                    found.append(message);
-                    break;
-                }
-            }
-        }
-        return found;
-    }
-    int count(const QByteArray &field) const { return int(with(field).size()); }
-    // The STATUS= values in order.
-    QStringList statuses() const
-    {
-        QStringList values;
-        for (const Message &message : with("STATUS=")) {
-            for (const QByteArray &line : message.text.split('\n')) {
-                if (line.startsWith("STATUS="))
-                    values.append(QString::fromUtf8(line.mid(7)));
-            }
-        }
-        return values;
-    }
-    QString describe() const
-    {
-        drain();
-        QStringList lines;
-        for (const Message &message : m_messages)
-            lines.append(
-                u"%1 ms: %2"_s.arg(message.atMs).arg(QString::fromUtf8(message.text).replace(u"\n"_s, u" | "_s)));
-        return lines.join(u'\n');
-    }
-
-private:
-    void drain() const
-    {
-        char buffer[4096];
-        for (;;) {
-            const ssize_t n = ::recv(m_fd, buffer, sizeof(buffer), 0);
-            if (n < 0)
-                return;
-            m_messages.append({m_clock.elapsed(), QByteArray(buffer, n)});
-        }
-    }
-
-    QTemporaryDir m_dir;
-    QString m_path;
-    int m_fd = -1;
-    QElapsedTimer m_clock;
-    std::unique_ptr<QSocketNotifier> m_notifier;
-    mutable QList<Message> m_messages;
-};
 
 // pepsi-dispatch started as systemd starts it: through `sh -c 'exec ...'` so
 // that WATCHDOG_PID can name the daemon's own pid ($$ survives the exec).

@@ -129,6 +129,23 @@ void DaemonProcess::addStage(const QString &name, const QString &program, const 
     m_stages.append(Stage{name, program, options});
 }
 
+void DaemonProcess::setStageOption(const QString &stage, const QString &option, const QString &value)
+{
+    for (Stage &each : m_stages) {
+        if (each.name != stage)
+            continue;
+        for (auto &entry : each.options) {
+            if (entry.first.compare(option, Qt::CaseInsensitive) == 0) {
+                entry.second = value;
+                return;
+            }
+        }
+        each.options.append({option, value});
+        return;
+    }
+    qWarning("setStageOption: no stage %s", qPrintable(stage));
+}
+
 void DaemonProcess::appendRaw(const QByteArray &text) { m_raw += text; }
 
 QString DaemonProcess::configPath() const { return m_dir.filePath(u"pepsi.conf"_s); }

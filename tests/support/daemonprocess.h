@@ -42,6 +42,9 @@ public:
     void setOption(const QString &option, const QString &value);
     // A [stage-NAME] section with PROGRAM and the given options.
     void addStage(const QString &name, const QString &program, const Options &options = {});
+    // Sets (or adds) one option of a stage added before; the next
+    // writeConfig() writes it (a test of SIGHUP changes the file under a running daemon).
+    void setStageOption(const QString &stage, const QString &option, const QString &value);
     // Text appended verbatim after everything generated (for broken files).
     void appendRaw(const QByteArray &text);
     // Writes the file; returns its path, empty (with a test warning) on failure.

@@ -92,6 +92,11 @@ void TestDispatchSettings::allOptions()
     QVERIFY(longest.ok());
     QCOMPARE(longest->maxRuntime, 24h * 24);
     QCOMPARE(longest->pollInterval, 1ms);
+
+    // The queue, LISTEN and operator connections: the fewest that can run.
+    const auto smallest = settingsFrom("[pepsi-dispatch]\nDB_POOL_SIZE = 3\n");
+    QVERIFY(smallest.ok());
+    QCOMPARE(smallest->dbPoolSize, 3);
 }
 
 void TestDispatchSettings::overlay()
@@ -138,10 +143,17 @@ void TestDispatchSettings::errors_data()
     QTest::newRow("unknown unit") << QByteArray(d + "STATS_INTERVAL = 5 parsecs\n")
                                   << "test.conf:2: pepsi-dispatch: STATS_INTERVAL: \"5 parsecs\": unknown time unit "
                                      "\"parsecs\"";
-    QTest::newRow("pool size 0") << QByteArray(d + "DB_POOL_SIZE = 0\n")
-                                 << "test.conf:2: pepsi-dispatch: DB_POOL_SIZE: 0 is out of range (1..1000)";
+    // Too few for the dispatcher's own three connections: the error says what needs them.
+    for (const char *tooFew : {"0", "2", "-5"}) {
+        QTest::addRow("pool size %s", tooFew)
+            << QByteArray(d + "DB_POOL_SIZE = " + tooFew + '\n')
+            << QStringLiteral("test.conf:2: pepsi-dispatch: DB_POOL_SIZE: %1 is out of range (3..1000): the "
+                              "dispatcher opens 3 connections of its own (claims and settlements, LISTEN, "
+                              "operator queries)")
+                   .arg(QLatin1StringView(tooFew));
+    }
     QTest::newRow("pool size 1001") << QByteArray(d + "DB_POOL_SIZE = 1001\n")
-                                    << "test.conf:2: pepsi-dispatch: DB_POOL_SIZE: 1001 is out of range (1..1000)";
+                                    << "test.conf:2: pepsi-dispatch: DB_POOL_SIZE: 1001 is out of range (3..1000)";
     QTest::newRow("pool size word") << QByteArray(d + "DB_POOL_SIZE = eight\n")
                                     << "test.conf:2: pepsi-dispatch: DB_POOL_SIZE: \"eight\" is not a whole number";
     QTest::newRow("empty USER") << QByteArray(d + "USER =\n") << "test.conf:2: pepsi-dispatch: USER is empty";
