@@ -24,14 +24,8 @@ constexpr double TargetClaimGrowth = 1.2;
 // autovacuum a table this size would have had.
 std::optional<QString> fill(BenchDatabase &db, int finished, int pending)
 {
-    if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
-        return db.lastError();
-    if (finished > 0
-        && !db.exec(
-            QStringLiteral("INSERT INTO workqueue (stage, status) SELECT '%1', 'done' FROM generate_series(1, %2)")
-                .arg(stageNames().constLast())
-                .arg(finished)))
-        return db.lastError();
+    if (auto error = fillHistory(db, finished, 0))
+        return error;
     if (!db.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT '%1' FROM generate_series(1, %2)")
                      .arg(stageNames().constFirst())
                      .arg(pending)))

@@ -93,6 +93,20 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
         {QStringLiteral("vacuum-seconds"),
          QStringLiteral("--backlog: VACUUM workqueue every S seconds during a run (default 0: never)"),
          QStringLiteral("S")},
+        {QStringLiteral("control"),
+         QStringLiteral("the control plane at production scale: hops/s with and without a client polling the "
+                        "control socket, beside a large history; the status reply's latency")},
+        {QStringLiteral("history"),
+         QStringLiteral("--control: done rows in the table before the runs (default 3000000)"), QStringLiteral("N")},
+        {QStringLiteral("failed"),
+         QStringLiteral("--control: failed rows beside them, spread over the stages (default 20000)"),
+         QStringLiteral("N")},
+        {QStringLiteral("repeat"), QStringLiteral("--control: runs of each client variant, alternating (default 2)"),
+         QStringLiteral("N")},
+        {QStringLiteral("pool-size"),
+         QStringLiteral("--control: instead, one stage of PARALLELISM P and --queue-limit, every worker full, "
+                        "and the size of the workers, status and queues replies"),
+         QStringLiteral("P")},
         {QStringLiteral("fused"),
          QStringLiteral("mark every stage after the first FUSE = YES: one worker pass runs all three")},
     });
@@ -106,12 +120,18 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
 
     BenchOptions o;
     o.fused = parser.isSet(QStringLiteral("fused"));
-    if (parser.isSet(QStringLiteral("latency")) && parser.isSet(QStringLiteral("backlog")))
-        return QStringLiteral("--latency and --backlog are separate runs: give one");
+    const int modes = int(parser.isSet(QStringLiteral("latency"))) + int(parser.isSet(QStringLiteral("backlog")))
+        + int(parser.isSet(QStringLiteral("control")));
+    if (modes > 1)
+        return QStringLiteral("--latency, --backlog and --control are separate runs: give one");
     if (parser.isSet(QStringLiteral("latency")))
         o.mode = BenchOptions::Mode::Latency;
     else if (parser.isSet(QStringLiteral("backlog")))
         o.mode = BenchOptions::Mode::Backlog;
+    else if (parser.isSet(QStringLiteral("control")))
+        o.mode = BenchOptions::Mode::Control;
+    if (parser.isSet(QStringLiteral("pool-size")) && o.mode != BenchOptions::Mode::Control)
+        return QStringLiteral("--pool-size belongs to --control");
     if (parser.isSet(QStringLiteral("backlog-sizes"))) {
         o.backlogSizes.clear();
         for (const QString &item : parser.value(QStringLiteral("backlog-sizes")).split(u',')) {
@@ -158,6 +178,10 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
              std::tuple{QStringLiteral("finished"), 0, 100'000'000, &o.finishedRows},
              std::tuple{QStringLiteral("backlog-seconds"), 1, 3600, &o.backlogSeconds},
              std::tuple{QStringLiteral("vacuum-seconds"), 0, 3600, &o.vacuumSeconds},
+             std::tuple{QStringLiteral("history"), 0, 100'000'000, &o.historyRows},
+             std::tuple{QStringLiteral("failed"), 0, 100'000'000, &o.failedRows},
+             std::tuple{QStringLiteral("repeat"), 1, 100, &o.controlRepeat},
+             std::tuple{QStringLiteral("pool-size"), 1, 1000, &o.poolSize},
          }) {
         if (auto error = readCount(parser, name, min, max, out))
             return *error;

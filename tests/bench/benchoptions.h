@@ -13,7 +13,10 @@ struct BenchOptions
     // Pipeline: N messages through the three stages (throughput, CPU per hop).
     // Latency: single rows into an idle pipeline, insert commit -> stage start.
     // Backlog: the pipeline with a small and a large pending backlog.
-    enum class Mode { Pipeline, Latency, Backlog };
+    // Control: the pipeline beside a production-sized history, with and
+    // without a client on the control socket (or, with --pool-size, the
+    // size of the replies about one big pool).
+    enum class Mode { Pipeline, Latency, Backlog, Control };
     Mode mode = Mode::Pipeline;
 
     QString database;                       // libpq URI of a database with the schema installed
@@ -42,6 +45,11 @@ struct BenchOptions
     int finishedRows = 1'000'000;                  // done rows in the table beside them
     int backlogSeconds = 20;                       // each run stops when drained or after this long
     int vacuumSeconds = 0; // --backlog: VACUUM workqueue this often during a run (0: never, autovacuum only)
+
+    int historyRows = 3'000'000; // --control: done rows in the table, a week of history
+    int failedRows = 20'000;     // --control: failed rows beside them, spread over the stages
+    int controlRepeat = 2;       // --control: each client variant runs this often, alternating
+    int poolSize = 0;            // --control --pool-size P: one stage of P workers, every one full
 
     int stages() const { return 3; }
     // Worker processes at full load: fused, only the first stage has any.

@@ -6,6 +6,8 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include <algorithm>
+
 #include <csignal>
 #include <cstdio>
 #include <pwd.h>
@@ -52,9 +54,7 @@ Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stage
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
     QTextStream out(&file);
-    out << "# written by pepsi-bench\n[pepsi]\nDATABASE = " << o.database << "\n\n"
-        << "[pepsi-dispatch]\nCONFIG_FILE = " << path << "\nUSER = " << o.user << "\nCONTROL_SOCKET = " << o.workDir
-        << "/run/dispatch.sock\n";
+    out << configHeader(o, path);
     for (qsizetype i = 0; i < stageNames().size(); ++i) {
         out << "\n[stage-" << stageNames()[i] << "]\nPROGRAM = " << o.buildDir << "/stagekit/pepsi-stage-example\n"
             << "PARALLELISM = " << o.parallelism << "\nQUEUE_LIMIT = " << o.queueLimit << '\n';
@@ -74,6 +74,38 @@ Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stage
 }
 
 } // namespace
+
+QString configHeader(const BenchOptions &o, const QString &path)
+{
+    return QStringLiteral("# written by pepsi-bench\n[pepsi]\nDATABASE = %1\n\n[pepsi-dispatch]\nCONFIG_FILE = %2\n"
+                          "USER = %3\nCONTROL_SOCKET = %4\n")
+        .arg(o.database, path, o.user, controlSocketPath(o));
+}
+
+QString controlSocketPath(const BenchOptions &o) { return o.workDir + QStringLiteral("/run/dispatch.sock"); }
+
+std::optional<QString> fillHistory(BenchDatabase &db, qint64 done, qint64 failed)
+{
+    if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
+        return db.lastError();
+    const qint64 total = done + failed;
+    if (total == 0)
+        return std::nullopt;
+    // Every step-th row is a failed one, at the stages in turn.
+    const qint64 step = failed > 0 ? std::max<qint64>(1, total / failed) : total + 1;
+    const QString sql = QStringLiteral(
+        "INSERT INTO workqueue (stage, status, state) "
+        "SELECT CASE WHEN f THEN (ARRAY['%1', '%2', '%3'])[1 + (i / %4) % 3] ELSE '%3' END, "
+        "       CASE WHEN f THEN 'failed' ELSE 'done' END::workqueue_status, "
+        "       CASE WHEN f THEN '{\"dispatch_error\": \"status 4: bench failure\"}'::jsonb ELSE '{}'::jsonb END "
+        "  FROM (SELECT i, i % %4 = 0 AND i <= %5 AS f FROM generate_series(1, %6) AS i) AS rows");
+    if (!db.exec(sql.arg(stageNames().at(0), stageNames().at(1), stageNames().at(2))
+                     .arg(step)
+                     .arg(failed * step)
+                     .arg(total)))
+        return db.lastError();
+    return std::nullopt;
+}
 
 Result<QString, QString> prepareRun(const BenchOptions &o, BenchDatabase &db, const QString &stageExtra)
 {

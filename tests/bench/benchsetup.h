@@ -23,6 +23,19 @@ const QStringList &stageNames();
 // opens db. Returns the configuration's path.
 Result<QString, QString> prepareRun(const BenchOptions &options, BenchDatabase &db, const QString &stageExtra = {});
 
+// The [pepsi] and [pepsi-dispatch] sections every mode's configuration
+// starts with (CONFIG_FILE = path, the control socket in the work directory).
+QString configHeader(const BenchOptions &options, const QString &path);
+
+// The control socket the configuration names: WORK_DIR/run/dispatch.sock.
+QString controlSocketPath(const BenchOptions &options);
+
+// TRUNCATE workqueue, then a table that has been in use: `done` rows done at
+// the last stage and `failed` rows failed with a state.dispatch_error, spread
+// over the stages and among the done ones; ids 1 .. done + failed. One
+// INSERT ... SELECT generate_series; no VACUUM (the caller adds its rows first).
+std::optional<QString> fillHistory(BenchDatabase &db, qint64 done, qint64 failed);
+
 // Starts BUILD/daemon/pepsi-dispatch -c config (under --wrap when given),
 // its stdout and stderr going to logFile.
 std::optional<QString> startDaemon(const BenchOptions &options, const QString &config, const QString &logFile,

@@ -4,6 +4,7 @@
 // not), 1 when the run could not complete, 64 on a bad command line.
 #include "backlogrun.h"
 #include "benchoptions.h"
+#include "controlrun.h"
 #include "latencyrun.h"
 #include "pgbenchrun.h"
 #include "pipelinerun.h"
@@ -48,6 +49,18 @@ int main(int argc, char **argv)
         if (!backlog)
             return failed(backlog.error());
         return printBacklogReport(options, backlog.value()) ? 0 : 1;
+    }
+    if (options.mode == BenchOptions::Mode::Control && options.poolSize > 0) {
+        const auto pool = runPool(options);
+        if (!pool)
+            return failed(pool.error());
+        return printPoolReport(options, pool.value()) ? 0 : 1;
+    }
+    if (options.mode == BenchOptions::Mode::Control) {
+        const auto control = runControl(options);
+        if (!control)
+            return failed(control.error());
+        return printControlReport(options, control.value()) ? 0 : 1;
     }
     const auto pipeline = runPipeline(options);
     if (!pipeline)

@@ -161,6 +161,19 @@ void printHeader(const BenchOptions &o)
                 .arg(o.latencyIntervalMs)
                 .arg(o.parallelism)
                 .arg(o.queueLimit));
+    else if (o.mode == BenchOptions::Mode::Control && o.poolSize > 0)
+        out(QStringLiteral("  --control --pool-size: one stage of pepsi-fakeworker, PARALLELISM %1, QUEUE_LIMIT %2, "
+                           "every worker full")
+                .arg(o.poolSize)
+                .arg(o.queueLimit));
+    else if (o.mode == BenchOptions::Mode::Control)
+        out(QStringLiteral("  --control: %1 messages a run, 3 stages of pepsi-stage-example, PARALLELISM %2, "
+                           "QUEUE_LIMIT %3 (%4 workers); clients none, console, status every 100 ms; %5 rounds")
+                .arg(o.messages)
+                .arg(o.parallelism)
+                .arg(o.queueLimit)
+                .arg(o.workers())
+                .arg(o.controlRepeat));
     else if (o.mode == BenchOptions::Mode::Backlog)
         out(QStringLiteral("  --backlog: 3 stages of pepsi-stage-example, PARALLELISM %1, QUEUE_LIMIT %2 (%3 workers)")
                 .arg(o.parallelism)
@@ -176,6 +189,8 @@ void printHeader(const BenchOptions &o)
                 .arg(o.workers()));
     if (o.analyze)
         out(QStringLiteral("  --analyze: workqueue analyzed after the insert"));
+    if (o.mode == BenchOptions::Mode::Control && o.poolSize > 0)
+        return; // no reference stage in that run
     // The workers inherit the environment through the daemon.
     out(qEnvironmentVariable("PEPSI_EXAMPLE_COMMIT_BATCHES") == u"0"
             ? QStringLiteral("  the reference stage commits each message on its own (PEPSI_EXAMPLE_COMMIT_BATCHES=0)")

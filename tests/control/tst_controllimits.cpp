@@ -134,9 +134,17 @@ void tst_ControlLimits::lineLimit()
         QVERIFY(reply);
         QCOMPARE(reply->value(u"id"_s).toString(), u"big"_s);
     } else {
-        QTest::qWait(200);
+        // Everything written, and the server (in this process) has had a
+        // request of another client to answer since: it holds the part line.
+        QTRY_COMPARE(client.socket().bytesToWrite(), qint64(0));
+        QCOMPARE(other.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
         QCOMPARE(client.socket().state(), QLocalSocket::ConnectedState);
         QVERIFY(!client.socket().canReadLine());
+        // It kept the line whole: the newline completes it.
+        client.sendRaw("\n");
+        const auto reply = client.nextLine();
+        QVERIFY(reply);
+        QCOMPARE(reply->value(u"id"_s).toString(), u"big"_s);
     }
     // That one connection only.
     QCOMPARE(other.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
@@ -148,11 +156,12 @@ void tst_ControlLimits::halfLineWaits()
     ControlTestClient half;
     QVERIFY(half.connectTo(path()));
     half.sendRaw(R"({"id":"h","cmd":"sta)"_ba);
+    QTRY_COMPARE(half.socket().bytesToWrite(), qint64(0));
+    // Requests of another client answered meanwhile: the server has read the half line.
     ControlTestClient other;
     QVERIFY(other.connectTo(path()));
     for (int i = 0; i < 3; ++i)
         QCOMPARE(other.request(R"({"cmd":"status"})"_ba).value(u"ok"_s).toBool(), true);
-    QTest::qWait(300);
     QVERIFY(!half.socket().canReadLine());
     QCOMPARE(half.socket().state(), QLocalSocket::ConnectedState);
     half.sendRaw(R"(ts"})"_ba

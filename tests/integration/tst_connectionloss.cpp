@@ -44,6 +44,8 @@ private:
     QString backendsOf(qint64 daemonPid, const QString &which);
     // The pid in the application_name of whoever holds the dispatcher lock; 0: nobody.
     qint64 lockHolderPid();
+    // Sessions the server started on the test database so far (pg_stat_database).
+    qint64 sessionsStarted();
     // The last "database connection restored after N ms" -> N; -1 without such a line.
     static qint64 reconnectMs(DaemonProcess &daemon);
 
@@ -99,6 +101,11 @@ qint64 tst_ConnectionLoss::lockHolderPid()
                       "(SELECT oid FROM pg_database WHERE datname = current_database())"_s);
     const QRegularExpressionMatch match = QRegularExpression(u" pid ([0-9]+) "_s).match(name);
     return match.hasMatch() ? match.captured(1).toLongLong() : 0;
+}
+
+qint64 tst_ConnectionLoss::sessionsStarted()
+{
+    return m_queue->scalar(u"SELECT sessions FROM pg_stat_database WHERE datname = current_database()"_s);
 }
 
 qint64 tst_ConnectionLoss::reconnectMs(DaemonProcess &daemon)
@@ -169,8 +176,13 @@ void tst_ConnectionLoss::terminateBackends()
         QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), done, 5000);
         qInfo("%s, turn %d: 20 new rows done %lld ms after the insert", qPrintable(which), turn, clock.elapsed());
     }
-    // A standby waits up to two polls before it takes a free lock: stay that long.
-    QTest::qWait(2500);
+    // A standby takes a free lock only when it saw it free twice in a row:
+    // stay until it has looked twice more (each look is a session of its own
+    // that it closes again), so that a lock it saw free at the last outage
+    // would be taken by now.
+    const qint64 sessions = sessionsStarted();
+    QVERIFY(sessions >= 0);
+    QTRY_VERIFY_WITH_TIMEOUT(sessionsStarted() >= sessions + 2, 10000);
     sampler.take();
 
     QVERIFY(original->isRunning());
@@ -250,8 +262,10 @@ void tst_ConnectionLoss::overlayChangedWhileDisconnected()
         DaemonProcess::fakeWorker())));
     const QList<qint64> ids = m_queue->insert(u"t"_s, 3);
     QCOMPARE(ids.size(), 3);
-    // Let it fail to connect a few times.
-    QTest::qWait(1000);
+    // Let it fail to connect a few times (each failed try is a DEBUG line or,
+    // spaced out, an INFO one).
+    const QRegularExpression failedTry(u"reconnect failed:|database still unreachable after"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(daemon->countLog(failedTry) >= 3, 10000);
     QVERIFY(!daemon->log().contains(u"pipeline reloaded"_s));
     QElapsedTimer clock;
     clock.start();

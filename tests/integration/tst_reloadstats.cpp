@@ -4,6 +4,7 @@
 // graph that stops parsing ends the daemon cleanly; the statistics tables hold
 // exactly the outcomes the workers produced, flushed when idle and at shutdown
 // and never rewritten without a delta. (Stage fusion: tst_fusion.)
+#include "controltestclient.h"
 #include "daemonprocess.h"
 #include "queueprobe.h"
 #include "sampler.h"
@@ -11,6 +12,7 @@
 
 #include <QFile>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
@@ -46,6 +48,29 @@ bool isAlive(qint64 pid)
     const QByteArray text = file.readAll();
     const qsizetype close = text.lastIndexOf(')');
     return close > 0 && text.size() > close + 2 && text.at(close + 2) != 'Z' && text.at(close + 2) != 'X';
+}
+
+// Claim rounds the daemon ran since it started (status totals.rounds); -1 without a reply.
+qint64 claimRounds(ControlTestClient &client)
+{
+    const QJsonObject reply = client.request(R"({"cmd":"status"})"_ba);
+    if (!reply.value(u"ok"_s).toBool())
+        return -1;
+    return qint64(reply.value(u"result"_s)[u"totals"_s][u"rounds"_s].toDouble());
+}
+
+// Ids held by the running workers of `stage` (workers); -1 without a reply.
+int idsHeldByRunningWorkers(ControlTestClient &client, const QString &stage)
+{
+    const QJsonObject reply = client.request(R"({"cmd":"workers"})"_ba);
+    if (!reply.value(u"ok"_s).toBool())
+        return -1;
+    int held = 0;
+    for (const QJsonValue &worker : reply.value(u"result"_s).toArray()) {
+        if (worker[u"stage"_s].toString() == stage && worker[u"state"_s].toString() == u"running"_s)
+            held += int(worker[u"ids"_s].toArray().size());
+    }
+    return held;
 }
 
 } // namespace
@@ -289,7 +314,17 @@ void tst_ReloadStats::statisticsCountEveryOutcome()
                              "(SELECT xmin::text || '@' || updated::text FROM dispatch_stats)"_s;
     const QString before = text(versions);
     QVERIFY(!before.isEmpty());
-    QTest::qWait(3000);
+    // A write that does not come can only be watched for: a window long
+    // enough for idle rounds (the 1 s heartbeat), each of which would write a
+    // delta or start the 1 s idle-flush timer, and for that timer to run out.
+    // The rounds are counted, so the window is known to have held them.
+    constexpr int IdleWindowMs = 3000;
+    ControlTestClient client;
+    QVERIFY(client.connectTo(daemon.controlSocket()));
+    const qint64 rounds = claimRounds(client);
+    QVERIFY(rounds >= 0);
+    QTest::qWait(IdleWindowMs);
+    QVERIFY2(claimRounds(client) >= rounds + 2, "no idle claim rounds while we watched");
     QCOMPARE(text(versions), before);
     QVERIFY(daemon.isRunning());
 
@@ -297,7 +332,8 @@ void tst_ReloadStats::statisticsCountEveryOutcome()
     // finished by their worker, and only the final flush can count them.
     QVERIFY(insertMessages(u"b"_s, 2, {{u"b"_s, u"slow:700"_s}}));
     QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'running'"_s), 2, 5000);
-    QTest::qWait(100);
+    // Both in the hands of a running worker when SIGTERM comes.
+    QTRY_COMPARE_WITH_TIMEOUT(idsHeldByRunningWorkers(client, u"b"_s), 2, 5000);
     QCOMPARE(stageStats(u"b"_s), u"20 0 0 0"_s);
     QCOMPARE(daemon.terminate(), 0);
     QCOMPARE(count(u"status = 'done'"_s), 22);

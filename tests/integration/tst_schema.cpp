@@ -25,6 +25,29 @@
 using namespace Qt::StringLiterals;
 using pepsi::SchemaInstaller;
 
+namespace {
+
+// PostgreSQL delivers notifications in commit order: once a NOTIFY sent after
+// the statements under test has arrived, all that they caused have arrived
+// too. How many came before that fence; -1 when it did not come.
+int notificationsBeforeFence(TestDatabase &tdb, const QSignalSpy &spy, const QString &channel)
+{
+    if (!tdb.exec(u"SELECT pg_notify('%1', 'fence')"_s.arg(channel)))
+        return -1;
+    const auto fenceAt = [&spy] {
+        for (qsizetype i = 0; i < spy.size(); ++i) {
+            if (spy.at(i).at(2).toString() == u"fence"_s)
+                return int(i);
+        }
+        return -1;
+    };
+    if (!QTest::qWaitFor([&fenceAt] { return fenceAt() >= 0; }, 5000))
+        return -1;
+    return fenceAt();
+}
+
+} // namespace
+
 class tst_Schema : public QObject
 {
     Q_OBJECT
@@ -234,7 +257,10 @@ void tst_Schema::concurrentInstallerWaitsForTheLock()
         done = true;
     }));
     thread->start();
-    QTest::qWait(300);
+    // The installer's session waits for the lock that holder has: seen in pg_locks.
+    const QString waiting = u"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                            "AND ((classid::bigint << 32) | objid::bigint) = %1"_s.arg(SchemaInstaller::LockKey);
+    QTRY_COMPARE_WITH_TIMEOUT(tdb.scalar(waiting), 1, 10000);
     QVERIFY2(!done, qPrintable(outcome));
     QVERIFY(holder.commit());
     QTRY_VERIFY(done);
@@ -286,8 +312,7 @@ void tst_Schema::workqueueInsertNotifiesOncePerStatement()
     QVERIFY(tdb.exec(u"UPDATE workqueue SET stage = 'c', status = 'pending'"_s));
     QVERIFY(tdb.exec(u"INSERT INTO workqueue (stage) SELECT 'd' FROM generate_series(1, 100)"_s));
     QTRY_COMPARE(spy.count(), 2);
-    QTest::qWait(200);
-    QCOMPARE(spy.count(), 2);
+    QCOMPARE(notificationsBeforeFence(tdb, spy, u"workqueue"_s), 2);
 }
 
 void tst_Schema::configOverlayNotifies_data()
@@ -317,8 +342,7 @@ void tst_Schema::configOverlayNotifies()
     QVERIFY(tdb.exec(statement));
     QTRY_COMPARE(spy.count(), 1);
     QCOMPARE(spy.first().at(0).toString(), u"config_changed"_s);
-    QTest::qWait(100);
-    QCOMPARE(spy.count(), 1);
+    QCOMPARE(notificationsBeforeFence(tdb, spy, u"config_changed"_s), 1);
 }
 
 void tst_Schema::tool_data()
