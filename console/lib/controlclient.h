@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/lineframer.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -29,9 +31,6 @@ public:
         Incompatible, // the daemon speaks another protocol; not retried
     };
     Q_ENUM(State)
-
-    static constexpr int ProtocolVersion = 1;
-    static constexpr qsizetype MaxLine = qsizetype(64) * 1024; // the protocol's line limit
 
     explicit ControlClient(QObject *parent = nullptr);
     ~ControlClient() override;
@@ -81,7 +80,8 @@ private:
     void onDisconnected();
     void onSocketError(QLocalSocket::LocalSocketError error);
     void onReadyRead();
-    void handleLine(const QByteArray &line);
+    // False when the line ended the connection.
+    bool handleLine(QByteArrayView line);
     void handleReply(const QJsonObject &reply);
     void handleEvent(const QJsonObject &event);
     void handleVersion(const QJsonObject &version);
@@ -94,7 +94,7 @@ private:
     QString m_path;
     State m_state = State::Disconnected;
     bool m_wanted = false;
-    QByteArray m_buffer;
+    protocol::LineFramer m_framer;
     qint64 m_nextId = 1;
     QHash<qint64, QString> m_pending; // id -> cmd
     QJsonObject m_version;

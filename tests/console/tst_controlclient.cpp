@@ -2,6 +2,7 @@
 // ControlClient against a scripted fake daemon: the version handshake, a
 // protocol mismatch, reconnecting after the daemon goes away, and a new
 // `status` when the event sequence shows a gap.
+#include "control/protocol.h"
 #include "controlclient.h"
 #include "fakedaemon.h"
 
@@ -174,11 +175,11 @@ void TestControlClient::daemonLines_data()
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("error"); // empty: accepted
 
-    QTest::newRow("a line of exactly 64 KiB") << paddedEvent(ControlClient::MaxLine) + '\n' << QString();
-    QTest::newRow("one byte more, newline in the same write") << paddedEvent(ControlClient::MaxLine + 1) + '\n'
-                                                              << u"longer than 65536 bytes"_s;
-    QTest::newRow("one byte more, no newline yet")
-        << paddedEvent(ControlClient::MaxLine + 1) << u"longer than 65536 bytes"_s;
+    const qsizetype longest = pepsi::protocol::MaxLine - 1; // and its newline: 64 KiB
+    QTest::newRow("a line of exactly 64 KiB with its newline") << paddedEvent(longest) + '\n' << QString();
+    QTest::newRow("one byte more, newline in the same write")
+        << paddedEvent(longest + 1) + '\n' << u"longer than 65536 bytes"_s;
+    QTest::newRow("one byte more, no newline yet") << paddedEvent(longest + 1) << u"longer than 65536 bytes"_s;
     QTest::newRow("not JSON") << "this is not json\n"_ba << u"not a protocol message"_s;
 }
 
