@@ -71,8 +71,9 @@ void ConsoleFeed::onEvent(const QJsonObject &event)
     const QString name = event.value(field::Event).toString();
     if (name == event::Tick) {
         // Head-of-line ages and queue counts move without events: fetch them
-        // at the pace the daemon ticks, never faster.
-        m_client->send(cmd::Workers);
+        // at the pace the daemon ticks, never faster (workers only while
+        // someone shows them: ControlClient::setWorkersWanted).
+        m_client->requestWorkers();
         if (++m_ticks % StatusEveryTicks == 0)
             m_client->send(cmd::Status);
     } else if (name == event::Reload) {

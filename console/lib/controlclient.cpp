@@ -74,7 +74,21 @@ void ControlClient::refresh()
 {
     send(cmd::Status);
     send(cmd::Stages);
-    send(cmd::Workers);
+    requestWorkers();
+}
+
+void ControlClient::setWorkersWanted(bool wanted, bool ids)
+{
+    m_workersWanted = wanted;
+    m_workerIds = ids;
+}
+
+qint64 ControlClient::requestWorkers()
+{
+    if (!m_workersWanted)
+        return 0;
+    // A daemon that does not know "ids" ignores it and sends them anyway.
+    return send(cmd::Workers, m_workerIds ? QJsonObject() : QJsonObject{{field::Ids, false}});
 }
 
 QString ControlClient::describe(State state)
@@ -293,7 +307,7 @@ void ControlClient::handleEvent(const QJsonObject &event)
         m_haveSeq = true;
         if (gap) {
             send(cmd::Status);
-            send(cmd::Workers);
+            requestWorkers();
         }
     }
     Q_EMIT eventReceived(event);

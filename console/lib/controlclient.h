@@ -55,8 +55,14 @@ public:
     // Sends a command; returns its id (0 when not connected). The answer comes
     // as replied() with that id.
     qint64 send(const QString &cmd, const QJsonObject &arguments = {});
-    // Asks for `status`, `stages` and `workers` again.
+    // Asks for `status`, `stages` and (if wanted) `workers` again.
     void refresh();
+    // Whether `workers` is worth asking for (someone shows them), and with
+    // each worker's ids or only its `held` count. Wanted, with ids, by default.
+    void setWorkersWanted(bool wanted, bool ids);
+    bool workersWanted() const { return m_workersWanted; }
+    // Asks for `workers` if wanted; its id, or 0.
+    qint64 requestWorkers();
 
     // A line for the user: "connected to …", "reconnecting to …" and so on.
     static QString describe(State state);
@@ -101,6 +107,8 @@ private:
     QString m_lastError;
     quint64 m_lastSeq = 0;
     bool m_haveSeq = false;
+    bool m_workersWanted = true;
+    bool m_workerIds = true;
 };
 
 } // namespace pepsi::console

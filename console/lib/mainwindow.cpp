@@ -127,6 +127,19 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     });
     resize(1200, 760);
     restoreSettings();
+    // The worker list is the one large reply (a line per worker): asked for
+    // only while its tab shows, and without the held ids, which no column shows.
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateWorkersWanted);
+    updateWorkersWanted(m_tabs->currentIndex());
+}
+
+void MainWindow::updateWorkersWanted(int tab)
+{
+    const bool wanted = tab == WorkersTab;
+    const bool was = m_client->workersWanted();
+    m_client->setWorkersWanted(wanted, false);
+    if (wanted && !was)
+        m_client->requestWorkers(); // now, not at the next tick
 }
 
 MainWindow::~MainWindow() = default;

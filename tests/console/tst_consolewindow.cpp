@@ -109,6 +109,7 @@ private Q_SLOTS:
     void requeueAsksWithTheCount();
     void everyErrorIsShown();
     void missingQueueCountsSayWhy();
+    void eachTabAsksForWhatItShows();
     void shortcutsSwitchViews();
     void settingsAreRemembered();
     void saysItReconnects();
@@ -151,6 +152,7 @@ void TestConsoleWindow::viewsFillFromTheDaemon()
     QTRY_COMPARE(window.pipeline()->stageNames(), (QStringList{u"ingest"_s, u"enrich"_s, u"deliver"_s}));
     QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
     QTRY_COMPARE(window.proxy(MainWindow::QueuesTab)->rowCount(), 3);
+    window.tabs()->setCurrentIndex(MainWindow::WorkersTab);
     QTRY_COMPARE(window.proxy(MainWindow::WorkersTab)->rowCount(), 1);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(0), u"workers 3 busy / 4 cap"_s);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(2), u"pending 1,200"_s);
@@ -319,6 +321,40 @@ void TestConsoleWindow::missingQueueCountsSayWhy()
     QTRY_COMPARE(window.feed()->queues()->queuesError(), u"database unreachable"_s);
     QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
     QCOMPARE(window.proxy(MainWindow::QueuesTab)->rowCount(), 0);
+}
+
+void TestConsoleWindow::eachTabAsksForWhatItShows()
+{
+    m_daemon->setTickInterval(std::chrono::milliseconds(50));
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    window.tabs()->setCurrentIndex(MainWindow::PoolsTab);
+    client.start();
+    const auto asked = [this](const QString &cmd) { return m_daemon->count(cmd); };
+
+    // Not showing workers: the ticks bring `status` at its interval, never `workers`.
+    QTRY_VERIFY(asked(u"status"_s) >= 4);
+    QCOMPARE(asked(u"workers"_s), 0);
+    // one when connected, then one every other tick (no tick is numbered but it goes out)
+    QVERIFY(asked(u"status"_s) <= 1 + int(m_daemon->server().lastSeq() / 2));
+
+    // The Workers tab: asked for at once and then every tick, without the ids.
+    window.tabs()->setCurrentIndex(MainWindow::WorkersTab);
+    QTRY_COMPARE(window.proxy(MainWindow::WorkersTab)->rowCount(), 1);
+    QTRY_VERIFY(asked(u"workers"_s) >= 3);
+    for (const QJsonObject &request : m_daemon->requests(u"workers"_s))
+        QCOMPARE(request.value("ids"_L1), QJsonValue(false));
+
+    // Away from it: no more.
+    window.tabs()->setCurrentIndex(MainWindow::QueuesTab);
+    const int statusBefore = asked(u"status"_s);
+    QTRY_VERIFY(asked(u"status"_s) >= statusBefore + 1); // a tick went by; what was in flight arrived
+    const int workers = asked(u"workers"_s);
+    QTRY_VERIFY(asked(u"status"_s) >= statusBefore + 3);
+    QCOMPARE(asked(u"workers"_s), workers);
 }
 
 void TestConsoleWindow::shortcutsSwitchViews()
