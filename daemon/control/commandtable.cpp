@@ -2,6 +2,7 @@
 #include "control/commandtable.h"
 
 #include "control/controllog.h"
+#include "control/protocol.h"
 #include "control/snapshotjson.h"
 
 #include <QJsonArray>
@@ -10,12 +11,13 @@
 #include <cmath>
 
 namespace pepsi {
+namespace cmd = protocol::cmd;
+namespace field = protocol::field;
 
 namespace {
 
-constexpr int ProtocolVersion = 1;
-constexpr int MaxRequeueIds = 10000;
-constexpr int MaxRequeueLimit = 10000;
+using protocol::MaxRequeueIds;
+using protocol::MaxRequeueLimit;
 
 using Reply = Result<QJsonValue, QString>;
 
@@ -93,16 +95,13 @@ Reply help(const QJsonObject &, CommandContext &)
     for (const CommandSpec &spec : commandTable()) {
         QJsonArray args;
         for (const ArgSpec &arg : spec.args)
-            args.append(QJsonObject{{QStringLiteral("name"), arg.name},
-                                    {QStringLiteral("type"), typeName(arg.type)},
-                                    {QStringLiteral("required"), arg.required}});
-        commands.append(QJsonObject{{QStringLiteral("cmd"), spec.name},
-                                    {QStringLiteral("admin"), spec.admin},
-                                    {QStringLiteral("summary"), spec.summary},
-                                    {QStringLiteral("args"), args}});
+            args.append(QJsonObject{
+                {field::Name, arg.name}, {field::Type, typeName(arg.type)}, {field::Required, arg.required}});
+        commands.append(QJsonObject{
+            {field::Cmd, spec.name}, {field::Admin, spec.admin}, {field::Summary, spec.summary}, {field::Args, args}});
     }
-    return QJsonValue(QJsonObject{{QStringLiteral("commands"), commands},
-                                  {QStringLiteral("events"), QJsonArray::fromStringList(eventNames())}});
+    return QJsonValue(
+        QJsonObject{{field::Commands, commands}, {field::Events, QJsonArray::fromStringList(eventNames())}});
 }
 
 Reply version(const QJsonObject &, CommandContext &context)
@@ -110,21 +109,21 @@ Reply version(const QJsonObject &, CommandContext &context)
     const DaemonInfo info = context.view.info();
     const bool active = info.lifecycle != Lifecycle::WaitingForLock;
     return QJsonValue(QJsonObject{
-        {QStringLiteral("daemon"), info.version},
-        {QStringLiteral("protocol"), ProtocolVersion},
-        {QStringLiteral("pid"), double(info.pid)},
-        {QStringLiteral("started"), json::time(info.startedAt)},
-        {QStringLiteral("uptime_ms"), double(info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()))},
-        {QStringLiteral("host"), info.host},
-        {QStringLiteral("database"), info.database},
-        {QStringLiteral("user"), info.user},
-        {QStringLiteral("role"), active ? QStringLiteral("active") : QStringLiteral("standby")},
-        {QStringLiteral("state"), lifecycleName(info.lifecycle)},
-        {QStringLiteral("standby"), info.standby},
-        {QStringLiteral("peer"),
-         QJsonObject{{QStringLiteral("uid"), double(context.peer.uid)},
-                     {QStringLiteral("pid"), double(context.peer.pid)},
-                     {QStringLiteral("admin"), context.admin}}},
+        {field::Daemon, info.version},
+        {field::Protocol, protocol::Version},
+        {field::Pid, double(info.pid)},
+        {field::Started, json::time(info.startedAt)},
+        {field::UptimeMs, double(info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()))},
+        {field::Host, info.host},
+        {field::Database, info.database},
+        {field::User, info.user},
+        {field::Role, active ? QString(protocol::value::Active) : QString(protocol::value::Standby)},
+        {field::State, lifecycleName(info.lifecycle)},
+        {field::Standby, info.standby},
+        {field::Peer,
+         QJsonObject{{field::Uid, double(context.peer.uid)},
+                     {field::Pid, double(context.peer.pid)},
+                     {field::Admin, context.admin}}},
     });
 }
 
@@ -149,27 +148,27 @@ Reply status(const QJsonObject &, CommandContext &context)
         inFlight += pool.inFlight;
         capacity += pool.capacity;
         QJsonObject stage = json::pool(pool);
-        stage.insert(QStringLiteral("queue"),
+        stage.insert(field::Queue,
                      queues ? QJsonValue(json::stageQueue(queues->stages.value(pool.stage)))
                             : QJsonValue(QJsonValue::Null));
-        stage.insert(QStringLiteral("stats"), stageStatsOrZero(stats, pool.stage));
+        stage.insert(field::Stats, stageStatsOrZero(stats, pool.stage));
         stages.insert(pool.stage, stage);
     }
     QJsonObject totals = json::statsTotals(stats);
-    totals.insert(QStringLiteral("workers"), workers);
-    totals.insert(QStringLiteral("busy"), busy);
-    totals.insert(QStringLiteral("in_flight"), inFlight);
-    totals.insert(QStringLiteral("capacity"), capacity);
+    totals.insert(field::Workers, workers);
+    totals.insert(field::Busy, busy);
+    totals.insert(field::InFlight, inFlight);
+    totals.insert(field::Capacity, capacity);
 
     QJsonObject result{
-        {QStringLiteral("time"), json::time(QDateTime::currentDateTimeUtc())},
-        {QStringLiteral("state"), lifecycleName(info.lifecycle)},
-        {QStringLiteral("totals"), totals},
-        {QStringLiteral("queues_at"), queues ? json::time(queues->takenAt) : QJsonValue(QJsonValue::Null)},
-        {QStringLiteral("stages"), stages},
+        {field::Time, json::time(QDateTime::currentDateTimeUtc())},
+        {field::State, lifecycleName(info.lifecycle)},
+        {field::Totals, totals},
+        {field::QueuesAt, queues ? json::time(queues->takenAt) : QJsonValue(QJsonValue::Null)},
+        {field::Stages, stages},
     };
     if (!queues)
-        result.insert(QStringLiteral("queues_error"), queues.error());
+        result.insert(field::QueuesError, queues.error());
     return QJsonValue(result);
 }
 
@@ -179,8 +178,7 @@ Reply stages(const QJsonObject &, CommandContext &context)
     QJsonArray list;
     for (const StageConfig &stage : graph.stages())
         list.append(json::stage(stage, graph.predecessors(stage.name), context.view.isDrained(stage.name)));
-    return QJsonValue(QJsonObject{{QStringLiteral("stages"), list},
-                                  {QStringLiteral("settings"), json::settings(context.view.settings())}});
+    return QJsonValue(QJsonObject{{field::Stages, list}, {field::Settings, json::settings(context.view.settings())}});
 }
 
 Reply workers(const QJsonObject &, CommandContext &context)
@@ -200,10 +198,9 @@ Reply queues(const QJsonObject &, CommandContext &context)
     for (auto it = counts->stages.cbegin(); it != counts->stages.cend(); ++it)
         stages.insert(it.key(), json::stageQueue(it.value()));
     return QJsonValue(QJsonObject{
-        {QStringLiteral("at"), json::time(counts->takenAt)},
-        {QStringLiteral("age_ms"),
-         double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
-        {QStringLiteral("stages"), stages},
+        {field::At, json::time(counts->takenAt)},
+        {field::AgeMs, double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
+        {field::Stages, stages},
     });
 }
 
@@ -213,15 +210,14 @@ Reply stats(const QJsonObject &, CommandContext &context)
     QJsonObject stages;
     for (auto it = stats.stages.cbegin(); it != stats.stages.cend(); ++it)
         stages.insert(it.key(), json::stageStats(it.value()));
-    return QJsonValue(QJsonObject{{QStringLiteral("since"), json::time(stats.since)},
-                                  {QStringLiteral("totals"), json::statsTotals(stats)},
-                                  {QStringLiteral("stages"), stages}});
+    return QJsonValue(QJsonObject{
+        {field::Since, json::time(stats.since)}, {field::Totals, json::statsTotals(stats)}, {field::Stages, stages}});
 }
 
 Reply subscribe(const QJsonObject &request, CommandContext &context)
 {
     QSet<QString> events;
-    const QJsonArray wanted = request.value(QStringLiteral("events")).toArray();
+    const QJsonArray wanted = request.value(field::Events).toArray();
     for (const QJsonValue each : wanted) {
         if (!eventNames().contains(each.toString()))
             return fail(QStringLiteral("'subscribe': unknown event \"%1\" (known: %2)")
@@ -230,14 +226,13 @@ Reply subscribe(const QJsonObject &request, CommandContext &context)
     }
     context.subscription.active = true;
     context.subscription.events = events;
-    return QJsonValue(
-        QJsonObject{{QStringLiteral("subscribed"), true}, {QStringLiteral("seq"), double(context.lastSeq)}});
+    return QJsonValue(QJsonObject{{field::Subscribed, true}, {field::Seq, double(context.lastSeq)}});
 }
 
 Reply unsubscribe(const QJsonObject &, CommandContext &context)
 {
     context.subscription = Subscription{};
-    return QJsonValue(QJsonObject{{QStringLiteral("subscribed"), false}});
+    return QJsonValue(QJsonObject{{field::Subscribed, false}});
 }
 
 // --- admin commands ----------------------------------------------------------
@@ -247,17 +242,17 @@ Reply reload(const QJsonObject &, CommandContext &context)
     const auto names = context.control.reload(context.peer.uid);
     if (!names)
         return fail(names.error());
-    return QJsonValue(QJsonObject{{QStringLiteral("stages"), QJsonArray::fromStringList(*names)}});
+    return QJsonValue(QJsonObject{{field::Stages, QJsonArray::fromStringList(*names)}});
 }
 
 Reply setDrained(const QJsonObject &request, CommandContext &context, bool drained)
 {
-    const QString stage = request.value(QStringLiteral("stage")).toString();
+    const QString stage = request.value(field::Stage).toString();
     const auto error =
         drained ? context.control.drain(stage, context.peer.uid) : context.control.resume(stage, context.peer.uid);
     if (error)
         return fail(*error);
-    return QJsonValue(QJsonObject{{QStringLiteral("stage"), stage}, {QStringLiteral("drained"), drained}});
+    return QJsonValue(QJsonObject{{field::Stage, stage}, {field::Drained, drained}});
 }
 
 Reply drain(const QJsonObject &request, CommandContext &context) { return setDrained(request, context, true); }
@@ -267,22 +262,22 @@ Reply resume(const QJsonObject &request, CommandContext &context) { return setDr
 Reply requeue(const QJsonObject &request, CommandContext &context)
 {
     RequeueRequest what;
-    what.stage = request.value(QStringLiteral("stage")).toString();
-    what.status = request.value(QStringLiteral("status")).toString();
-    if (what.status != u"failed" && what.status != u"timeout")
+    what.stage = request.value(field::Stage).toString();
+    what.status = request.value(field::Status).toString();
+    if (what.status != protocol::value::Failed && what.status != protocol::value::Timeout)
         return fail(
             QStringLiteral("'requeue': \"status\" must be \"failed\" or \"timeout\", not \"%1\"").arg(what.status));
-    const QJsonArray ids = request.value(QStringLiteral("ids")).toArray();
+    const QJsonArray ids = request.value(field::Ids).toArray();
     if (ids.size() > MaxRequeueIds)
         return fail(QStringLiteral("'requeue': at most %1 ids at once (%2 given)").arg(MaxRequeueIds).arg(ids.size()));
     for (const QJsonValue id : ids)
         what.ids.append(qint64(id.toDouble()));
-    if (const QJsonValue age = request.value(QStringLiteral("max_age_ms")); isInteger(age)) {
+    if (const QJsonValue age = request.value(field::MaxAgeMs); isInteger(age)) {
         if (age.toDouble() < 0)
             return fail(QStringLiteral("'requeue': \"max_age_ms\" must not be negative"));
         what.maxAgeMs = qint64(age.toDouble());
     }
-    if (const QJsonValue limit = request.value(QStringLiteral("limit")); isInteger(limit)) {
+    if (const QJsonValue limit = request.value(field::Limit); isInteger(limit)) {
         if (limit.toDouble() < 1 || limit.toDouble() > MaxRequeueLimit)
             return fail(QStringLiteral("'requeue': \"limit\" must be 1 to %1").arg(MaxRequeueLimit));
         what.limit = int(limit.toDouble());
@@ -290,89 +285,74 @@ Reply requeue(const QJsonObject &request, CommandContext &context)
     const auto outcome = context.control.requeue(what, context.peer.uid);
     if (!outcome)
         return fail(outcome.error());
-    return QJsonValue(
-        QJsonObject{{QStringLiteral("requeued"), double(outcome->requeued)}, {QStringLiteral("more"), outcome->more}});
+    return QJsonValue(QJsonObject{{field::Requeued, double(outcome->requeued)}, {field::More, outcome->more}});
 }
 
 QJsonObject errorReply(const QJsonValue &id, const QString &message)
 {
-    return {{QStringLiteral("id"), id}, {QStringLiteral("ok"), false}, {QStringLiteral("error"), message}};
+    return {{field::Id, id}, {field::Ok, false}, {field::Error, message}};
 }
 
 } // namespace
 
 const QList<CommandSpec> &commandTable()
 {
-    static const ArgSpec stageArg{QStringLiteral("stage"), ArgType::String, true};
+    static const ArgSpec stageArg{field::Stage, ArgType::String, true};
     static const QList<CommandSpec> table{
-        {QStringLiteral("drain"),
+        {QString(cmd::Drain),
          true,
          QStringLiteral("stop claiming for a stage; its workers finish what they hold"),
          {stageArg},
          drain},
-        {QStringLiteral("help"),
+        {QString(cmd::Help),
          false,
          QStringLiteral("every command, its arguments and whether it needs admin"),
          {},
          help},
-        {QStringLiteral("queues"),
+        {QString(cmd::Queues),
          false,
          QStringLiteral("row counts per stage and status (cached for at most 1 s)"),
          {},
          queues},
-        {QStringLiteral("reload"),
-         true,
-         QStringLiteral("re-read config_overlay now and start a claim round"),
-         {},
-         reload},
-        {QStringLiteral("requeue"),
+        {QString(cmd::Reload), true, QStringLiteral("re-read config_overlay now and start a claim round"), {}, reload},
+        {QString(cmd::Requeue),
          true,
          QStringLiteral("move failed or timeout rows of a stage back to pending"),
          {stageArg,
-          {QStringLiteral("status"), ArgType::String, true},
-          {QStringLiteral("ids"), ArgType::IntegerArray, false},
-          {QStringLiteral("max_age_ms"), ArgType::Integer, false},
-          {QStringLiteral("limit"), ArgType::Integer, false}},
+          {field::Status, ArgType::String, true},
+          {field::Ids, ArgType::IntegerArray, false},
+          {field::MaxAgeMs, ArgType::Integer, false},
+          {field::Limit, ArgType::Integer, false}},
          requeue},
-        {QStringLiteral("resume"), true, QStringLiteral("claim for a drained stage again"), {stageArg}, resume},
-        {QStringLiteral("stages"),
+        {QString(cmd::Resume), true, QStringLiteral("claim for a drained stage again"), {stageArg}, resume},
+        {QString(cmd::Stages),
          false,
          QStringLiteral("the pipeline graph as loaded, and the daemon settings"),
          {},
          stages},
-        {QStringLiteral("stats"), false, QStringLiteral("in-memory totals and per-stage rates"), {}, stats},
-        {QStringLiteral("status"),
+        {QString(cmd::Stats), false, QStringLiteral("in-memory totals and per-stage rates"), {}, stats},
+        {QString(cmd::Status),
          false,
          QStringLiteral("pools, in-flight, queue counts and statistics in one snapshot"),
          {},
          status},
-        {QStringLiteral("subscribe"),
+        {QString(cmd::Subscribe),
          false,
          QStringLiteral("receive events (all, or the named ones)"),
-         {{QStringLiteral("events"), ArgType::StringArray, false}},
+         {{field::Events, ArgType::StringArray, false}},
          subscribe},
-        {QStringLiteral("unsubscribe"), false, QStringLiteral("stop receiving events"), {}, unsubscribe},
-        {QStringLiteral("version"),
+        {QString(cmd::Unsubscribe), false, QStringLiteral("stop receiving events"), {}, unsubscribe},
+        {QString(cmd::Version),
          false,
          QStringLiteral("daemon and protocol version, state, and what this peer may do"),
          {},
          version},
-        {QStringLiteral("workers"), false, QStringLiteral("every live worker process"), {}, workers},
+        {QString(cmd::Workers), false, QStringLiteral("every live worker process"), {}, workers},
     };
     return table;
 }
 
-const QStringList &eventNames()
-{
-    static const QStringList names{
-        QStringLiteral("worker_started"),    QStringLiteral("worker_exited"), QStringLiteral("worker_crashed"),
-        QStringLiteral("worker_killed"),     QStringLiteral("start_failed"),  QStringLiteral("cooldown_entered"),
-        QStringLiteral("cooldown_left"),     QStringLiteral("stage_drained"), QStringLiteral("stage_resumed"),
-        QStringLiteral("requeued"),          QStringLiteral("reload"),        QStringLiteral("database_lost"),
-        QStringLiteral("database_restored"), QStringLiteral("state"),         QStringLiteral("tick"),
-    };
-    return names;
-}
+const QStringList &eventNames() { return protocol::eventNames(); }
 
 QJsonObject runRequest(const QByteArray &line, CommandContext &context)
 {
@@ -385,9 +365,8 @@ QJsonObject runRequest(const QByteArray &line, CommandContext &context)
     if (!document.isObject())
         return errorReply(QJsonValue::Null, QStringLiteral("a request must be a JSON object"));
     const QJsonObject request = document.object();
-    const QJsonValue id =
-        request.contains(QStringLiteral("id")) ? request.value(QStringLiteral("id")) : QJsonValue(QJsonValue::Null);
-    const QJsonValue cmd = request.value(QStringLiteral("cmd"));
+    const QJsonValue id = request.contains(field::Id) ? request.value(field::Id) : QJsonValue(QJsonValue::Null);
+    const QJsonValue cmd = request.value(field::Cmd);
     if (!cmd.isString())
         return errorReply(
             id, cmd.isUndefined() ? QStringLiteral("missing \"cmd\"") : QStringLiteral("\"cmd\" must be a string"));
@@ -418,7 +397,7 @@ QJsonObject runRequest(const QByteArray &line, CommandContext &context)
     const Reply reply = spec->handler(request, context);
     if (!reply)
         return errorReply(id, reply.error());
-    return {{QStringLiteral("id"), id}, {QStringLiteral("ok"), true}, {QStringLiteral("result"), reply.value()}};
+    return {{field::Id, id}, {field::Ok, true}, {field::Result, reply.value()}};
 }
 
 } // namespace pepsi
