@@ -9,12 +9,14 @@
 #include <QTimer>
 
 namespace pepsi {
+namespace field = protocol::field;
 
 ControlConnection::ControlConnection(QLocalSocket *socket, ControlServer &server)
     : QObject(&server)
     , m_socket(socket)
     , m_server(server)
     , m_peer(PeerCredentials::ofSocket(socket->socketDescriptor()))
+    , m_framer(server.limits().maxLine)
 {
     m_socket->setParent(this);
     // Qt reads no further ahead than one line may be long: a flood waits in
@@ -49,24 +51,13 @@ void ControlConnection::onReadyRead()
 {
     if (m_closing)
         return;
-    m_buffer += m_socket->readAll();
-    const qsizetype maxLine = m_server.limits().maxLine;
-    qsizetype from = 0;
-    for (;;) {
-        const qsizetype newline = m_buffer.indexOf('\n', from);
-        if (newline < 0)
-            break;
-        if (newline + 1 - from > maxLine)
-            return closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(maxLine));
-        handleLine(m_buffer.mid(from, newline - from));
-        from = newline + 1;
-        if (m_closing)
-            return;
-    }
-    m_buffer.remove(0, from);
-    // A line that cannot end within the limit any more.
-    if (m_buffer.size() >= maxLine)
-        closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(maxLine));
+    const auto outcome = m_framer.feed(m_socket->readAll(), [this](QByteArrayView line) {
+        handleLine(line.toByteArray());
+        return !m_closing;
+    });
+    // A line over the limit, or one that cannot end within it any more.
+    if (outcome == protocol::LineFramer::Outcome::TooLong)
+        closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(m_framer.maxLine()));
 }
 
 void ControlConnection::handleLine(const QByteArray &line)
@@ -110,11 +101,10 @@ void ControlConnection::send(const QByteArray &line)
 void ControlConnection::closeWith(const QString &why)
 {
     qCWarning(lcControl).noquote() << describe() << why;
-    const QJsonObject reply{
-        {QStringLiteral("id"), QJsonValue::Null}, {QStringLiteral("ok"), false}, {QStringLiteral("error"), why}};
+    const QJsonObject reply{{field::Id, QJsonValue::Null}, {field::Ok, false}, {field::Error, why}};
     send(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
     m_closing = true;
-    m_buffer.clear();
+    m_framer.reset();
     m_socket->disconnectFromServer();
     if (m_socket->state() == QLocalSocket::UnconnectedState)
         return finish();
@@ -129,7 +119,7 @@ void ControlConnection::drop(const QString &why)
 {
     qCWarning(lcControl).noquote() << describe() << why << "; dropping it";
     m_closing = true;
-    m_buffer.clear();
+    m_framer.reset();
     m_socket->abort();
     finish();
 }

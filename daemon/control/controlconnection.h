@@ -2,6 +2,7 @@
 #pragma once
 
 #include "control/commandtable.h"
+#include "control/lineframer.h"
 #include "control/peercredentials.h"
 
 #include <QByteArray>
@@ -51,7 +52,7 @@ private:
     ControlServer &m_server;
     std::optional<PeerCredentials> m_peer;
     Subscription m_subscription;
-    QByteArray m_buffer;
+    protocol::LineFramer m_framer;
     bool m_closing = false;
     bool m_finished = false;
 };
