@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+#include "control/protocol.h"
 #include "controlclient.h"
 #include "mainwindow.h"
-#include "socketpath.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -54,10 +54,10 @@ int main(int argc, char **argv)
                                 "dispatcher through its control socket."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption socket(
-        QStringLiteral("socket"),
-        QApplication::translate("main", "The daemon's control socket (default: %1).").arg(defaultSocketPath()),
-        QApplication::translate("main", "PATH"), defaultSocketPath());
+    const QCommandLineOption socket(QStringLiteral("socket"),
+                                    QApplication::translate("main", "The daemon's control socket (default: %1).")
+                                        .arg(pepsi::protocol::defaultSocketPath()),
+                                    QApplication::translate("main", "PATH"), pepsi::protocol::defaultSocketPath());
     parser.addOption(socket);
     parser.process(*app);
     if (!parser.positionalArguments().isEmpty()) {

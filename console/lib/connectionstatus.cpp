@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "connectionstatus.h"
 
+#include "control/protocol.h"
+
 #include "controlclient.h"
 #include "keyedtablemodel.h"
 
@@ -11,6 +13,7 @@
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace field = protocol::field;
 
 ConnectionStatus::ConnectionStatus(ControlClient *client, QWidget *parent)
     : QWidget(parent)
@@ -75,10 +78,10 @@ void ConnectionStatus::onStateChanged()
 void ConnectionStatus::onVersion(const QJsonObject &version)
 {
     m_version->setText(tr("pepsi-dispatch %1 (pid %2, %3)")
-                           .arg(version.value("daemon"_L1).toString())
-                           .arg(version.value("pid"_L1).toInteger())
-                           .arg(version.value("state"_L1).toString()));
-    m_uptimeAtVersion = version.value("uptime_ms"_L1).toInteger();
+                           .arg(version.value(field::Daemon).toString())
+                           .arg(version.value(field::Pid).toInteger())
+                           .arg(version.value(field::State).toString()));
+    m_uptimeAtVersion = version.value(field::UptimeMs).toInteger();
     m_since.start();
     m_tick.start();
     updateUptime();

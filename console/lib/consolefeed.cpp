@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "consolefeed.h"
 
+#include "control/protocol.h"
+
 #include "controlclient.h"
 #include "eventlogmodel.h"
 #include "poolmodel.h"
@@ -11,6 +13,9 @@
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace cmd = protocol::cmd;
+namespace event = protocol::event;
+namespace field = protocol::field;
 
 ConsoleFeed::ConsoleFeed(ControlClient *client, QObject *parent)
     : QObject(parent)
@@ -63,18 +68,19 @@ void ConsoleFeed::onEvent(const QJsonObject &event)
     m_workers->applyEvent(event);
     m_throughput->applyEvent(event);
     m_events->applyEvent(event);
-    const QString name = event.value("event"_L1).toString();
-    if (name == "tick"_L1) {
+    const QString name = event.value(field::Event).toString();
+    if (name == event::Tick) {
         // Head-of-line ages and queue counts move without events: fetch them
-        // at the pace the daemon ticks, never faster.
-        m_client->send(u"workers"_s);
+        // at the pace the daemon ticks, never faster (workers only while
+        // someone shows them: ControlClient::setWorkersWanted).
+        m_client->requestWorkers();
         if (++m_ticks % StatusEveryTicks == 0)
-            m_client->send(u"status"_s);
-    } else if (name == "reload"_L1) {
-        m_client->send(u"stages"_s);
-        m_client->send(u"status"_s);
-    } else if (name == "requeued"_L1 || name == "database_restored"_L1) {
-        m_client->send(u"status"_s);
+            m_client->send(cmd::Status);
+    } else if (name == event::Reload) {
+        m_client->send(cmd::Stages);
+        m_client->send(cmd::Status);
+    } else if (name == event::Requeued || name == event::DatabaseRestored) {
+        m_client->send(cmd::Status);
     }
 }
 

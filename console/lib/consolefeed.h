@@ -17,7 +17,8 @@ class WorkerModel;
 
 // Feeds the models from the client: snapshots replace, events patch, and a
 // `tick` now and then asks for fresh snapshots of what events do not carry
-// (queue counts every StatusEveryTicks ticks, worker details every tick).
+// (queue counts every StatusEveryTicks ticks, worker details every tick while
+// they are wanted).
 class ConsoleFeed : public QObject
 {
     Q_OBJECT

@@ -6,10 +6,16 @@
 
 namespace pepsi::console {
 
+namespace cmd = protocol::cmd;
+namespace field = protocol::field;
+
 ControlClient::ControlClient(QObject *parent)
     : QObject(parent)
     , m_socket(new QLocalSocket(this))
 {
+    // Qt reads no further ahead than a line may be long: a daemon that floods
+    // us waits in the kernel, not in this process.
+    m_socket->setReadBufferSize(protocol::MaxLine);
     m_reconnect.setSingleShot(true);
     m_reconnect.setInterval(1000);
     connect(&m_reconnect, &QTimer::timeout, this, &ControlClient::start);
@@ -31,7 +37,7 @@ void ControlClient::start()
     m_reconnect.stop();
     if (m_state == State::Connecting || m_state == State::Handshaking || m_state == State::Connected)
         return;
-    m_buffer.clear();
+    m_framer.reset();
     m_socket->abort();
     setState(State::Connecting);
     m_socket->connectToServer(m_path);
@@ -48,8 +54,7 @@ void ControlClient::stop()
 
 bool ControlClient::isAdmin() const
 {
-    return m_state == State::Connected
-        && m_version.value(QLatin1String("peer")).toObject().value(QLatin1String("admin")).toBool();
+    return m_state == State::Connected && m_version.value(field::Peer).toObject().value(field::Admin).toBool();
 }
 
 qint64 ControlClient::send(const QString &cmd, const QJsonObject &arguments)
@@ -58,8 +63,8 @@ qint64 ControlClient::send(const QString &cmd, const QJsonObject &arguments)
         return 0;
     const qint64 id = m_nextId++;
     QJsonObject request = arguments;
-    request.insert(QLatin1String("id"), id);
-    request.insert(QLatin1String("cmd"), cmd);
+    request.insert(field::Id, id);
+    request.insert(field::Cmd, cmd);
     m_pending.insert(id, cmd);
     m_socket->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
     return id;
@@ -67,9 +72,23 @@ qint64 ControlClient::send(const QString &cmd, const QJsonObject &arguments)
 
 void ControlClient::refresh()
 {
-    send(QStringLiteral("status"));
-    send(QStringLiteral("stages"));
-    send(QStringLiteral("workers"));
+    send(cmd::Status);
+    send(cmd::Stages);
+    requestWorkers();
+}
+
+void ControlClient::setWorkersWanted(bool wanted, bool ids)
+{
+    m_workersWanted = wanted;
+    m_workerIds = ids;
+}
+
+qint64 ControlClient::requestWorkers()
+{
+    if (!m_workersWanted)
+        return 0;
+    // A daemon that does not know "ids" ignores it and sends them anyway.
+    return send(cmd::Workers, m_workerIds ? QJsonObject() : QJsonObject{{field::Ids, false}});
 }
 
 QString ControlClient::describe(State state)
@@ -100,7 +119,7 @@ void ControlClient::setState(State state)
 void ControlClient::onConnected()
 {
     setState(State::Handshaking);
-    send(QStringLiteral("version"));
+    send(cmd::Version);
 }
 
 void ControlClient::onDisconnected()
@@ -146,7 +165,7 @@ void ControlClient::scheduleReconnect()
     if (m_state != State::Incompatible)
         setState(State::Disconnected); // first: abort() below reports a disconnect
     m_socket->abort();
-    m_buffer.clear();
+    m_framer.reset();
     // Whoever waits for an answer gets one: the request is lost with the connection.
     const auto pending = std::exchange(m_pending, {});
     for (auto it = pending.cbegin(); it != pending.cend(); ++it)
@@ -167,60 +186,52 @@ void ControlClient::fail(const QString &message)
 
 void ControlClient::onReadyRead()
 {
-    m_buffer += m_socket->readAll();
-    qsizetype start = 0;
-    for (;;) {
-        const qsizetype end = m_buffer.indexOf('\n', start);
-        if (end < 0)
-            break;
-        // Whether a long line came in one read or several must not matter.
-        if (end - start > MaxLine) {
-            failLongLine();
-            return;
-        }
-        const QByteArray line = m_buffer.mid(start, end - start);
-        start = end + 1;
-        if (!line.trimmed().isEmpty())
-            handleLine(line);
-        if (m_state != State::Handshaking && m_state != State::Connected)
-            return; // the line ended the connection; the rest of the buffer went with it
+    // Whether a long line came in one read or several must not matter: the
+    // framer counts across reads.
+    while (m_socket->bytesAvailable() > 0) {
+        const QByteArray bytes = m_socket->read(protocol::MaxLine);
+        const auto outcome = m_framer.feed(bytes, [this](QByteArrayView line) { return handleLine(line); });
+        if (outcome == protocol::LineFramer::Outcome::TooLong)
+            return failLongLine();
+        if (outcome == protocol::LineFramer::Outcome::Stopped)
+            return; // the line ended the connection; the rest of what came went with it
     }
-    m_buffer.remove(0, start);
-    if (m_buffer.size() > MaxLine)
-        failLongLine();
 }
 
 void ControlClient::failLongLine()
 {
-    fail(tr("The daemon sent a line longer than %1 bytes; reconnecting.").arg(MaxLine));
+    fail(tr("The daemon sent a line longer than %1 bytes; reconnecting.").arg(protocol::MaxLine));
     scheduleReconnect();
 }
 
-void ControlClient::handleLine(const QByteArray &line)
+bool ControlClient::handleLine(QByteArrayView line)
 {
+    if (line.trimmed().isEmpty())
+        return true;
     QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+    const QJsonDocument document = QJsonDocument::fromJson(line.toByteArray(), &error);
     if (!document.isObject()) {
         const QString why = error.error != QJsonParseError::NoError ? error.errorString() : tr("not a JSON object");
         fail(tr("The daemon sent a line that is not a protocol message (%1): %2")
-                 .arg(why, QString::fromUtf8(line.left(200))));
+                 .arg(why, QString::fromUtf8(line.first(std::min<qsizetype>(line.size(), 200)))));
         scheduleReconnect();
-        return;
+        return false;
     }
     const QJsonObject object = document.object();
-    if (object.contains(QLatin1String("event")))
+    if (object.contains(field::Event))
         handleEvent(object);
     else
         handleReply(object);
+    return m_state == State::Handshaking || m_state == State::Connected;
 }
 
 void ControlClient::handleReply(const QJsonObject &reply)
 {
-    const qint64 id = reply.value(QLatin1String("id")).toInteger();
+    const qint64 id = reply.value(field::Id).toInteger();
     const QString cmd = m_pending.take(id);
-    const bool ok = reply.value(QLatin1String("ok")).toBool();
-    const QJsonValue result = reply.value(QLatin1String("result"));
-    const QString error = reply.value(QLatin1String("error")).toString();
+    const bool ok = reply.value(field::Ok).toBool();
+    const QJsonValue result = reply.value(field::Result);
+    const QString error = reply.value(field::Error).toString();
     if (cmd.isEmpty()) {
         // An error line without our id: the daemon refused the connection (too many clients).
         if (!ok && !error.isEmpty())
@@ -229,64 +240,64 @@ void ControlClient::handleReply(const QJsonObject &reply)
     }
     Q_EMIT replied(id, cmd, ok, result, error);
     if (!ok) {
-        if (cmd == QLatin1String("version") || cmd == QLatin1String("status") || cmd == QLatin1String("stages")
-            || cmd == QLatin1String("workers") || cmd == QLatin1String("subscribe"))
+        if (cmd == cmd::Version || cmd == cmd::Status || cmd == cmd::Stages || cmd == cmd::Workers
+            || cmd == cmd::Subscribe)
             fail(tr("The daemon refused '%1': %2").arg(cmd, error));
         return;
     }
-    if (cmd == QLatin1String("version"))
+    if (cmd == cmd::Version)
         handleVersion(result.toObject());
-    else if (cmd == QLatin1String("subscribe")) {
-        m_lastSeq = quint64(result.toObject().value(QLatin1String("seq")).toInteger());
+    else if (cmd == cmd::Subscribe) {
+        m_lastSeq = quint64(result.toObject().value(field::Seq).toInteger());
         m_haveSeq = true;
-    } else if (cmd == QLatin1String("status"))
+    } else if (cmd == cmd::Status)
         Q_EMIT statusReceived(result.toObject());
-    else if (cmd == QLatin1String("stages"))
+    else if (cmd == cmd::Stages)
         Q_EMIT stagesReceived(result.toObject());
-    else if (cmd == QLatin1String("workers"))
+    else if (cmd == cmd::Workers)
         Q_EMIT workersReceived(result.toArray());
 }
 
 void ControlClient::handleVersion(const QJsonObject &version)
 {
-    const QJsonValue protocol = version.value(QLatin1String("protocol"));
-    if (!protocol.isDouble()) {
+    const QJsonValue protocolValue = version.value(field::Protocol);
+    if (!protocolValue.isDouble()) {
         setState(State::Incompatible);
         m_socket->abort();
         fail(tr("%1 is not a pepsi-dispatch control socket: its version reply names no protocol.").arg(m_path));
         return;
     }
-    const int theirs = protocol.toInt();
-    if (theirs != ProtocolVersion) {
+    const int theirs = protocolValue.toInt();
+    if (theirs != protocol::Version) {
         setState(State::Incompatible);
         m_socket->abort();
         m_version = version;
-        const QString daemon = version.value(QLatin1String("daemon")).toString();
-        if (theirs < ProtocolVersion)
+        const QString daemon = version.value(field::Daemon).toString();
+        if (theirs < protocol::Version)
             fail(tr("The daemon is older than this console: pepsi-dispatch %1 speaks control protocol %2, "
                     "this console needs %3. Update pepsi-dispatch or use an older console.")
                      .arg(daemon)
                      .arg(theirs)
-                     .arg(ProtocolVersion));
+                     .arg(protocol::Version));
         else
             fail(tr("This console is older than the daemon: pepsi-dispatch %1 speaks control protocol %2, "
                     "this console knows %3. Update pepsi-console.")
                      .arg(daemon)
                      .arg(theirs)
-                     .arg(ProtocolVersion));
+                     .arg(protocol::Version));
         return;
     }
     m_version = version;
     m_lastError.clear();
     setState(State::Connected);
     Q_EMIT versionReceived(version);
-    send(QStringLiteral("subscribe"));
+    send(cmd::Subscribe);
     refresh();
 }
 
 void ControlClient::handleEvent(const QJsonObject &event)
 {
-    const QJsonValue seqValue = event.value(QLatin1String("seq"));
+    const QJsonValue seqValue = event.value(field::Seq);
     if (seqValue.isDouble()) {
         const auto seq = quint64(seqValue.toInteger());
         // A gap: events were lost (or the daemon dropped some for us), so the
@@ -295,8 +306,8 @@ void ControlClient::handleEvent(const QJsonObject &event)
         m_lastSeq = seq;
         m_haveSeq = true;
         if (gap) {
-            send(QStringLiteral("status"));
-            send(QStringLiteral("workers"));
+            send(cmd::Status);
+            requestWorkers();
         }
     }
     Q_EMIT eventReceived(event);

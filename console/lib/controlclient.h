@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/lineframer.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -30,9 +32,6 @@ public:
     };
     Q_ENUM(State)
 
-    static constexpr int ProtocolVersion = 1;
-    static constexpr qsizetype MaxLine = qsizetype(64) * 1024; // the protocol's line limit
-
     explicit ControlClient(QObject *parent = nullptr);
     ~ControlClient() override;
 
@@ -56,8 +55,14 @@ public:
     // Sends a command; returns its id (0 when not connected). The answer comes
     // as replied() with that id.
     qint64 send(const QString &cmd, const QJsonObject &arguments = {});
-    // Asks for `status`, `stages` and `workers` again.
+    // Asks for `status`, `stages` and (if wanted) `workers` again.
     void refresh();
+    // Whether `workers` is worth asking for (someone shows them), and with
+    // each worker's ids or only its `held` count. Wanted, with ids, by default.
+    void setWorkersWanted(bool wanted, bool ids);
+    bool workersWanted() const { return m_workersWanted; }
+    // Asks for `workers` if wanted; its id, or 0.
+    qint64 requestWorkers();
 
     // A line for the user: "connected to …", "reconnecting to …" and so on.
     static QString describe(State state);
@@ -81,7 +86,8 @@ private:
     void onDisconnected();
     void onSocketError(QLocalSocket::LocalSocketError error);
     void onReadyRead();
-    void handleLine(const QByteArray &line);
+    // False when the line ended the connection.
+    bool handleLine(QByteArrayView line);
     void handleReply(const QJsonObject &reply);
     void handleEvent(const QJsonObject &event);
     void handleVersion(const QJsonObject &version);
@@ -94,13 +100,15 @@ private:
     QString m_path;
     State m_state = State::Disconnected;
     bool m_wanted = false;
-    QByteArray m_buffer;
+    protocol::LineFramer m_framer;
     qint64 m_nextId = 1;
     QHash<qint64, QString> m_pending; // id -> cmd
     QJsonObject m_version;
     QString m_lastError;
     quint64 m_lastSeq = 0;
     bool m_haveSeq = false;
+    bool m_workersWanted = true;
+    bool m_workerIds = true;
 };
 
 } // namespace pepsi::console

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "eventlogmodel.h"
 
+#include "control/protocol.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
@@ -10,6 +12,8 @@
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace event = protocol::event;
+namespace field = protocol::field;
 
 namespace {
 const auto NoteEvent = "console"_L1; // our own lines: not an event name the daemon uses
@@ -29,8 +33,8 @@ int EventLogModel::columnCount(const QModelIndex &parent) const { return parent.
 
 bool EventLogModel::isProblem(const QString &name)
 {
-    return name == "worker_crashed"_L1 || name == "worker_killed"_L1 || name == "start_failed"_L1
-        || name == "cooldown_entered"_L1 || name == "database_lost"_L1;
+    return name == event::WorkerCrashed || name == event::WorkerKilled || name == event::StartFailed
+        || name == event::CooldownEntered || name == event::DatabaseLost;
 }
 
 QVariant EventLogModel::data(const QModelIndex &index, int role) const
@@ -38,7 +42,7 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const QJsonObject &event = m_rows.at(index.row());
-    const QString name = event.value("event"_L1).toString();
+    const QString name = event.value(field::Event).toString();
     const bool problem = name == NoteEvent ? event.value("problem"_L1).toBool() : isProblem(name);
     if (role == ProblemRole)
         return problem;
@@ -48,15 +52,15 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case Time: {
-        const QDateTime time = QDateTime::fromString(event.value("time"_L1).toString(), Qt::ISODateWithMs);
+        const QDateTime time = QDateTime::fromString(event.value(field::Time).toString(), Qt::ISODateWithMs);
         return time.toLocalTime().toString(u"HH:mm:ss.zzz"_s);
     }
     case Event:
         return name == NoteEvent ? tr("console") : name;
     case Stage:
-        return event.value("stage"_L1).toString();
+        return event.value(field::Stage).toString();
     case Pid: {
-        const QJsonValue pid = event.value("pid"_L1);
+        const QJsonValue pid = event.value(field::Pid);
         return pid.isDouble() ? QVariant(pid.toInteger()) : QVariant();
     }
     case Details: {
@@ -64,7 +68,7 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
             return event.value("text"_L1).toString();
         QStringList parts;
         for (auto it = event.constBegin(); it != event.constEnd(); ++it) {
-            static const QStringList shown{u"event"_s, u"seq"_s, u"time"_s, u"stage"_s, u"pid"_s};
+            static const QStringList shown{field::Event, field::Seq, field::Time, field::Stage, field::Pid};
             if (shown.contains(it.key()))
                 continue;
             const QJsonValue v = it.value();
@@ -111,7 +115,7 @@ QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int
 void EventLogModel::applyEvent(const QJsonObject &event)
 {
     // A tick a second would drown everything else; the other tabs show it.
-    if (event.value("event"_L1).toString() == "tick"_L1)
+    if (event.value(field::Event).toString() == event::Tick)
         return;
     m_buffer.append(event);
     if (!m_timer.isActive())
@@ -120,8 +124,8 @@ void EventLogModel::applyEvent(const QJsonObject &event)
 
 void EventLogModel::addNote(const QString &text, bool problem)
 {
-    m_buffer.append(QJsonObject{{"event"_L1, NoteEvent},
-                                {"time"_L1, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
+    m_buffer.append(QJsonObject{{field::Event, NoteEvent},
+                                {field::Time, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
                                 {"text"_L1, text},
                                 {"problem"_L1, problem}});
     if (!m_timer.isActive())

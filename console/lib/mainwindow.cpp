@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "control/protocol.h"
+
 #include "connectionstatus.h"
 #include "consolefeed.h"
 #include "controlclient.h"
@@ -36,6 +38,7 @@
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace field = protocol::field;
 
 MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     : QMainWindow(parent)
@@ -113,7 +116,7 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     });
     connect(m_pipeline, &PipelineWidget::stageSelected, this, &MainWindow::selectStage);
     connect(m_feed, &ConsoleFeed::statusChanged, m_pipeline,
-            [this](const QJsonObject &status) { m_pipeline->setTotals(status.value("totals"_L1).toObject()); });
+            [this](const QJsonObject &status) { m_pipeline->setTotals(status.value(field::Totals).toObject()); });
     connect(m_actions, &StageActions::failed, this, &MainWindow::showError);
     connect(m_actions, &StageActions::done, this, &MainWindow::showDone);
     connect(client, &ControlClient::errorOccurred, this, [this](const QString &message) {
@@ -124,6 +127,19 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     });
     resize(1200, 760);
     restoreSettings();
+    // The worker list is the one large reply (a line per worker): asked for
+    // only while its tab shows, and without the held ids, which no column shows.
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateWorkersWanted);
+    updateWorkersWanted(m_tabs->currentIndex());
+}
+
+void MainWindow::updateWorkersWanted(int tab)
+{
+    const bool wanted = tab == WorkersTab;
+    const bool was = m_client->workersWanted();
+    m_client->setWorkersWanted(wanted, false);
+    if (wanted && !was)
+        m_client->requestWorkers(); // now, not at the next tick
 }
 
 MainWindow::~MainWindow() = default;
@@ -189,7 +205,7 @@ void MainWindow::buildMenus()
                            tr("<b>pepsi-console %1</b><p>The admin console of pepsi-dispatch, a client of its control "
                               "socket (control protocol %2).</p>")
                                .arg(QStringLiteral(PEPSI_VERSION))
-                               .arg(ControlClient::ProtocolVersion));
+                               .arg(protocol::Version));
     });
 }
 

@@ -57,6 +57,7 @@ protected:
 private:
     QTableView *addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut);
     void buildMenus();
+    void updateWorkersWanted(int tab);
     void buildToolBar();
     void showError(const QString &message);
     void showDone(const QString &message);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "pipelinegraph.h"
 
+#include "control/protocol.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <algorithm>
@@ -8,18 +10,19 @@
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace field = protocol::field;
 
 PipelineGraph PipelineGraph::fromStages(const QJsonObject &stagesReply)
 {
     PipelineGraph graph;
     QHash<QString, int> at;
-    for (const QJsonValue value : stagesReply.value("stages"_L1).toArray()) {
+    for (const QJsonValue value : stagesReply.value(field::Stages).toArray()) {
         const QJsonObject stage = value.toObject();
         Node node;
-        node.name = stage.value("name"_L1).toString();
+        node.name = stage.value(field::Name).toString();
         if (node.name.isEmpty() || at.contains(node.name))
             continue;
-        for (const QJsonValue next : stage.value("next"_L1).toArray())
+        for (const QJsonValue next : stage.value(field::Next).toArray())
             node.next.append(next.toString());
         at.insert(node.name, int(graph.nodes.size()));
         graph.nodes.append(node);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "pipelinewidget.h"
 
+#include "control/protocol.h"
+
 #include "poolmodel.h"
 #include "queuemodel.h"
 #include "throughputmodel.h"
@@ -13,6 +15,7 @@
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace field = protocol::field;
 
 namespace {
 constexpr double BoxWidth = 210;
@@ -59,16 +62,16 @@ QString PipelineWidget::totalsLine() const
     qint64 workers = 0;
     for (const QString &stage : m_pools ? m_pools->keys() : QStringList()) {
         const QJsonObject pool = m_pools->record(stage);
-        inFlight += pool.value("in_flight"_L1).toInteger();
-        busy += pool.value("busy"_L1).toInteger();
-        workers += pool.value("workers"_L1).toInteger();
+        inFlight += pool.value(field::InFlight).toInteger();
+        busy += pool.value(field::Busy).toInteger();
+        workers += pool.value(field::Workers).toInteger();
     }
     return tr("%1 stage runs (10 s), %L2 messages in flight, %L3 of %L4 workers busy, %L5 messages through since start")
-        .arg(formatRate(m_totals.value("rate_10s"_L1).toDouble()))
+        .arg(formatRate(m_totals.value(field::Rate10s).toDouble()))
         .arg(inFlight)
         .arg(busy)
         .arg(workers)
-        .arg(m_totals.value("messages"_L1).toInteger());
+        .arg(m_totals.value(field::Messages).toInteger());
 }
 
 QStringList PipelineWidget::stageNames() const
@@ -85,11 +88,13 @@ QStringList PipelineWidget::lines(const QString &stage) const
     const QJsonObject queue = m_queues ? m_queues->record(stage) : QJsonObject();
     const QJsonObject stats = m_throughput ? m_throughput->record(stage) : QJsonObject();
     QStringList out;
-    out << tr("workers %1 busy / %2 cap").arg(pool.value("busy"_L1).toInt()).arg(pool.value("parallelism"_L1).toInt());
-    out << tr("in flight %1 / %2").arg(pool.value("in_flight"_L1).toInt()).arg(pool.value("capacity"_L1).toInt());
-    out << (queue.contains("pending"_L1) ? tr("pending %L1").arg(queue.value("pending"_L1).toInteger())
-                                         : tr("pending ?"));
-    out << tr("rate %1").arg(formatRate(stats.value("rate_10s"_L1).toDouble()));
+    out << tr("workers %1 busy / %2 cap")
+               .arg(pool.value(field::Busy).toInt())
+               .arg(pool.value(field::Parallelism).toInt());
+    out << tr("in flight %1 / %2").arg(pool.value(field::InFlight).toInt()).arg(pool.value(field::Capacity).toInt());
+    out << (queue.contains(field::Pending) ? tr("pending %L1").arg(queue.value(field::Pending).toInteger())
+                                           : tr("pending ?"));
+    out << tr("rate %1").arg(formatRate(stats.value(field::Rate10s).toDouble()));
     return out;
 }
 
@@ -180,7 +185,7 @@ void PipelineWidget::paintEvent(QPaintEvent *)
     // Edges first, under the boxes: as thick as the source's rate (log scale).
     for (const auto &node : std::as_const(m_graph.nodes)) {
         const QRectF from = logicalBox(node);
-        const double rate = m_throughput ? m_throughput->record(node.name).value("rate_10s"_L1).toDouble() : 0;
+        const double rate = m_throughput ? m_throughput->record(node.name).value(field::Rate10s).toDouble() : 0;
         const double thickness = 1.5 + qMin(6.0, std::log10(1.0 + rate) * 2.0);
         for (const QString &nextName : node.next) {
             const auto *next = m_graph.find(nextName);
@@ -221,18 +226,18 @@ void PipelineWidget::paintEvent(QPaintEvent *)
         Qt::PenStyle style = Qt::SolidLine;
         QString badge;
         QColor badgeColor;
-        if (state == "cooldown"_L1) {
+        if (state == field::Cooldown) {
             fill = QColor(255, 228, 196);
             border = QColor(214, 120, 0);
             badge = tr("COOLDOWN");
             badgeColor = border;
-        } else if (state == "drained"_L1) {
+        } else if (state == field::Drained) {
             fill = QColor(226, 226, 226);
             border = QColor(110, 110, 110);
             style = Qt::DashLine;
             badge = tr("DRAINED");
             badgeColor = border;
-        } else if (state == "retired"_L1) {
+        } else if (state == field::Retired) {
             style = Qt::DotLine;
             badge = tr("RETIRED");
             badgeColor = border;
@@ -260,8 +265,8 @@ void PipelineWidget::paintEvent(QPaintEvent *)
         }
 
         // The busy bar: busy workers against the cap.
-        const int busy = pool.value("busy"_L1).toInt();
-        const int cap = qMax(1, pool.value("parallelism"_L1).toInt());
+        const int busy = pool.value(field::Busy).toInt();
+        const int cap = qMax(1, pool.value(field::Parallelism).toInt());
         const QRectF bar(inner.left(), inner.top() + titleMetrics.height() + 4, inner.width(), 6);
         p.setPen(Qt::NoPen);
         p.setBrush(pal.color(QPalette::Midlight));

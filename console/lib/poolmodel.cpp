@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "poolmodel.h"
 
+#include "control/protocol.h"
+
 #include <QDateTime>
 
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace event = protocol::event;
+namespace field = protocol::field;
 
 void PoolModel::applyStatus(const QJsonObject &status)
 {
-    const QJsonObject stages = status.value("stages"_L1).toObject();
+    const QJsonObject stages = status.value(field::Stages).toObject();
     QMap<QString, QJsonObject> records;
     for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
         QJsonObject pool = it.value().toObject();
         // The queue and the statistics have their own tabs.
-        pool.remove("queue"_L1);
-        pool.remove("stats"_L1);
+        pool.remove(field::Queue);
+        pool.remove(field::Stats);
         records.insert(it.key(), pool);
     }
     replaceAll(records);
@@ -23,52 +27,52 @@ void PoolModel::applyStatus(const QJsonObject &status)
 
 void PoolModel::applyEvent(const QJsonObject &event)
 {
-    const QString name = event.value("event"_L1).toString();
-    const QString stage = event.value("stage"_L1).toString();
-    if (name == "tick"_L1) {
-        const QJsonObject stages = event.value("stages"_L1).toObject();
+    const QString name = event.value(field::Event).toString();
+    const QString stage = event.value(field::Stage).toString();
+    if (name == event::Tick) {
+        const QJsonObject stages = event.value(field::Stages).toObject();
         for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
             if (!pending().contains(it.key()))
                 continue; // a stage the next snapshot will bring
             const QJsonObject tick = it.value().toObject();
             const QJsonObject pool = pending().value(it.key());
-            const int workers = tick.value("workers"_L1).toInt();
-            const int busy = tick.value("busy"_L1).toInt();
-            const int idle = workers - busy - pool.value("starting"_L1).toInt() - pool.value("retiring"_L1).toInt();
+            const int workers = tick.value(field::Workers).toInt();
+            const int busy = tick.value(field::Busy).toInt();
+            const int idle = workers - busy - pool.value(field::Starting).toInt() - pool.value(field::Retiring).toInt();
             merge(it.key(),
-                  QJsonObject{{"workers"_L1, workers},
-                              {"busy"_L1, busy},
-                              {"idle"_L1, qMax(0, idle)},
-                              {"in_flight"_L1, tick.value("in_flight"_L1).toInt()}});
+                  QJsonObject{{field::Workers, workers},
+                              {field::Busy, busy},
+                              {field::Idle, qMax(0, idle)},
+                              {field::InFlight, tick.value(field::InFlight).toInt()}});
         }
-    } else if (name == "stage_drained"_L1 || name == "stage_resumed"_L1) {
-        const bool drained = name == "stage_drained"_L1;
-        QJsonObject fields{{"drained"_L1, drained}};
+    } else if (name == event::StageDrained || name == event::StageResumed) {
+        const bool drained = name == event::StageDrained;
+        QJsonObject fields{{field::Drained, drained}};
         if (drained)
-            fields.insert("capacity"_L1, 0);
+            fields.insert(field::Capacity, 0);
         mergeExisting(stage, fields);
-    } else if (name == "cooldown_entered"_L1) {
+    } else if (name == event::CooldownEntered) {
         mergeExisting(stage,
-                      QJsonObject{{"cooldown"_L1, true},
-                                  {"cooldown_until"_L1, event.value("until"_L1)},
-                                  {"cooldown_reason"_L1, event.value("reason"_L1)},
-                                  {"capacity"_L1, 0}});
-    } else if (name == "cooldown_left"_L1) {
+                      QJsonObject{{field::Cooldown, true},
+                                  {field::CooldownUntil, event.value(field::Until)},
+                                  {field::CooldownReason, event.value(field::Reason)},
+                                  {field::Capacity, 0}});
+    } else if (name == event::CooldownLeft) {
         mergeExisting(stage,
-                      QJsonObject{{"cooldown"_L1, false},
-                                  {"cooldown_until"_L1, QJsonValue::Null},
-                                  {"cooldown_reason"_L1, QJsonValue::Null}});
+                      QJsonObject{{field::Cooldown, false},
+                                  {field::CooldownUntil, QJsonValue::Null},
+                                  {field::CooldownReason, QJsonValue::Null}});
     }
 }
 
 QString PoolModel::stateOf(const QJsonObject &record)
 {
-    if (record.value("retired"_L1).toBool())
-        return u"retired"_s;
-    if (record.value("cooldown"_L1).toBool())
-        return u"cooldown"_s;
-    if (record.value("drained"_L1).toBool())
-        return u"drained"_s;
+    if (record.value(field::Retired).toBool())
+        return QString(field::Retired);
+    if (record.value(field::Cooldown).toBool())
+        return QString(field::Cooldown);
+    if (record.value(field::Drained).toBool())
+        return QString(field::Drained);
     return {};
 }
 
@@ -80,8 +84,16 @@ QStringList PoolModel::headers() const
 
 QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
 {
-    static const char *const fields[] = {nullptr,   "busy",        "idle",      "starting", "retiring",
-                                         "workers", "parallelism", "in_flight", "capacity", nullptr};
+    static const QLatin1StringView fields[] = {{},
+                                               field::Busy,
+                                               field::Idle,
+                                               field::Starting,
+                                               field::Retiring,
+                                               field::Workers,
+                                               field::Parallelism,
+                                               field::InFlight,
+                                               field::Capacity,
+                                               {}};
     if (role == Qt::TextAlignmentRole)
         return column == Stage || column == State ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (column == Stage)
@@ -90,27 +102,27 @@ QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int colu
         const QString state = stateOf(record);
         if (role == SortRole)
             return state;
-        if (role == Qt::ToolTipRole && state == "cooldown"_L1)
+        if (role == Qt::ToolTipRole && state == field::Cooldown)
             return tr("In cooldown until %1: %2")
-                .arg(QDateTime::fromString(record.value("cooldown_until"_L1).toString(), Qt::ISODateWithMs)
+                .arg(QDateTime::fromString(record.value(field::CooldownUntil).toString(), Qt::ISODateWithMs)
                          .toLocalTime()
                          .toString(u"HH:mm:ss"_s),
-                     record.value("cooldown_reason"_L1).toString());
+                     record.value(field::CooldownReason).toString());
         if (role != Qt::DisplayRole)
             return {};
-        if (state == "retired"_L1)
+        if (state == field::Retired)
             return tr("retired");
-        if (state == "cooldown"_L1)
+        if (state == field::Cooldown)
             return tr("cooldown");
-        if (state == "drained"_L1)
+        if (state == field::Drained)
             return tr("drained");
         return tr("claiming");
     }
     if (column < 0 || column >= ColumnCount || (role != Qt::DisplayRole && role != SortRole))
         return {};
-    return record.value(QLatin1String(fields[column])).toInt();
+    return record.value(fields[column]).toInt();
 }
 
-bool PoolModel::highlighted(const QJsonObject &record) const { return record.value("cooldown"_L1).toBool(); }
+bool PoolModel::highlighted(const QJsonObject &record) const { return record.value(field::Cooldown).toBool(); }
 
 } // namespace pepsi::console

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "queuemodel.h"
 
+#include "control/protocol.h"
+
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace field = protocol::field;
 
 namespace {
 const auto GrowthField = "_growth"_L1; // ours, not the protocol's: snapshots in a row with a larger backlog
@@ -11,24 +14,18 @@ const auto GrowthField = "_growth"_L1; // ours, not the protocol's: snapshots in
 
 void QueueModel::applyStatus(const QJsonObject &status)
 {
-    const QJsonObject stages = status.value("stages"_L1).toObject();
-    QStringList errors;
+    const QJsonObject stages = status.value(field::Stages).toObject();
     QMap<QString, QJsonObject> records;
     for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        const QJsonObject stage = it.value().toObject();
-        const QJsonValue queue = stage.value("queue"_L1);
-        if (queue.isObject()) {
+        const QJsonValue queue = it.value().toObject().value(field::Queue);
+        if (queue.isObject())
             records.insert(it.key(), queue.toObject());
-        } else {
+        else if (pending().contains(it.key()))
             // The database is down: keep the last counts we had rather than show zeros.
-            if (pending().contains(it.key()))
-                records.insert(it.key(), pending().value(it.key()));
-            const QString why = stage.value("queues_error"_L1).toString();
-            if (!why.isEmpty() && !errors.contains(why))
-                errors.append(why);
-        }
+            records.insert(it.key(), pending().value(it.key()));
     }
-    m_error = errors.join(u"; "_s);
+    // Said once for all stages, beside queues_at (doc/control-protocol.rst).
+    m_error = status.value(field::QueuesError).toString();
     replaceAll(records);
 }
 
@@ -42,7 +39,7 @@ bool QueueModel::isGrowing(const QString &stage) const { return highlighted(reco
 QJsonObject QueueModel::derive(const QJsonObject &previous, const QJsonObject &next) const
 {
     QJsonObject out = next;
-    const auto pendingKey = "pending"_L1;
+    const auto pendingKey = field::Pending;
     int growth = 0;
     if (next.contains(GrowthField)) {
         growth = next.value(GrowthField).toInt(); // a record kept as it was
@@ -58,7 +55,7 @@ QJsonObject QueueModel::derive(const QJsonObject &previous, const QJsonObject &n
 bool QueueModel::highlighted(const QJsonObject &record) const
 {
     return record.value(GrowthField).toInt() >= GrowthSnapshots
-        && record.value("pending"_L1).toInteger() >= GrowthFloor;
+        && record.value(field::Pending).toInteger() >= GrowthFloor;
 }
 
 QStringList QueueModel::headers() const
@@ -69,7 +66,8 @@ QStringList QueueModel::headers() const
 
 QVariant QueueModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
 {
-    static const char *const fields[] = {nullptr, "pending", "running", "paused", "failed", "timeout"};
+    static const QLatin1StringView fields[] = {
+        {}, field::Pending, field::Running, field::Paused, field::Failed, field::Timeout};
     if (role == Qt::TextAlignmentRole)
         return column == Stage || column == Trend ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != SortRole)
@@ -82,9 +80,9 @@ QVariant QueueModel::cell(const QString &key, const QJsonObject &record, int col
     case Paused:
     case Failed:
     case Timeout:
-        return record.value(QLatin1String(fields[column])).toInteger();
+        return record.value(fields[column]).toInteger();
     case OldestPending: {
-        const QJsonValue age = record.value("oldest_pending_age_ms"_L1);
+        const QJsonValue age = record.value(field::OldestPendingAgeMs);
         if (age.isNull() || age.isUndefined())
             return role == SortRole ? QVariant(qint64(-1)) : QVariant();
         return role == SortRole ? QVariant(age.toInteger()) : QVariant(formatDuration(age.toInteger()));

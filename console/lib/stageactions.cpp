@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "stageactions.h"
 
+#include "control/protocol.h"
+
 #include "controlclient.h"
 #include "queuemodel.h"
 
@@ -14,6 +16,9 @@
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace cmd = protocol::cmd;
+namespace field = protocol::field;
+namespace value = protocol::value;
 
 StageActions::StageActions(ControlClient *client, QueueModel *queues, QWidget *dialogParent, QObject *parent)
     : QObject(parent)
@@ -37,14 +42,14 @@ StageActions::StageActions(ControlClient *client, QueueModel *queues, QWidget *d
         return QMessageBox::question(m_dialogParent, title, question) == QMessageBox::Yes;
     };
     connect(m_drain, &QAction::triggered, this, [this] {
-        send(u"drain"_s, {{"stage"_L1, m_stage}}, tr("Draining %1").arg(m_stage));
+        send(cmd::Drain, {{field::Stage, m_stage}}, tr("Draining %1").arg(m_stage));
     });
     connect(m_resume, &QAction::triggered, this, [this] {
-        send(u"resume"_s, {{"stage"_L1, m_stage}}, tr("Resuming %1").arg(m_stage));
+        send(cmd::Resume, {{field::Stage, m_stage}}, tr("Resuming %1").arg(m_stage));
     });
-    connect(m_requeueFailed, &QAction::triggered, this, [this] { requeue(u"failed"_s); });
-    connect(m_requeueTimeout, &QAction::triggered, this, [this] { requeue(u"timeout"_s); });
-    connect(m_reload, &QAction::triggered, this, [this] { send(u"reload"_s, {}, tr("Reloading")); });
+    connect(m_requeueFailed, &QAction::triggered, this, [this] { requeue(value::Failed); });
+    connect(m_requeueTimeout, &QAction::triggered, this, [this] { requeue(value::Timeout); });
+    connect(m_reload, &QAction::triggered, this, [this] { send(cmd::Reload, {}, tr("Reloading")); });
     connect(client, &ControlClient::stateChanged, this, &StageActions::updateEnabled);
     connect(client, &ControlClient::versionReceived, this, &StageActions::updateEnabled);
     connect(client, &ControlClient::replied, this, &StageActions::onReplied);
@@ -90,7 +95,7 @@ void StageActions::send(const QString &cmd, const QJsonObject &arguments, const 
 void StageActions::requeue(const QString &status)
 {
     const QString stage = m_stage;
-    const bool failed = status == "failed"_L1;
+    const bool failed = status == value::Failed;
     const qint64 count = m_queues->count(stage, status);
     if (count <= 0) {
         Q_EMIT done(failed ? tr("Stage %1 has no failed messages to requeue.").arg(stage)
@@ -106,7 +111,7 @@ void StageActions::requeue(const QString &status)
     // The counts are at most a couple of seconds old; ask for all of them,
     // within the protocol's bound, and say so when more remain.
     const int limit = int(std::clamp<qint64>(count, 1, 10000));
-    send(u"requeue"_s, {{"stage"_L1, stage}, {"status"_L1, status}, {"limit"_L1, limit}},
+    send(cmd::Requeue, {{field::Stage, stage}, {field::Status, status}, {field::Limit, limit}},
          failed ? tr("Requeueing the failed messages of %1").arg(stage)
                 : tr("Requeueing the timed-out messages of %1").arg(stage));
 }
@@ -121,24 +126,24 @@ void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJson
         return;
     }
     const QJsonObject r = result.toObject();
-    if (cmd == "drain"_L1)
-        Q_EMIT done(tr("Stage %1 drained: it claims nothing until resumed.").arg(r.value("stage"_L1).toString()));
-    else if (cmd == "resume"_L1)
-        Q_EMIT done(tr("Stage %1 resumed.").arg(r.value("stage"_L1).toString()));
-    else if (cmd == "requeue"_L1) {
-        const int n = r.value("requeued"_L1).toInt();
+    if (cmd == cmd::Drain)
+        Q_EMIT done(tr("Stage %1 drained: it claims nothing until resumed.").arg(r.value(field::Stage).toString()));
+    else if (cmd == cmd::Resume)
+        Q_EMIT done(tr("Stage %1 resumed.").arg(r.value(field::Stage).toString()));
+    else if (cmd == cmd::Requeue) {
+        const int n = r.value(field::Requeued).toInt();
         QString message = tr("%n message(s) put back to pending.", nullptr, n);
-        if (r.value("more"_L1).toBool())
+        if (r.value(field::More).toBool())
             message += u' ' + tr("More remain; requeue again for the rest.");
         Q_EMIT done(message);
-    } else if (cmd == "reload"_L1) {
+    } else if (cmd == cmd::Reload) {
         QStringList stages;
-        for (const QJsonValue v : r.value("stages"_L1).toArray())
+        for (const QJsonValue v : r.value(field::Stages).toArray())
             stages.append(v.toString());
         Q_EMIT done(tr("Configuration reloaded: %1.").arg(stages.join(u", "_s)));
     }
     // The picture changed: fetch it now rather than at the next tick.
-    m_client->send(u"status"_s);
+    m_client->send(cmd::Status);
 }
 
 } // namespace pepsi::console

@@ -1,33 +1,37 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "throughputmodel.h"
 
+#include "control/protocol.h"
+
 #include <QLocale>
 
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace event = protocol::event;
+namespace field = protocol::field;
 
 void ThroughputModel::applyStatus(const QJsonObject &status)
 {
-    const QJsonObject stages = status.value("stages"_L1).toObject();
+    const QJsonObject stages = status.value(field::Stages).toObject();
     QMap<QString, QJsonObject> records;
     for (auto it = stages.constBegin(); it != stages.constEnd(); ++it)
-        records.insert(it.key(), it.value().toObject().value("stats"_L1).toObject());
+        records.insert(it.key(), it.value().toObject().value(field::Stats).toObject());
     replaceAll(records);
 }
 
 void ThroughputModel::applyEvent(const QJsonObject &event)
 {
-    if (event.value("event"_L1).toString() != "tick"_L1)
+    if (event.value(field::Event).toString() != event::Tick)
         return;
-    QDateTime time = QDateTime::fromString(event.value("time"_L1).toString(), Qt::ISODateWithMs);
+    QDateTime time = QDateTime::fromString(event.value(field::Time).toString(), Qt::ISODateWithMs);
     if (!time.isValid())
         time = QDateTime::currentDateTimeUtc();
     const QDateTime horizon = time.addSecs(-HistorySeconds);
-    const QJsonObject stages = event.value("stages"_L1).toObject();
+    const QJsonObject stages = event.value(field::Stages).toObject();
     for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        const double rate = it.value().toObject().value("rate_10s"_L1).toDouble();
-        mergeExisting(it.key(), QJsonObject{{"rate_10s"_L1, rate}});
+        const double rate = it.value().toObject().value(field::Rate10s).toDouble();
+        mergeExisting(it.key(), QJsonObject{{field::Rate10s, rate}});
         QList<Sample> &samples = m_history[it.key()];
         samples.append({time, rate});
         while (!samples.isEmpty() && samples.first().time < horizon)
@@ -58,8 +62,14 @@ QStringList ThroughputModel::headers() const
 
 QVariant ThroughputModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
 {
-    static const char *const fields[] = {nullptr,    "rate_10s", "rate_60s", "runs",
-                                         "failures", "timeouts", "crashes",  "busy_usec"};
+    static const QLatin1StringView fields[] = {{},
+                                               field::Rate10s,
+                                               field::Rate60s,
+                                               field::Runs,
+                                               field::Failures,
+                                               field::Timeouts,
+                                               field::Crashes,
+                                               field::BusyUsec};
     if (role == Qt::TextAlignmentRole)
         return column == Stage ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != SortRole)
@@ -68,7 +78,7 @@ QVariant ThroughputModel::cell(const QString &key, const QJsonObject &record, in
         return key;
     if (column < 0 || column >= ColumnCount)
         return {};
-    const QJsonValue value = record.value(QLatin1String(fields[column]));
+    const QJsonValue value = record.value(fields[column]);
     switch (column) {
     case Rate10s:
     case Rate60s:

@@ -1,34 +1,39 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "workermodel.h"
 
+#include "control/protocol.h"
+
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
+namespace event = protocol::event;
+namespace field = protocol::field;
+namespace value = protocol::value;
 
 void WorkerModel::applyWorkers(const QJsonArray &workers)
 {
     QMap<QString, QJsonObject> records;
     for (const QJsonValue value : workers) {
         const QJsonObject worker = value.toObject();
-        records.insert(QString::number(worker.value("pid"_L1).toInteger()), worker);
+        records.insert(QString::number(worker.value(field::Pid).toInteger()), worker);
     }
     replaceAll(records);
 }
 
 void WorkerModel::applyEvent(const QJsonObject &event)
 {
-    const QString name = event.value("event"_L1).toString();
-    const QString pid = QString::number(event.value("pid"_L1).toInteger());
-    if (name == "worker_started"_L1) {
+    const QString name = event.value(field::Event).toString();
+    const QString pid = QString::number(event.value(field::Pid).toInteger());
+    if (name == event::WorkerStarted) {
         merge(pid,
-              QJsonObject{{"pid"_L1, event.value("pid"_L1)},
-                          {"stage"_L1, event.value("stage"_L1)},
-                          {"state"_L1, u"starting"_s},
-                          {"messages"_L1, 0},
-                          {"uptime_ms"_L1, 0},
-                          {"head_id"_L1, QJsonValue::Null},
-                          {"head_age_ms"_L1, QJsonValue::Null}});
-    } else if (name == "worker_exited"_L1 || name == "worker_crashed"_L1 || name == "worker_killed"_L1) {
+              QJsonObject{{field::Pid, event.value(field::Pid)},
+                          {field::Stage, event.value(field::Stage)},
+                          {field::State, value::Starting},
+                          {field::Messages, 0},
+                          {field::UptimeMs, 0},
+                          {field::HeadId, QJsonValue::Null},
+                          {field::HeadAgeMs, QJsonValue::Null}});
+    } else if (name == event::WorkerExited || name == event::WorkerCrashed || name == event::WorkerKilled) {
         remove(pid);
     }
 }
@@ -37,7 +42,7 @@ QList<qint64> WorkerModel::pids(const QString &stage) const
 {
     QList<qint64> out;
     for (const QString &key : keys()) {
-        if (stage.isEmpty() || record(key).value("stage"_L1).toString() == stage)
+        if (stage.isEmpty() || record(key).value(field::Stage).toString() == stage)
             out.append(key.toLongLong());
     }
     return out;
@@ -55,47 +60,47 @@ QVariant WorkerModel::cell(const QString &, const QJsonObject &record, int colum
         return column == Stage || column == State ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == HeadAge && highlighted(record))
         return tr("The watchdog kills this worker when its head-of-line message reaches %1.")
-            .arg(formatDuration(record.value("max_runtime_ms"_L1).toInteger()));
+            .arg(formatDuration(record.value(field::MaxRuntimeMs).toInteger()));
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
-    const auto duration = [&](const char *field) -> QVariant {
-        const QJsonValue v = record.value(QLatin1String(field));
+    const auto duration = [&](QLatin1StringView name) -> QVariant {
+        const QJsonValue v = record.value(name);
         if (v.isNull() || v.isUndefined())
             return role == SortRole ? QVariant(qint64(-1)) : QVariant();
         return role == SortRole ? QVariant(v.toInteger()) : QVariant(formatDuration(v.toInteger()));
     };
     switch (column) {
     case Pid:
-        return role == SortRole ? QVariant(record.value("pid"_L1).toInteger())
-                                : QVariant(QString::number(record.value("pid"_L1).toInteger()));
+        return role == SortRole ? QVariant(record.value(field::Pid).toInteger())
+                                : QVariant(QString::number(record.value(field::Pid).toInteger()));
     case Stage:
-        return record.value("stage"_L1).toString();
+        return record.value(field::Stage).toString();
     case State: {
-        const QString state = record.value("state"_L1).toString();
+        const QString state = record.value(field::State).toString();
         if (role == SortRole)
             return state;
         QString text = state == "starting"_L1 ? tr("starting")
             : state == "running"_L1           ? tr("running")
             : state == "stopping"_L1          ? tr("stopping")
                                               : state;
-        if (record.value("retiring"_L1).toBool())
+        if (record.value(field::Retiring).toBool())
             text = tr("%1, retiring").arg(text);
         return text;
     }
     case Messages:
-        return record.value("messages"_L1).toInteger();
+        return record.value(field::Messages).toInteger();
     case Uptime:
-        return duration("uptime_ms");
+        return duration(field::UptimeMs);
     case HeadId: {
-        const QJsonValue v = record.value("head_id"_L1);
+        const QJsonValue v = record.value(field::HeadId);
         if (!v.isDouble())
             return {};
         return role == SortRole ? QVariant(v.toInteger()) : QVariant(QString::number(v.toInteger()));
     }
     case HeadAge:
-        return duration("head_age_ms");
+        return duration(field::HeadAgeMs);
     case MaxRuntime:
-        return duration("max_runtime_ms");
+        return duration(field::MaxRuntimeMs);
     default:
         return {};
     }
@@ -103,8 +108,8 @@ QVariant WorkerModel::cell(const QString &, const QJsonObject &record, int colum
 
 bool WorkerModel::highlighted(const QJsonObject &record) const
 {
-    const QJsonValue age = record.value("head_age_ms"_L1);
-    const qint64 max = record.value("max_runtime_ms"_L1).toInteger();
+    const QJsonValue age = record.value(field::HeadAgeMs);
+    const qint64 max = record.value(field::MaxRuntimeMs).toInteger();
     return age.isDouble() && max > 0 && double(age.toInteger()) >= WarnFraction * double(max);
 }
 

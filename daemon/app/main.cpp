@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     // The socket's directory may need root to create (/run/pepsi); the socket
     // itself is made after the drop, as the service account.
     const QString controlSocket =
-        settings->controlSocket.isEmpty() ? pepsi::defaultControlSocket() : settings->controlSocket;
+        settings->controlSocket.isEmpty() ? pepsi::protocol::defaultSocketPath() : settings->controlSocket;
     if (const auto error = pepsi::prepareControlDirectory(controlSocket, settings->user)) {
         qCCritical(lcMain).noquote() << "control socket:" << *error;
         return 1;

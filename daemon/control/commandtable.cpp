@@ -2,6 +2,7 @@
 #include "control/commandtable.h"
 
 #include "control/controllog.h"
+#include "control/protocol.h"
 #include "control/snapshotjson.h"
 
 #include <QJsonArray>
@@ -10,12 +11,13 @@
 #include <cmath>
 
 namespace pepsi {
+namespace cmd = protocol::cmd;
+namespace field = protocol::field;
 
 namespace {
 
-constexpr int ProtocolVersion = 1;
-constexpr int MaxRequeueIds = 10000;
-constexpr int MaxRequeueLimit = 10000;
+using protocol::MaxRequeueIds;
+using protocol::MaxRequeueLimit;
 
 using Reply = CommandReply;
 
@@ -101,16 +103,13 @@ Reply help(const QJsonObject &, CommandContext &)
     for (const CommandSpec &spec : commandTable()) {
         QJsonArray args;
         for (const ArgSpec &arg : spec.args)
-            args.append(QJsonObject{{QStringLiteral("name"), arg.name},
-                                    {QStringLiteral("type"), typeName(arg.type)},
-                                    {QStringLiteral("required"), arg.required}});
-        commands.append(QJsonObject{{QStringLiteral("cmd"), spec.name},
-                                    {QStringLiteral("admin"), spec.admin},
-                                    {QStringLiteral("summary"), spec.summary},
-                                    {QStringLiteral("args"), args}});
+            args.append(QJsonObject{
+                {field::Name, arg.name}, {field::Type, typeName(arg.type)}, {field::Required, arg.required}});
+        commands.append(QJsonObject{
+            {field::Cmd, spec.name}, {field::Admin, spec.admin}, {field::Summary, spec.summary}, {field::Args, args}});
     }
-    return QJsonValue(QJsonObject{{QStringLiteral("commands"), commands},
-                                  {QStringLiteral("events"), QJsonArray::fromStringList(eventNames())}});
+    return QJsonValue(
+        QJsonObject{{field::Commands, commands}, {field::Events, QJsonArray::fromStringList(eventNames())}});
 }
 
 Reply version(const QJsonObject &, CommandContext &context)
@@ -118,21 +117,21 @@ Reply version(const QJsonObject &, CommandContext &context)
     const DaemonInfo info = context.view.info();
     const bool active = info.lifecycle != Lifecycle::WaitingForLock;
     return QJsonValue(QJsonObject{
-        {QStringLiteral("daemon"), info.version},
-        {QStringLiteral("protocol"), ProtocolVersion},
-        {QStringLiteral("pid"), double(info.pid)},
-        {QStringLiteral("started"), json::time(info.startedAt)},
-        {QStringLiteral("uptime_ms"), double(info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()))},
-        {QStringLiteral("host"), info.host},
-        {QStringLiteral("database"), info.database},
-        {QStringLiteral("user"), info.user},
-        {QStringLiteral("role"), active ? QStringLiteral("active") : QStringLiteral("standby")},
-        {QStringLiteral("state"), lifecycleName(info.lifecycle)},
-        {QStringLiteral("standby"), info.standby},
-        {QStringLiteral("peer"),
-         QJsonObject{{QStringLiteral("uid"), double(context.peer.uid)},
-                     {QStringLiteral("pid"), double(context.peer.pid)},
-                     {QStringLiteral("admin"), context.admin}}},
+        {field::Daemon, info.version},
+        {field::Protocol, protocol::Version},
+        {field::Pid, double(info.pid)},
+        {field::Started, json::time(info.startedAt)},
+        {field::UptimeMs, double(info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()))},
+        {field::Host, info.host},
+        {field::Database, info.database},
+        {field::User, info.user},
+        {field::Role, active ? QString(protocol::value::Active) : QString(protocol::value::Standby)},
+        {field::State, lifecycleName(info.lifecycle)},
+        {field::Standby, info.standby},
+        {field::Peer,
+         QJsonObject{{field::Uid, double(context.peer.uid)},
+                     {field::Pid, double(context.peer.pid)},
+                     {field::Admin, context.admin}}},
     });
 }
 
@@ -145,7 +144,7 @@ QJsonObject stageStatsOrZero(const StatsSnapshot &stats, const QString &stage)
 Result<QString, QString> stageFilter(const QString &command, const QJsonObject &request,
                                      const QList<PoolSnapshot> &pools)
 {
-    const QString stage = request.value(QStringLiteral("stage")).toString();
+    const QString stage = request.value(field::Stage).toString();
     if (stage.isEmpty())
         return QString();
     QStringList names;
@@ -175,34 +174,34 @@ Reply composeStatus(DispatchView &view, const QString &only, const Result<QueueC
         if (!only.isEmpty() && pool.stage != only)
             continue;
         QJsonObject stage = json::pool(pool);
-        stage.insert(QStringLiteral("queue"),
+        stage.insert(field::Queue,
                      queues ? QJsonValue(json::stageQueue(queues->stages.value(pool.stage)))
                             : QJsonValue(QJsonValue::Null));
-        stage.insert(QStringLiteral("stats"), stageStatsOrZero(stats, pool.stage));
+        stage.insert(field::Stats, stageStatsOrZero(stats, pool.stage));
         stages.insert(pool.stage, stage);
     }
     // The totals are always the whole daemon's, a stage filter or not.
     QJsonObject totals = json::statsTotals(stats);
-    totals.insert(QStringLiteral("workers"), workers);
-    totals.insert(QStringLiteral("busy"), busy);
-    totals.insert(QStringLiteral("in_flight"), inFlight);
-    totals.insert(QStringLiteral("capacity"), capacity);
+    totals.insert(field::Workers, workers);
+    totals.insert(field::Busy, busy);
+    totals.insert(field::InFlight, inFlight);
+    totals.insert(field::Capacity, capacity);
 
     QJsonObject result{
-        {QStringLiteral("time"), json::time(QDateTime::currentDateTimeUtc())},
-        {QStringLiteral("state"), lifecycleName(info.lifecycle)},
-        {QStringLiteral("totals"), totals},
-        {QStringLiteral("queues_at"), queues ? json::time(queues->takenAt) : QJsonValue(QJsonValue::Null)},
-        {QStringLiteral("stages"), stages},
+        {field::Time, json::time(QDateTime::currentDateTimeUtc())},
+        {field::State, lifecycleName(info.lifecycle)},
+        {field::Totals, totals},
+        {field::QueuesAt, queues ? json::time(queues->takenAt) : QJsonValue(QJsonValue::Null)},
+        {field::Stages, stages},
     };
     if (!queues)
-        result.insert(QStringLiteral("queues_error"), queues.error());
+        result.insert(field::QueuesError, queues.error());
     return QJsonValue(result);
 }
 
 void status(const QJsonObject &request, CommandContext &context, ReplyFunction reply)
 {
-    const auto only = stageFilter(QStringLiteral("status"), request, context.view.pools());
+    const auto only = stageFilter(QString(cmd::Status), request, context.view.pools());
     if (!only)
         return reply(fail(only.error()));
     DispatchView *view = &context.view;
@@ -219,16 +218,15 @@ Reply stages(const QJsonObject &, CommandContext &context)
     QJsonArray list;
     for (const StageConfig &stage : graph.stages())
         list.append(json::stage(stage, graph.predecessors(stage.name), context.view.isDrained(stage.name)));
-    return QJsonValue(QJsonObject{{QStringLiteral("stages"), list},
-                                  {QStringLiteral("settings"), json::settings(context.view.settings())}});
+    return QJsonValue(QJsonObject{{field::Stages, list}, {field::Settings, json::settings(context.view.settings())}});
 }
 
 Reply workers(const QJsonObject &request, CommandContext &context)
 {
-    const auto only = stageFilter(QStringLiteral("workers"), request, context.view.pools());
+    const auto only = stageFilter(QString(cmd::Workers), request, context.view.pools());
     if (!only)
         return fail(only.error());
-    const bool withIds = request.value(QStringLiteral("ids")).toBool(true);
+    const bool withIds = request.value(field::Ids).toBool(true);
     QJsonArray list;
     for (const WorkerSnapshot &worker : context.view.workers()) {
         if (only->isEmpty() || worker.stage == *only)
@@ -246,10 +244,9 @@ void queues(const QJsonObject &, CommandContext &context, ReplyFunction reply)
         for (auto it = counts->stages.cbegin(); it != counts->stages.cend(); ++it)
             stages.insert(it.key(), json::stageQueue(it.value()));
         reply(QJsonValue(QJsonObject{
-            {QStringLiteral("at"), json::time(counts->takenAt)},
-            {QStringLiteral("age_ms"),
-             double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
-            {QStringLiteral("stages"), stages},
+            {field::At, json::time(counts->takenAt)},
+            {field::AgeMs, double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
+            {field::Stages, stages},
         }));
     });
 }
@@ -260,15 +257,14 @@ Reply stats(const QJsonObject &, CommandContext &context)
     QJsonObject stages;
     for (auto it = stats.stages.cbegin(); it != stats.stages.cend(); ++it)
         stages.insert(it.key(), json::stageStats(it.value()));
-    return QJsonValue(QJsonObject{{QStringLiteral("since"), json::time(stats.since)},
-                                  {QStringLiteral("totals"), json::statsTotals(stats)},
-                                  {QStringLiteral("stages"), stages}});
+    return QJsonValue(QJsonObject{
+        {field::Since, json::time(stats.since)}, {field::Totals, json::statsTotals(stats)}, {field::Stages, stages}});
 }
 
 Reply subscribe(const QJsonObject &request, CommandContext &context)
 {
     QSet<QString> events;
-    const QJsonArray wanted = request.value(QStringLiteral("events")).toArray();
+    const QJsonArray wanted = request.value(field::Events).toArray();
     for (const QJsonValue each : wanted) {
         if (!eventNames().contains(each.toString()))
             return fail(QStringLiteral("'subscribe': unknown event \"%1\" (known: %2)")
@@ -277,14 +273,13 @@ Reply subscribe(const QJsonObject &request, CommandContext &context)
     }
     context.subscription.active = true;
     context.subscription.events = events;
-    return QJsonValue(
-        QJsonObject{{QStringLiteral("subscribed"), true}, {QStringLiteral("seq"), double(context.lastSeq)}});
+    return QJsonValue(QJsonObject{{field::Subscribed, true}, {field::Seq, double(context.lastSeq)}});
 }
 
 Reply unsubscribe(const QJsonObject &, CommandContext &context)
 {
     context.subscription = Subscription{};
-    return QJsonValue(QJsonObject{{QStringLiteral("subscribed"), false}});
+    return QJsonValue(QJsonObject{{field::Subscribed, false}});
 }
 
 // --- admin commands ----------------------------------------------------------
@@ -294,17 +289,17 @@ Reply reload(const QJsonObject &, CommandContext &context)
     const auto names = context.control.reload(context.peer.uid);
     if (!names)
         return fail(names.error());
-    return QJsonValue(QJsonObject{{QStringLiteral("stages"), QJsonArray::fromStringList(*names)}});
+    return QJsonValue(QJsonObject{{field::Stages, QJsonArray::fromStringList(*names)}});
 }
 
 Reply setDrained(const QJsonObject &request, CommandContext &context, bool drained)
 {
-    const QString stage = request.value(QStringLiteral("stage")).toString();
+    const QString stage = request.value(field::Stage).toString();
     const auto error =
         drained ? context.control.drain(stage, context.peer.uid) : context.control.resume(stage, context.peer.uid);
     if (error)
         return fail(*error);
-    return QJsonValue(QJsonObject{{QStringLiteral("stage"), stage}, {QStringLiteral("drained"), drained}});
+    return QJsonValue(QJsonObject{{field::Stage, stage}, {field::Drained, drained}});
 }
 
 Reply drain(const QJsonObject &request, CommandContext &context) { return setDrained(request, context, true); }
@@ -314,39 +309,38 @@ Reply resume(const QJsonObject &request, CommandContext &context) { return setDr
 void requeue(const QJsonObject &request, CommandContext &context, ReplyFunction reply)
 {
     RequeueRequest what;
-    what.stage = request.value(QStringLiteral("stage")).toString();
-    what.status = request.value(QStringLiteral("status")).toString();
-    if (what.status != u"failed" && what.status != u"timeout")
+    what.stage = request.value(field::Stage).toString();
+    what.status = request.value(field::Status).toString();
+    if (what.status != protocol::value::Failed && what.status != protocol::value::Timeout)
         return reply(fail(
             QStringLiteral("'requeue': \"status\" must be \"failed\" or \"timeout\", not \"%1\"").arg(what.status)));
-    const QJsonArray ids = request.value(QStringLiteral("ids")).toArray();
+    const QJsonArray ids = request.value(field::Ids).toArray();
     if (ids.size() > MaxRequeueIds)
         return reply(
             fail(QStringLiteral("'requeue': at most %1 ids at once (%2 given)").arg(MaxRequeueIds).arg(ids.size())));
     for (const QJsonValue id : ids)
         what.ids.append(qint64(id.toDouble()));
-    if (const QJsonValue age = request.value(QStringLiteral("max_age_ms")); isInteger(age)) {
+    if (const QJsonValue age = request.value(field::MaxAgeMs); isInteger(age)) {
         if (age.toDouble() < 0)
             return reply(fail(QStringLiteral("'requeue': \"max_age_ms\" must not be negative")));
         what.maxAgeMs = qint64(age.toDouble());
     }
-    if (const QJsonValue limit = request.value(QStringLiteral("limit")); isInteger(limit)) {
+    if (const QJsonValue limit = request.value(field::Limit); isInteger(limit)) {
         if (limit.toDouble() < 1 || limit.toDouble() > MaxRequeueLimit)
             return reply(fail(QStringLiteral("'requeue': \"limit\" must be 1 to %1").arg(MaxRequeueLimit)));
         what.limit = int(limit.toDouble());
     }
-    context.control.requeue(what, context.peer.uid, context.connection,
-                            [reply](const Result<RequeueOutcome, QString> &outcome) {
-                                if (!outcome)
-                                    return reply(fail(outcome.error()));
-                                reply(QJsonValue(QJsonObject{{QStringLiteral("requeued"), double(outcome->requeued)},
-                                                             {QStringLiteral("more"), outcome->more}}));
-                            });
+    context.control.requeue(
+        what, context.peer.uid, context.connection, [reply](const Result<RequeueOutcome, QString> &outcome) {
+            if (!outcome)
+                return reply(fail(outcome.error()));
+            reply(QJsonValue(QJsonObject{{field::Requeued, double(outcome->requeued)}, {field::More, outcome->more}}));
+        });
 }
 
 QJsonObject errorReply(const QJsonValue &id, const QString &message)
 {
-    return {{QStringLiteral("id"), id}, {QStringLiteral("ok"), false}, {QStringLiteral("error"), message}};
+    return {{field::Id, id}, {field::Ok, false}, {field::Error, message}};
 }
 
 QByteArray serialize(const QJsonObject &reply) { return QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n'; }
@@ -357,8 +351,7 @@ QByteArray serialize(const QJsonObject &reply) { return QJsonDocument(reply).toJ
 QByteArray boundedLine(const QJsonValue &id, const Reply &reply, qsizetype maxLine, const CommandSpec *spec)
 {
     if (reply) {
-        const QByteArray line = serialize(
-            {{QStringLiteral("id"), id}, {QStringLiteral("ok"), true}, {QStringLiteral("result"), reply.value()}});
+        const QByteArray line = serialize({{field::Id, id}, {field::Ok, true}, {field::Result, reply.value()}});
         if (line.size() <= maxLine)
             return line;
         qCInfo(lcControl).noquote() << "a" << spec->name << "reply of" << line.size()
@@ -383,68 +376,64 @@ QByteArray boundedLine(const QJsonValue &id, const Reply &reply, qsizetype maxLi
 
 const QList<CommandSpec> &commandTable()
 {
-    static const ArgSpec stageArg{QStringLiteral("stage"), ArgType::String, true};
+    static const ArgSpec stageArg{field::Stage, ArgType::String, true};
     static const QList<CommandSpec> table{
-        {QStringLiteral("drain"),
+        {QString(cmd::Drain),
          true,
          QStringLiteral("stop claiming for a stage; its workers finish what they hold"),
          {stageArg},
          drain},
-        {QStringLiteral("help"),
+        {QString(cmd::Help),
          false,
          QStringLiteral("every command, its arguments and whether it needs admin"),
          {},
          help},
-        {QStringLiteral("queues"),
+        {QString(cmd::Queues),
          false,
          QStringLiteral("row counts per stage and status (cached for at most 1 s)"),
          {},
          nullptr,
          queues},
-        {QStringLiteral("reload"),
-         true,
-         QStringLiteral("re-read config_overlay now and start a claim round"),
-         {},
-         reload},
-        {QStringLiteral("requeue"),
+        {QString(cmd::Reload), true, QStringLiteral("re-read config_overlay now and start a claim round"), {}, reload},
+        {QString(cmd::Requeue),
          true,
          QStringLiteral("move failed or timeout rows of a stage back to pending"),
          {stageArg,
-          {QStringLiteral("status"), ArgType::String, true},
-          {QStringLiteral("ids"), ArgType::IntegerArray, false},
-          {QStringLiteral("max_age_ms"), ArgType::Integer, false},
-          {QStringLiteral("limit"), ArgType::Integer, false}},
+          {field::Status, ArgType::String, true},
+          {field::Ids, ArgType::IntegerArray, false},
+          {field::MaxAgeMs, ArgType::Integer, false},
+          {field::Limit, ArgType::Integer, false}},
          nullptr,
          requeue},
-        {QStringLiteral("resume"), true, QStringLiteral("claim for a drained stage again"), {stageArg}, resume},
-        {QStringLiteral("stages"),
+        {QString(cmd::Resume), true, QStringLiteral("claim for a drained stage again"), {stageArg}, resume},
+        {QString(cmd::Stages),
          false,
          QStringLiteral("the pipeline graph as loaded, and the daemon settings"),
          {},
          stages},
-        {QStringLiteral("stats"), false, QStringLiteral("in-memory totals and per-stage rates"), {}, stats},
-        {QStringLiteral("status"),
+        {QString(cmd::Stats), false, QStringLiteral("in-memory totals and per-stage rates"), {}, stats},
+        {QString(cmd::Status),
          false,
          QStringLiteral("pools, in-flight, queue counts and statistics in one snapshot (all stages, or \"stage\")"),
-         {{QStringLiteral("stage"), ArgType::String, false}},
+         {{field::Stage, ArgType::String, false}},
          nullptr,
          status,
          QStringLiteral("ask for one \"stage\" at a time")},
-        {QStringLiteral("subscribe"),
+        {QString(cmd::Subscribe),
          false,
          QStringLiteral("receive events (all, or the named ones)"),
-         {{QStringLiteral("events"), ArgType::StringArray, false}},
+         {{field::Events, ArgType::StringArray, false}},
          subscribe},
-        {QStringLiteral("unsubscribe"), false, QStringLiteral("stop receiving events"), {}, unsubscribe},
-        {QStringLiteral("version"),
+        {QString(cmd::Unsubscribe), false, QStringLiteral("stop receiving events"), {}, unsubscribe},
+        {QString(cmd::Version),
          false,
          QStringLiteral("daemon and protocol version, state, and what this peer may do"),
          {},
          version},
-        {QStringLiteral("workers"),
+        {QString(cmd::Workers),
          false,
-         QStringLiteral("every live worker process (or one \"stage\'s\"), with the ids it holds unless \"ids\": false"),
-         {{QStringLiteral("stage"), ArgType::String, false}, {QStringLiteral("ids"), ArgType::Boolean, false}},
+         QStringLiteral("every live worker process (or one \"stage\"'s), with the ids it holds unless \"ids\": false"),
+         {{field::Stage, ArgType::String, false}, {field::Ids, ArgType::Boolean, false}},
          workers,
          nullptr,
          QStringLiteral("ask for one \"stage\" at a time, or without the ids (\"ids\": false)")},
@@ -452,17 +441,7 @@ const QList<CommandSpec> &commandTable()
     return table;
 }
 
-const QStringList &eventNames()
-{
-    static const QStringList names{
-        QStringLiteral("worker_started"),    QStringLiteral("worker_exited"), QStringLiteral("worker_crashed"),
-        QStringLiteral("worker_killed"),     QStringLiteral("start_failed"),  QStringLiteral("cooldown_entered"),
-        QStringLiteral("cooldown_left"),     QStringLiteral("stage_drained"), QStringLiteral("stage_resumed"),
-        QStringLiteral("requeued"),          QStringLiteral("reload"),        QStringLiteral("database_lost"),
-        QStringLiteral("database_restored"), QStringLiteral("state"),         QStringLiteral("tick"),
-    };
-    return names;
-}
+const QStringList &eventNames() { return protocol::eventNames(); }
 
 void runRequest(const QByteArray &line, CommandContext &context, std::function<void(QByteArray)> send)
 {
@@ -477,9 +456,8 @@ void runRequest(const QByteArray &line, CommandContext &context, std::function<v
     if (!document.isObject())
         return refuse(QJsonValue::Null, QStringLiteral("a request must be a JSON object"));
     const QJsonObject request = document.object();
-    const QJsonValue id =
-        request.contains(QStringLiteral("id")) ? request.value(QStringLiteral("id")) : QJsonValue(QJsonValue::Null);
-    const QJsonValue cmd = request.value(QStringLiteral("cmd"));
+    const QJsonValue id = request.contains(field::Id) ? request.value(field::Id) : QJsonValue(QJsonValue::Null);
+    const QJsonValue cmd = request.value(field::Cmd);
     if (!cmd.isString())
         return refuse(
             id, cmd.isUndefined() ? QStringLiteral("missing \"cmd\"") : QStringLiteral("\"cmd\" must be a string"));

@@ -13,12 +13,14 @@
 #include <unistd.h>
 
 namespace pepsi {
+namespace field = protocol::field;
 
 ControlConnection::ControlConnection(QLocalSocket *socket, ControlServer &server)
     : QObject(&server)
     , m_socket(socket)
     , m_server(server)
     , m_peer(PeerCredentials::ofSocket(socket->socketDescriptor()))
+    , m_framer(server.limits().maxLine)
 {
     m_socket->setParent(this);
     // Qt reads no further ahead than one line may be long: a flood waits in
@@ -63,31 +65,21 @@ void ControlConnection::onReadyRead()
     // time, not the daemon memory.
     if (m_closing || m_answering)
         return;
+    // Bytes that came while a request was answered are fed first.
+    QByteArray input = std::exchange(m_unread, {});
     if (!m_peerGone)
-        m_buffer += m_socket->readAll();
-    const qsizetype maxLine = m_server.limits().maxLine;
-    qsizetype from = 0;
-    for (;;) {
-        const qsizetype newline = m_buffer.indexOf('\n', from);
-        if (newline < 0)
-            break;
-        if (newline + 1 - from > maxLine)
-            return closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(maxLine));
-        handleLine(m_buffer.mid(from, newline - from));
-        from = newline + 1;
-        if (m_closing)
-            return;
-        if (m_answering) {
-            m_buffer.remove(0, from);
-            return;
-        }
-    }
-    m_buffer.remove(0, from);
-    if (m_peerGone)
-        return finish(); // every whole line it sent is answered
-    // A line that cannot end within the limit any more.
-    if (m_buffer.size() >= maxLine)
-        closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(maxLine));
+        input += m_socket->readAll();
+    const auto outcome = m_framer.feed(input, [this](QByteArrayView line) {
+        handleLine(line.toByteArray());
+        return !m_closing && !m_answering;
+    });
+    // A line over the limit, or one that cannot end within it any more.
+    if (outcome == protocol::LineFramer::Outcome::TooLong)
+        return closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(m_framer.maxLine()));
+    if (outcome == protocol::LineFramer::Outcome::Stopped && !m_closing)
+        m_unread = input.mid(m_framer.consumed()); // at most a line: the socket reads no further ahead
+    else if (m_peerGone)
+        finish(); // every whole line it sent is answered
 }
 
 void ControlConnection::handleLine(const QByteArray &line)
@@ -147,11 +139,10 @@ void ControlConnection::send(const QByteArray &line)
 void ControlConnection::closeWith(const QString &why)
 {
     qCWarning(lcControl).noquote() << describe() << why;
-    const QJsonObject reply{
-        {QStringLiteral("id"), QJsonValue::Null}, {QStringLiteral("ok"), false}, {QStringLiteral("error"), why}};
+    const QJsonObject reply{{field::Id, QJsonValue::Null}, {field::Ok, false}, {field::Error, why}};
     send(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
     m_closing = true;
-    m_buffer.clear();
+    m_framer.reset();
     m_socket->disconnectFromServer();
     if (m_socket->state() == QLocalSocket::UnconnectedState)
         return finish();
@@ -166,7 +157,7 @@ void ControlConnection::drop(const QString &why)
 {
     qCWarning(lcControl).noquote() << describe() << why << "; dropping it";
     m_closing = true;
-    m_buffer.clear();
+    m_framer.reset();
     m_socket->abort();
     finish();
 }
@@ -178,7 +169,7 @@ void ControlConnection::finish()
     if (m_answering && !m_closing && m_lateReplyFd >= 0) {
         // The client stopped sending (or went): answer what it asked, then finish.
         if (!m_peerGone)
-            m_buffer += m_socket->readAll();
+            m_unread += m_socket->readAll();
         m_peerGone = true;
         return;
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "control/commandtable.h"
+#include "control/lineframer.h"
 #include "control/peercredentials.h"
 
 #include <QByteArray>
@@ -51,7 +52,8 @@ private:
     ControlServer &m_server;
     std::optional<PeerCredentials> m_peer;
     Subscription m_subscription;
-    QByteArray m_buffer;
+    protocol::LineFramer m_framer;
+    QByteArray m_unread;      // read while a request was answered, not yet framed
     bool m_answering = false; // a request is being answered; the next ones wait
     bool m_peerGone = false;  // Qt closed the socket while a request was answered
     int m_lateReplyFd = -1;   // a duplicate of the socket, for the replies owed then

@@ -21,6 +21,8 @@
 Q_LOGGING_CATEGORY(lcControl, "pepsi.dispatch.control", QtInfoMsg)
 
 namespace pepsi {
+namespace event = protocol::event;
+namespace field = protocol::field;
 
 namespace {
 
@@ -68,7 +70,7 @@ ControlServer::ControlServer(DispatchView &view, DispatchControl &control, QObje
     connect(&m_server, &QLocalServer::newConnection, this, &ControlServer::onNewConnection);
     connect(&m_view, &DispatchView::happened, this, &ControlServer::publish);
     connect(&m_view, &DispatchView::lifecycleChanged, this, [this](Lifecycle state) {
-        publish(DispatchEvent{QStringLiteral("state"), {{QStringLiteral("state"), lifecycleName(state)}}});
+        publish(DispatchEvent{QString(event::State), {{field::State, lifecycleName(state)}}});
     });
     connect(&m_tick, &QTimer::timeout, this, &ControlServer::onTick);
 }
@@ -136,10 +138,9 @@ void ControlServer::onNewConnection()
         if (m_connections.size() >= m_limits.maxClients) {
             qCWarning(lcControl) << "refusing a client: already" << m_connections.size() << "connected";
             const QJsonObject reply{
-                {QStringLiteral("id"), QJsonValue::Null},
-                {QStringLiteral("ok"), false},
-                {QStringLiteral("error"),
-                 QStringLiteral("too many clients (%1); try again later").arg(m_limits.maxClients)}};
+                {field::Id, QJsonValue::Null},
+                {field::Ok, false},
+                {field::Error, QStringLiteral("too many clients (%1); try again later").arg(m_limits.maxClients)}};
             socket->write(QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n');
             connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
             socket->disconnectFromServer();
@@ -170,9 +171,9 @@ void ControlServer::publish(const DispatchEvent &event)
 {
     ++m_seq;
     QJsonObject object = event.fields;
-    object.insert(QStringLiteral("event"), event.name);
-    object.insert(QStringLiteral("seq"), double(m_seq));
-    object.insert(QStringLiteral("time"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    object.insert(field::Event, event.name);
+    object.insert(field::Seq, double(m_seq));
+    object.insert(field::Time, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
     // Serialized once for every subscriber.
     const QByteArray line = QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
     // A connection dropped while delivering leaves the list through onClosed.
@@ -187,7 +188,7 @@ void ControlServer::subscriptionsChanged()
 {
     bool wantsTick = false;
     for (const ControlConnection *connection : std::as_const(m_connections))
-        wantsTick = wantsTick || connection->subscription().wants(QStringLiteral("tick"));
+        wantsTick = wantsTick || connection->subscription().wants(QString(event::Tick));
     if (wantsTick && !m_tick.isActive()) {
         m_lastTick = m_view.stats();
         m_tick.start(m_limits.tick);
@@ -199,7 +200,7 @@ void ControlServer::subscriptionsChanged()
 void ControlServer::onTick()
 {
     // One tick a second for everyone, however many events came meanwhile.
-    publish(DispatchEvent{QStringLiteral("tick"), composeTick()});
+    publish(DispatchEvent{QString(event::Tick), composeTick()});
 }
 
 QJsonObject ControlServer::composeTick()
@@ -215,30 +216,20 @@ QJsonObject ControlServer::composeTick()
         inFlight += pool.inFlight;
         stages.insert(pool.stage,
                       QJsonObject{
-                          {QStringLiteral("rate_10s"), stats.stages.value(pool.stage).rate10s},
-                          {QStringLiteral("in_flight"), pool.inFlight},
-                          {QStringLiteral("busy"), pool.busy},
-                          {QStringLiteral("workers"), pool.workers},
+                          {field::Rate10s, stats.stages.value(pool.stage).rate10s},
+                          {field::InFlight, pool.inFlight},
+                          {field::Busy, pool.busy},
+                          {field::Workers, pool.workers},
                       });
     }
     return {
-        {QStringLiteral("claimed"), double(std::max<qint64>(0, stats.claimed - previous.claimed))},
-        {QStringLiteral("completed"), double(std::max<qint64>(0, stats.stageRuns - previous.stageRuns))},
-        {QStringLiteral("in_flight"), inFlight},
-        {QStringLiteral("workers"), workers},
-        {QStringLiteral("rate_10s"), stats.rate10s},
-        {QStringLiteral("stages"), stages},
+        {field::Claimed, double(std::max<qint64>(0, stats.claimed - previous.claimed))},
+        {field::Completed, double(std::max<qint64>(0, stats.stageRuns - previous.stageRuns))},
+        {field::InFlight, inFlight},
+        {field::Workers, workers},
+        {field::Rate10s, stats.rate10s},
+        {field::Stages, stages},
     };
-}
-
-QString defaultControlSocket()
-{
-    if (::geteuid() == 0)
-        return QStringLiteral("/run/pepsi/dispatch.sock");
-    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
-    if (!runtime.isEmpty())
-        return runtime + QStringLiteral("/pepsi/dispatch.sock");
-    return QStringLiteral("/tmp/pepsi-%1/dispatch.sock").arg(::geteuid());
 }
 
 std::optional<QString> prepareControlDirectory(const QString &socketPath, const QString &account)

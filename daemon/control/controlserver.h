@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/protocol.h"
 #include "model/dispatchview.h"
 
 #include <QList>
@@ -19,7 +20,7 @@ class ControlConnection;
 // The bounds of doc/control-protocol.rst, "Limits"; tests shrink them.
 struct ControlLimits
 {
-    qsizetype maxLine = qsizetype(64) * 1024; // bytes, the newline included
+    qsizetype maxLine = protocol::MaxLine; // bytes, the newline included
     int maxClients = 64;
     qint64 maxQueuedOutput = qint64(1024) * 1024; // bytes queued for one client
     std::chrono::milliseconds tick{1000};
@@ -84,9 +85,6 @@ private:
     std::optional<StatsSnapshot> m_lastTick;
 };
 
-// CONTROL_SOCKET's default: /run/pepsi/dispatch.sock for root,
-// $XDG_RUNTIME_DIR/pepsi/dispatch.sock for anyone else.
-QString defaultControlSocket();
 // Before the privilege drop: as root, creates the socket's directory when it
 // is missing (0750, owned by `account`) so that the daemon can listen there
 // as that account. An error names the directory.

@@ -52,8 +52,6 @@ public:
     DispatchState *state() const { return m_state; }
 
     Lifecycle lifecycle() const { return m_lifecycle; }
-    // WaitingForLock: who holds the lock (empty otherwise).
-    QString lockHolder() const;
     // Reconnecting (or Starting with the database unreachable): why.
     QString lastDatabaseError() const;
 

@@ -25,11 +25,6 @@ bool sameOverlay(const QList<OverlayRow> &a, const QList<OverlayRow> &b)
 
 } // namespace
 
-QString Dispatcher::lockHolder() const
-{
-    return m_lifecycle == Lifecycle::WaitingForLock && m_session ? m_session->lockHolder() : QString();
-}
-
 QString Dispatcher::lastDatabaseError() const
 {
     return m_session && !m_session->isUp() ? m_session->lastError() : QString();

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 namespace pepsi {
+namespace event = protocol::event;
+namespace field = protocol::field;
 
 namespace {
 
@@ -64,8 +66,8 @@ void DispatchState::attachSession(DatabaseSession *session)
             if (m_operator)
                 m_operator->reconnect();
             m_reloadSource = QStringLiteral("reconnect");
-            emitEvent(QStringLiteral("database_restored"),
-                      {{QStringLiteral("after_ms"), double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
+            emitEvent(QString(event::DatabaseRestored),
+                      {{field::AfterMs, double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
         }
         if (m_databaseName.isEmpty()) {
             QSqlQuery query(QSqlDatabase::database(m_d.m_session->store().connectionName(), false));
@@ -79,7 +81,7 @@ void DispatchState::attachSession(DatabaseSession *session)
         m_databaseError = reason;
         m_downSince.start();
         m_queueCache.reset();
-        emitEvent(QStringLiteral("database_lost"), {{QStringLiteral("reason"), reason}});
+        emitEvent(QString(event::DatabaseLost), {{field::Reason, reason}});
         QTimer::singleShot(0, this, &DispatchState::checkLifecycle);
     });
 }
@@ -87,62 +89,57 @@ void DispatchState::attachSession(DatabaseSession *session)
 void DispatchState::watchPool(WorkerPool *pool)
 {
     const QString stage = pool->stage().name;
-    const auto field = [](const char *name) { return QString::fromLatin1(name); };
-    connect(pool, &WorkerPool::workerStarted, this, [this, stage, field](qint64 pid) {
-        emitEvent(field("worker_started"), {{field("pid"), double(pid)}, {field("stage"), stage}});
+    connect(pool, &WorkerPool::workerStarted, this, [this, stage](qint64 pid) {
+        emitEvent(QString(event::WorkerStarted), {{field::Pid, double(pid)}, {field::Stage, stage}});
     });
-    connect(pool, &WorkerPool::workerExited, this,
-            [this, stage, field](qint64 pid, const QString &reason, qint64 messages) {
-                emitEvent(field("worker_exited"),
-                          {{field("pid"), double(pid)},
-                           {field("stage"), stage},
-                           {field("reason"), reason},
-                           {field("messages"), double(messages)}});
-            });
+    connect(pool, &WorkerPool::workerExited, this, [this, stage](qint64 pid, const QString &reason, qint64 messages) {
+        emitEvent(QString(event::WorkerExited),
+                  {{field::Pid, double(pid)},
+                   {field::Stage, stage},
+                   {field::Reason, reason},
+                   {field::Messages, double(messages)}});
+    });
     connect(pool, &WorkerPool::workerCrashed, this,
-            [this, stage, field](qint64 pid, const QString &cause, qint64 messageId, int requeued) {
-                emitEvent(field("worker_crashed"),
-                          {{field("pid"), double(pid)},
-                           {field("stage"), stage},
-                           {field("cause"), cause},
-                           {field("message_id"), idOrNull(messageId)},
-                           {field("requeued"), requeued}});
+            [this, stage](qint64 pid, const QString &cause, qint64 messageId, int requeued) {
+                emitEvent(QString(event::WorkerCrashed),
+                          {{field::Pid, double(pid)},
+                           {field::Stage, stage},
+                           {field::Cause, cause},
+                           {field::MessageId, idOrNull(messageId)},
+                           {field::Requeued, requeued}});
             });
     connect(pool, &WorkerPool::workerKilled, this,
-            [this, stage, field](qint64 pid, const QString &reason, qint64 messageId, const QString &detail) {
-                emitEvent(field("worker_killed"),
-                          {{field("pid"), double(pid)},
-                           {field("stage"), stage},
-                           {field("reason"), reason},
-                           {field("message_id"), idOrNull(messageId)},
-                           {field("detail"), detail}});
+            [this, stage](qint64 pid, const QString &reason, qint64 messageId, const QString &detail) {
+                emitEvent(QString(event::WorkerKilled),
+                          {{field::Pid, double(pid)},
+                           {field::Stage, stage},
+                           {field::Reason, reason},
+                           {field::MessageId, idOrNull(messageId)},
+                           {field::Detail, detail}});
             });
-    connect(pool, &WorkerPool::startFailed, this,
-            [this, stage, field](const QString &cause, const QString &lastStderrLine) {
-                emitEvent(field("start_failed"),
-                          {{field("stage"), stage},
-                           {field("cause"), cause},
-                           {field("stderr"),
-                            lastStderrLine.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(lastStderrLine)}});
-            });
-    connect(pool, &WorkerPool::cooldownEntered, this,
-            [this, stage, field](const QDateTime &until, const QString &reason) {
-                m_cooldownReason.insert(stage, reason);
-                emitEvent(field("cooldown_entered"),
-                          {{field("stage"), stage},
-                           {field("until"), until.toUTC().toString(Qt::ISODateWithMs)},
-                           {field("reason"), reason}});
-            });
-    connect(pool, &WorkerPool::cooldownLeft, this, [this, stage, field] {
-        emitEvent(field("cooldown_left"), {{field("stage"), stage}});
+    connect(pool, &WorkerPool::startFailed, this, [this, stage](const QString &cause, const QString &lastStderrLine) {
+        emitEvent(
+            QString(event::StartFailed),
+            {{field::Stage, stage},
+             {field::Cause, cause},
+             {field::Stderr, lastStderrLine.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(lastStderrLine)}});
+    });
+    connect(pool, &WorkerPool::cooldownEntered, this, [this, stage](const QDateTime &until, const QString &reason) {
+        m_cooldownReason.insert(stage, reason);
+        emitEvent(QString(event::CooldownEntered),
+                  {{field::Stage, stage},
+                   {field::Until, until.toUTC().toString(Qt::ISODateWithMs)},
+                   {field::Reason, reason}});
+    });
+    connect(pool, &WorkerPool::cooldownLeft, this, [this, stage] {
+        emitEvent(QString(event::CooldownLeft), {{field::Stage, stage}});
     });
 }
 
 void DispatchState::reloaded()
 {
-    emitEvent(QStringLiteral("reload"),
-              {{QStringLiteral("stages"), QJsonArray::fromStringList(m_d.m_graph.names())},
-               {QStringLiteral("source"), m_reloadSource}});
+    emitEvent(QString(event::Reload),
+              {{field::Stages, QJsonArray::fromStringList(m_d.m_graph.names())}, {field::Source, m_reloadSource}});
     m_reloadSource = QStringLiteral("notify");
 }
 
@@ -351,8 +348,8 @@ std::optional<QString> DispatchState::setDrained(const QString &stage, bool drai
     pool->setDrained(drained);
     qCInfo(lcMain).noquote() << "stage" << stage << (drained ? "drained" : "resumed") << "on the control socket by uid"
                              << uid;
-    emitEvent(drained ? QStringLiteral("stage_drained") : QStringLiteral("stage_resumed"),
-              {{QStringLiteral("stage"), stage}, {QStringLiteral("uid"), double(uid)}});
+    emitEvent(drained ? QString(event::StageDrained) : QString(event::StageResumed),
+              {{field::Stage, stage}, {field::Uid, double(uid)}});
     if (!drained)
         m_d.requestRound();
     return std::nullopt;
@@ -386,11 +383,11 @@ void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const R
     qCInfo(lcMain).noquote() << "stage" << request.stage << "requeued" << outcome->requeued << request.status
                              << "rows on the control socket by uid" << uid << (outcome->more ? "(more match)" : "");
     m_queueCache.reset();
-    emitEvent(QStringLiteral("requeued"),
-              {{QStringLiteral("stage"), request.stage},
-               {QStringLiteral("status"), request.status},
-               {QStringLiteral("count"), double(outcome->requeued)},
-               {QStringLiteral("uid"), double(uid)}});
+    emitEvent(QString(event::Requeued),
+              {{field::Stage, request.stage},
+               {field::Status, request.status},
+               {field::Count, double(outcome->requeued)},
+               {field::Uid, double(uid)}});
     // The dispatcher may have stopped while the statement ran.
     if (outcome->requeued > 0 && serving())
         m_d.requestRound();

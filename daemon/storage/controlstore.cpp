@@ -16,8 +16,8 @@ namespace {
 // (index-only where the visibility map allows), so the cost follows the
 // backlog. The oldest pending row is the lowest pending id of the stage: ids
 // are handed out in insertion order, and this reads one heap row per stage.
-// failed and timeout rows have no index of their own (yet): counting them
-// scans workqueue, which is why the caller caches the answer for a second.
+// failed and timeout rows are counted through workqueue_failed (schema
+// version 2); nothing here reads the done rows.
 // No quote characters in comments inside the SQL (QSqlQuery placeholder parser).
 const QString QueueCountsSql = QStringLiteral(R"sql(
 WITH pending AS (
@@ -95,6 +95,17 @@ std::optional<QueueCounts> ControlStore::queueCounts()
         }
     }
     return counts;
+}
+
+QString ControlStore::explainQueueCounts()
+{
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    if (!query.exec(QStringLiteral("EXPLAIN (COSTS OFF) ") + QueueCountsSql))
+        return query.lastError().text();
+    QString plan;
+    while (query.next())
+        plan += query.value(0).toString() + u'\n';
+    return plan;
 }
 
 std::optional<RequeueOutcome> ControlStore::requeue(const RequeueRequest &request)

@@ -9,8 +9,8 @@
 namespace pepsi {
 
 // The statements behind the control socket's `queues` and `requeue`, on the
-// dispatcher's queue connection. Both are single autocommit statements with
-// bounded work.
+// operator connection (storage/operatorthread.h). Both are single autocommit
+// statements with bounded work.
 class ControlStore
 {
 public:
@@ -22,6 +22,10 @@ public:
     // Moves at most request.limit matching rows back to pending in one
     // statement, skipping rows another session holds locked.
     std::optional<RequeueOutcome> requeue(const RequeueRequest &request);
+
+    // EXPLAIN of the count query, for the plan tests: it must read indexes
+    // only, never the history of done rows.
+    QString explainQueueCounts();
 
     QString lastError() const { return m_lastError; }
 

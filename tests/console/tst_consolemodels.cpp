@@ -280,8 +280,9 @@ void TestConsoleModels::queueKeepsCountsWhileDatabaseIsDown()
     QueueModel model;
     model.applyStatus(twoStages());
     model.flush();
-    model.applyStatus(json(R"({"stages": {"enrich": {"queue": null, "queues_error": "database unreachable"},
-                                          "ingest": {"queue": null, "queues_error": "database unreachable"}}})"));
+    // As the daemon says it: once, at the top, and every stage's queue null.
+    model.applyStatus(json(R"({"queues_at": null, "queues_error": "database unreachable",
+                               "stages": {"enrich": {"queue": null}, "ingest": {"queue": null}}})"));
     model.flush();
     QCOMPARE(model.queuesError(), u"database unreachable"_s);
     QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending, KeyedTableModel::SortRole).toLongLong(), qint64(1200));
@@ -337,7 +338,7 @@ void TestConsoleModels::workerEvents()
 
     model.applyEvent(json(R"({"event": "worker_started", "seq": 3, "pid": 5002, "stage": "deliver"})"));
     model.applyEvent(json(R"({"event": "worker_crashed", "seq": 4, "pid": 5001, "stage": "enrich",
-                              "cause": "crashed: signal 9", "message_id": 88, "requeued": []})"));
+                              "cause": "crashed: signal 9", "message_id": 88, "requeued": 0})"));
     QCOMPARE(inserted.count(), 0);
     model.flush();
     QCOMPARE(inserted.count(), 1);
@@ -382,7 +383,7 @@ void TestConsoleModels::eventLog()
     model.applyEvent(json(R"({"event": "tick", "seq": 1, "time": "2026-12-02T19:00:00.000Z"})"));
     model.applyEvent(json(R"({"event": "worker_crashed", "seq": 2, "time": "2026-12-02T19:00:00.500Z",
                               "pid": 4242, "stage": "enrich", "cause": "crashed: signal 9", "message_id": 7,
-                              "requeued": [8, 9]})"));
+                              "requeued": 2})"));
     model.applyEvent(json(R"({"event": "stage_drained", "seq": 3, "time": "2026-12-02T19:00:01.000Z",
                               "stage": "enrich", "uid": 0})"));
     QCOMPARE(model.rowCount(), 0);
@@ -392,7 +393,7 @@ void TestConsoleModels::eventLog()
     QCOMPARE(model.index(0, EventLogModel::Event).data().toString(), u"worker_crashed"_s);
     QCOMPARE(model.index(0, EventLogModel::Pid).data().toLongLong(), qint64(4242));
     QVERIFY(model.index(0, EventLogModel::Details).data().toString().contains(u"cause=crashed: signal 9"_s));
-    QVERIFY(model.index(0, EventLogModel::Details).data().toString().contains(u"requeued=[8,9]"_s));
+    QVERIFY(model.index(0, EventLogModel::Details).data().toString().contains(u"requeued=2"_s));
     QVERIFY(model.index(0, 0).data(EventLogModel::ProblemRole).toBool());
     QVERIFY(!model.index(1, 0).data(EventLogModel::ProblemRole).toBool());
 

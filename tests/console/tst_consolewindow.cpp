@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The console's window against a scripted fake daemon, on the offscreen
+// The console's window against the daemon's real control socket over a
+// scripted dispatcher (tests/control/controlfixture.h), on the offscreen
 // platform: the views fill, the actions follow peer.admin, send what they say
 // and report every answer; the shortcuts, the settings and the German
 // translation.
+#include "config/configuration.h"
 #include "connectionstatus.h"
 #include "consolefeed.h"
 #include "controlclient.h"
+#include "controlfixture.h"
 #include "eventlogmodel.h"
-#include "fakedaemon.h"
 #include "mainwindow.h"
 #include "pipelinewidget.h"
 #include "poolmodel.h"
@@ -32,44 +34,62 @@
 #include <QTest>
 #include <QTranslator>
 #include <QXmlStreamReader>
+#include <unistd.h>
 
 using namespace pepsi::console;
+using pepsi::PoolSnapshot;
+using pepsi::StageQueue;
+using pepsi::StageStatsSnapshot;
+using pepsi::WorkerSnapshot;
 using namespace Qt::StringLiterals;
 
 namespace {
 
-QJsonObject json(const char *text) { return QJsonDocument::fromJson(QByteArray(text)).object(); }
-
-void script(FakeDaemon &daemon)
+// Three stages, ingest -> enrich -> deliver, and one worker near its max_runtime.
+void script(FakeDispatch &dispatch)
 {
-    daemon.stages = json(R"({"stages": [
-        {"name": "deliver", "next": [], "predecessors": ["enrich"], "drained": false},
-        {"name": "enrich", "next": ["deliver"], "predecessors": ["ingest"], "drained": false},
-        {"name": "ingest", "next": ["enrich"], "predecessors": [], "drained": false}],
-        "settings": {"max_runtime_ms": 300000}})");
-    daemon.status = json(R"({"state": "running",
-        "totals": {"workers": 7, "busy": 5, "in_flight": 17, "capacity": 32, "messages": 119876, "rate_10s": 1590.0},
-        "stages": {
-        "ingest": {"workers": 2, "busy": 2, "idle": 0, "starting": 0, "retiring": 0, "parallelism": 4,
-                   "in_flight": 8, "capacity": 16, "cooldown": false, "drained": false,
-                   "queue": {"pending": 5000, "running": 8, "paused": 0, "failed": 0, "timeout": 0,
-                             "oldest_pending_age_ms": 900},
-                   "stats": {"runs": 100, "rate_10s": 800.0, "rate_60s": 700.0}},
-        "enrich": {"workers": 4, "busy": 3, "idle": 1, "starting": 0, "retiring": 0, "parallelism": 4,
-                   "in_flight": 9, "capacity": 16, "cooldown": false, "drained": false,
-                   "queue": {"pending": 1200, "running": 9, "paused": 3, "failed": 12, "timeout": 2,
-                             "oldest_pending_age_ms": 5400},
-                   "stats": {"runs": 52011, "rate_10s": 790.0, "rate_60s": 690.0}},
-        "deliver": {"workers": 1, "busy": 0, "idle": 1, "starting": 0, "retiring": 0, "parallelism": 4,
-                    "in_flight": 0, "capacity": 0, "cooldown": true, "drained": false,
-                    "cooldown_until": "2026-12-02T19:52:00.000Z", "cooldown_reason": "exited with status 78",
-                    "queue": {"pending": 40, "running": 0, "paused": 0, "failed": 0, "timeout": 0,
-                              "oldest_pending_age_ms": 100},
-                    "stats": {"runs": 10, "rate_10s": 0.0, "rate_60s": 1.0}}}})");
-    daemon.workers = QJsonDocument::fromJson(R"([
-        {"pid": 5001, "stage": "enrich", "state": "running", "messages": 10, "uptime_ms": 1000,
-         "head_id": 1, "head_age_ms": 290000, "max_runtime_ms": 300000}])")
-                         .array();
+    using namespace pepsi;
+    const auto config = Configuration::parse("[stage-ingest]\nPROGRAM = /usr/lib/pepsi/ingest\nNEXT = enrich\n"
+                                             "[stage-enrich]\nPROGRAM = /usr/lib/pepsi/enrich\nNEXT = deliver\n"
+                                             "[stage-deliver]\nPROGRAM = /usr/lib/pepsi/deliver\n",
+                                             u"window.conf"_s);
+    dispatch.m_graph = StageGraph::fromConfiguration(config.value()).value();
+    const auto pool = [](const QString &stage, int workers, int busy, int inFlight, int capacity) {
+        PoolSnapshot pool;
+        pool.stage = stage;
+        pool.workers = workers;
+        pool.busy = busy;
+        pool.idle = workers - busy;
+        pool.parallelism = 4;
+        pool.queueLimit = 4;
+        pool.inFlight = inFlight;
+        pool.capacity = capacity;
+        return pool;
+    };
+    PoolSnapshot deliver = pool(u"deliver"_s, 1, 0, 0, 0);
+    deliver.cooldownUntil = QDateTime::currentDateTimeUtc().addSecs(60);
+    deliver.cooldownReason = u"exited with status 78"_s;
+    dispatch.m_pools = {pool(u"ingest"_s, 2, 2, 8, 16), pool(u"enrich"_s, 4, 3, 9, 16), deliver};
+
+    dispatch.m_stats.messages = 119876;
+    dispatch.m_stats.rate10s = 1590.0;
+    dispatch.m_stats.stages = {{u"ingest"_s, StageStatsSnapshot{100, 0, 0, 0, 0, 800.0, 700.0}},
+                               {u"enrich"_s, StageStatsSnapshot{52011, 0, 0, 0, 0, 790.0, 690.0}},
+                               {u"deliver"_s, StageStatsSnapshot{10, 0, 0, 0, 0, 0.0, 1.0}}};
+    dispatch.m_queues.stages = {{u"ingest"_s, StageQueue{5000, 8, 0, 0, 0, 900}},
+                                {u"enrich"_s, StageQueue{1200, 9, 3, 12, 2, 5400}},
+                                {u"deliver"_s, StageQueue{40, 0, 0, 0, 0, 100}}};
+
+    WorkerSnapshot worker;
+    worker.pid = 5001;
+    worker.stage = u"enrich"_s;
+    worker.state = WorkerSnapshot::State::Running;
+    worker.messages = 10;
+    worker.uptimeMs = 1000;
+    worker.ids = {1};
+    worker.headAgeMs = 290000;
+    worker.maxRuntimeMs = 300000;
+    dispatch.m_workers = {worker};
 }
 
 } // namespace
@@ -88,6 +108,8 @@ private Q_SLOTS:
     void requeueAsksWithTheCount_data();
     void requeueAsksWithTheCount();
     void everyErrorIsShown();
+    void missingQueueCountsSayWhy();
+    void eachTabAsksForWhatItShows();
     void shortcutsSwitchViews();
     void settingsAreRemembered();
     void saysItReconnects();
@@ -96,7 +118,7 @@ private Q_SLOTS:
 
 private:
     static QString buildDir() { return qEnvironmentVariable("PEPSI_BUILD_DIR", QStringLiteral(PEPSI_BINARY_DIR)); }
-    std::unique_ptr<FakeDaemon> m_daemon;
+    std::unique_ptr<ControlFixture> m_daemon;
     QTranslator m_english;
 };
 
@@ -113,8 +135,8 @@ void TestConsoleWindow::initTestCase()
 void TestConsoleWindow::init()
 {
     QSettings().clear();
-    m_daemon = std::make_unique<FakeDaemon>();
-    script(*m_daemon);
+    m_daemon = std::make_unique<ControlFixture>();
+    script(m_daemon->dispatch());
 }
 
 void TestConsoleWindow::viewsFillFromTheDaemon()
@@ -130,6 +152,7 @@ void TestConsoleWindow::viewsFillFromTheDaemon()
     QTRY_COMPARE(window.pipeline()->stageNames(), (QStringList{u"ingest"_s, u"enrich"_s, u"deliver"_s}));
     QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
     QTRY_COMPARE(window.proxy(MainWindow::QueuesTab)->rowCount(), 3);
+    window.tabs()->setCurrentIndex(MainWindow::WorkersTab);
     QTRY_COMPARE(window.proxy(MainWindow::WorkersTab)->rowCount(), 1);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(0), u"workers 3 busy / 4 cap"_s);
     QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(2), u"pending 1,200"_s);
@@ -149,13 +172,14 @@ void TestConsoleWindow::viewsFillFromTheDaemon()
     QVERIFY(window.connectionStatus()->uptimeText().startsWith(u"up "_s));
 
     // Events patch the picture: the tick, and a stage drained by someone else.
-    m_daemon->pushEvent({{"event"_L1, u"stage_drained"_s}, {"stage"_L1, u"ingest"_s}, {"uid"_L1, 0}});
+    m_daemon->dispatch().m_drained.insert(u"ingest"_s);
+    m_daemon->publish(u"stage_drained"_s, {{"stage"_L1, u"ingest"_s}, {"uid"_L1, 0}});
     QTRY_COMPARE(PoolModel::stateOf(window.feed()->pools()->record(u"ingest"_s)), u"drained"_s);
 
     const QString out = QDir(QDir::currentPath()).filePath(u"tst_consolewindow-fake.png"_s);
     window.resize(1200, 700);
     QVERIFY(window.grab().save(out));
-    qInfo("screenshot (fake daemon): %s", qPrintable(out));
+    qInfo("screenshot (scripted dispatcher): %s", qPrintable(out));
 }
 
 void TestConsoleWindow::actionsFollowPeerAdmin_data()
@@ -168,7 +192,7 @@ void TestConsoleWindow::actionsFollowPeerAdmin_data()
 void TestConsoleWindow::actionsFollowPeerAdmin()
 {
     QFETCH(bool, admin);
-    m_daemon->admin = admin;
+    m_daemon->setAdmin(admin);
     QVERIFY(m_daemon->listen());
     ControlClient client;
     client.setSocketPath(m_daemon->path());
@@ -201,13 +225,9 @@ void TestConsoleWindow::drainAndResumeSendTheCommand()
     window.actions()->drain()->trigger();
     QTRY_COMPARE(done.count(), 1);
     QVERIFY(done.first().first().toString().contains(u"enrich drained"_s));
-    QCOMPARE(m_daemon->requests.last().value("cmd"_L1).toString(), u"status"_s); // and it looks again
-    QJsonObject drain;
-    for (const QJsonObject &request : m_daemon->requests) {
-        if (request.value("cmd"_L1) == u"drain"_s)
-            drain = request;
-    }
-    QCOMPARE(drain.value("stage"_L1).toString(), u"enrich"_s);
+    QTRY_COMPARE(m_daemon->commands().last(), u"status"_s); // and it looks again
+    QCOMPARE(m_daemon->requests(u"drain"_s).value(0).value("stage"_L1).toString(), u"enrich"_s);
+    QCOMPARE(m_daemon->dispatch().m_calls.last(), u"drain enrich %1"_s.arg(::geteuid()));
 
     // A click on a box selects that stage.
     QTest::mouseClick(window.pipeline(), Qt::LeftButton, {}, window.pipeline()->boxOf(u"deliver"_s).center().toPoint());
@@ -259,11 +279,7 @@ void TestConsoleWindow::requeueAsksWithTheCount()
     }
     QTRY_COMPARE(done.count(), 1);
     QVERIFY(done.first().first().toString().contains(u"3 messages put back"_s));
-    QJsonObject sent;
-    for (const QJsonObject &request : m_daemon->requests) {
-        if (request.value("cmd"_L1) == u"requeue"_s)
-            sent = request;
-    }
+    const QJsonObject sent = m_daemon->requests(u"requeue"_s).value(0);
     QCOMPARE(sent.value("status"_L1).toString(), status);
     QCOMPARE(sent.value("stage"_L1).toString(), u"enrich"_s);
     QCOMPARE(sent.value("limit"_L1).toInt(), limit);
@@ -271,7 +287,7 @@ void TestConsoleWindow::requeueAsksWithTheCount()
 
 void TestConsoleWindow::everyErrorIsShown()
 {
-    m_daemon->failing.insert(u"drain"_s, u"unknown stage 'enrich'"_s);
+    m_daemon->dispatch().m_drainError = u"unknown stage 'enrich'"_s;
     QVERIFY(m_daemon->listen());
     ControlClient client;
     client.setSocketPath(m_daemon->path());
@@ -290,6 +306,55 @@ void TestConsoleWindow::everyErrorIsShown()
     for (int row = 0; row < log->rowCount(); ++row)
         logged |= log->index(row, 4).data().toString().contains(u"unknown stage"_s);
     QVERIFY(logged);
+}
+
+void TestConsoleWindow::missingQueueCountsSayWhy()
+{
+    // The daemon cannot count: it says why once, beside queues_at, not per stage.
+    m_daemon->dispatch().m_queuesError = u"database unreachable"_s;
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    client.start();
+    QTRY_COMPARE(window.feed()->queues()->queuesError(), u"database unreachable"_s);
+    QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
+    QCOMPARE(window.proxy(MainWindow::QueuesTab)->rowCount(), 0);
+}
+
+void TestConsoleWindow::eachTabAsksForWhatItShows()
+{
+    m_daemon->setTickInterval(std::chrono::milliseconds(50));
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    window.tabs()->setCurrentIndex(MainWindow::PoolsTab);
+    client.start();
+    const auto asked = [this](const QString &cmd) { return m_daemon->count(cmd); };
+
+    // Not showing workers: the ticks bring `status` at its interval, never `workers`.
+    QTRY_VERIFY(asked(u"status"_s) >= 4);
+    QCOMPARE(asked(u"workers"_s), 0);
+    // one when connected, then one every other tick (no tick is numbered but it goes out)
+    QVERIFY(asked(u"status"_s) <= 1 + int(m_daemon->server().lastSeq() / 2));
+
+    // The Workers tab: asked for at once and then every tick, without the ids.
+    window.tabs()->setCurrentIndex(MainWindow::WorkersTab);
+    QTRY_COMPARE(window.proxy(MainWindow::WorkersTab)->rowCount(), 1);
+    QTRY_VERIFY(asked(u"workers"_s) >= 3);
+    for (const QJsonObject &request : m_daemon->requests(u"workers"_s))
+        QCOMPARE(request.value("ids"_L1), QJsonValue(false));
+
+    // Away from it: no more.
+    window.tabs()->setCurrentIndex(MainWindow::QueuesTab);
+    const int statusBefore = asked(u"status"_s);
+    QTRY_VERIFY(asked(u"status"_s) >= statusBefore + 1); // a tick went by; what was in flight arrived
+    const int workers = asked(u"workers"_s);
+    QTRY_VERIFY(asked(u"status"_s) >= statusBefore + 3);
+    QCOMPARE(asked(u"workers"_s), workers);
 }
 
 void TestConsoleWindow::shortcutsSwitchViews()

@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// ControlClient against a scripted fake daemon: the version handshake, a
-// protocol mismatch, reconnecting after the daemon goes away, and a new
-// `status` when the event sequence shows a gap.
+// ControlClient against the daemon's real control socket (ControlServer over
+// a scripted dispatcher, tests/control): the version handshake, reconnecting
+// after the daemon goes away, a new `status` when the event sequence shows a
+// gap. What no correct daemon does (another protocol, a line over the limit,
+// garbage) is played by the fixture's proxy, between the server and the client.
+#include "control/protocol.h"
 #include "controlclient.h"
-#include "fakedaemon.h"
+#include "controlfixture.h"
 
+#include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace pepsi::console;
 using namespace Qt::StringLiterals;
 using State = ControlClient::State;
+namespace cmd = pepsi::protocol::cmd;
+namespace field = pepsi::protocol::field;
 
 class TestControlClient : public QObject
 {
@@ -28,40 +34,59 @@ private Q_SLOTS:
     void pendingRequestsFailWithTheConnection();
 };
 
+namespace {
+
+// The server's `version` result with its "protocol" replaced (-1: taken out).
+std::optional<QByteArray> withProtocol(const QByteArray &line, int protocol)
+{
+    QJsonObject reply = QJsonDocument::fromJson(line).object();
+    QJsonObject result = reply.value(field::Result).toObject();
+    if (!result.contains(field::Protocol))
+        return line;
+    if (protocol < 0)
+        result.remove(field::Protocol);
+    else
+        result.insert(field::Protocol, protocol);
+    reply.insert(field::Result, result);
+    return QJsonDocument(reply).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
 void TestControlClient::handshake_data()
 {
-    QTest::addColumn<int>("protocol");
-    QTest::addColumn<bool>("omitProtocol");
+    QTest::addColumn<int>("protocol"); // what the daemon claims; -1: nothing
     QTest::addColumn<bool>("admin");
     QTest::addColumn<int>("state");
     QTest::addColumn<QStringList>("commands");
     QTest::addColumn<QString>("error"); // part of lastError(); empty: none
 
-    const QStringList all{u"version"_s, u"subscribe"_s, u"status"_s, u"stages"_s, u"workers"_s};
-    QTest::newRow("same protocol, admin") << 1 << false << true << int(State::Connected) << all << QString();
-    QTest::newRow("same protocol, not admin") << 1 << false << false << int(State::Connected) << all << QString();
-    QTest::newRow("older daemon") << 0 << false << true << int(State::Incompatible) << QStringList{u"version"_s}
+    const int ours = pepsi::protocol::Version;
+    const QStringList all{cmd::Version, cmd::Subscribe, cmd::Status, cmd::Stages, cmd::Workers};
+    const QStringList version{cmd::Version};
+    QTest::newRow("same protocol, admin") << ours << true << int(State::Connected) << all << QString();
+    QTest::newRow("same protocol, not admin") << ours << false << int(State::Connected) << all << QString();
+    QTest::newRow("older daemon") << ours - 1 << true << int(State::Incompatible) << version
                                   << u"The daemon is older than this console"_s;
-    QTest::newRow("newer daemon") << 2 << false << true << int(State::Incompatible) << QStringList{u"version"_s}
+    QTest::newRow("newer daemon") << ours + 1 << true << int(State::Incompatible) << version
                                   << u"This console is older than the daemon"_s;
-    QTest::newRow("not a control socket") << 1 << true << true << int(State::Incompatible) << QStringList{u"version"_s}
-                                          << u"is not a pepsi-dispatch control socket"_s;
+    QTest::newRow("not a control socket")
+        << -1 << true << int(State::Incompatible) << version << u"is not a pepsi-dispatch control socket"_s;
 }
 
 void TestControlClient::handshake()
 {
     QFETCH(int, protocol);
-    QFETCH(bool, omitProtocol);
     QFETCH(bool, admin);
     QFETCH(int, state);
     QFETCH(QStringList, commands);
     QFETCH(QString, error);
 
     // GIVEN a daemon with that version
-    FakeDaemon daemon;
-    daemon.protocol = protocol;
-    daemon.omitProtocol = omitProtocol;
-    daemon.admin = admin;
+    ControlFixture daemon;
+    daemon.setAdmin(admin);
+    if (protocol != pepsi::protocol::Version)
+        daemon.proxy().rewrite = [protocol](const QByteArray &line) { return withProtocol(line, protocol); };
     QVERIFY(daemon.listen());
     ControlClient client;
     client.setSocketPath(daemon.path());
@@ -74,52 +99,57 @@ void TestControlClient::handshake()
     // THEN it asks the version first and goes on only with the same protocol
     QTRY_COMPARE(int(client.state()), state);
     QTRY_COMPARE(daemon.commands(), commands);
-    QCOMPARE(daemon.commands().first(), u"version"_s);
     QCOMPARE(client.isAdmin(), state == int(State::Connected) && admin);
     if (error.isEmpty()) {
         QCOMPARE(errors.count(), 0);
     } else {
         QCOMPARE(errors.count(), 1);
         QVERIFY2(client.lastError().contains(error), qPrintable(client.lastError()));
-        // and does not hammer the daemon that it cannot talk to
+        // and does not hammer the daemon that it cannot talk to: it hung up and stays away
+        QTRY_COMPARE(daemon.server().clientCount(), 0);
         QTest::qWait(1500);
-        QCOMPARE(daemon.count(u"version"_s), 1);
+        QCOMPARE(daemon.count(cmd::Version), 1);
     }
     QCOMPARE(states.first().first().value<State>(), State::Connecting);
 }
 
 void TestControlClient::reconnectsAfterTheDaemonGoesAway()
 {
-    FakeDaemon daemon;
+    ControlFixture daemon;
     QVERIFY(daemon.listen());
     ControlClient client;
     client.setSocketPath(daemon.path());
     client.setReconnectInterval(200);
     client.start();
-    QTRY_COMPARE(client.state(), State::Connected);
+    // The whole first handshake has reached the daemon: "Connected" comes
+    // with the version reply, before the requests sent after it are read,
+    // and a daemon that goes away at that moment never sees them.
+    QTRY_COMPARE(daemon.commands().size(), 5);
+    QCOMPARE(client.state(), State::Connected);
 
     // WHEN the daemon goes away
     daemon.goAway();
     // THEN the client says so and keeps trying
     QTRY_COMPARE(client.state(), State::Disconnected);
     QVERIFY2(client.lastError().contains(daemon.path()), qPrintable(client.lastError()));
-    QTest::qWait(700);
+    QSignalSpy states(&client, &ControlClient::stateChanged);
+    QTRY_VERIFY(states.count() >= 4); // Connecting, Disconnected, Connecting, Disconnected...
     QVERIFY(client.state() != State::Connected);
 
     // WHEN it comes back, THEN the client handshakes and subscribes again by itself
     QSignalSpy versions(&client, &ControlClient::versionReceived);
+    daemon.clearRecord();
     QVERIFY(daemon.listen());
     QTRY_COMPARE(client.state(), State::Connected);
     QCOMPARE(versions.count(), 1);
-    QTRY_COMPARE(daemon.count(u"version"_s), 2);
-    QTRY_COMPARE(daemon.count(u"subscribe"_s), 2);
-    QTRY_COMPARE(daemon.count(u"status"_s), 2);
+    QTRY_COMPARE(daemon.commands(),
+                 (QStringList{cmd::Version, cmd::Subscribe, cmd::Status, cmd::Stages, cmd::Workers}));
     QVERIFY(client.lastError().isEmpty());
 }
 
 void TestControlClient::noDaemonSaysWhyAndKeepsTrying()
 {
-    FakeDaemon daemon; // not listening: its socket does not exist
+    ControlFixture daemon; // not listening: its socket does not exist
     ControlClient client;
     client.setSocketPath(daemon.path());
     client.setReconnectInterval(100);
@@ -135,28 +165,42 @@ void TestControlClient::noDaemonSaysWhyAndKeepsTrying()
 
 void TestControlClient::seqGapFetchesStatus()
 {
-    FakeDaemon daemon;
-    daemon.subscribeSeq = 40;
+    ControlFixture daemon;
     QVERIFY(daemon.listen());
     ControlClient client;
     client.setSocketPath(daemon.path());
     QSignalSpy events(&client, &ControlClient::eventReceived);
     client.start();
-    QTRY_COMPARE(daemon.count(u"workers"_s), 1);
-    QTRY_COMPARE(client.lastSeq(), quint64(40));
+    QTRY_COMPARE(daemon.count(cmd::Workers), 1);
+    daemon.publish(u"stage_drained"_s, {{field::Stage, u"enrich"_s}});
+    QTRY_COMPARE(events.count(), 1);
+    QCOMPARE(client.lastSeq(), quint64(daemon.server().lastSeq()));
 
     // In sequence: nothing more is asked.
-    daemon.pushEvent({{"event"_L1, u"tick"_s}, {"seq"_L1, 41}});
-    daemon.pushEvent({{"event"_L1, u"worker_started"_s}, {"seq"_L1, 42}, {"pid"_L1, 7}, {"stage"_L1, u"a"_s}});
-    QTRY_COMPARE(events.count(), 2);
-    QTest::qWait(100);
-    QCOMPARE(daemon.count(u"status"_s), 1);
-
-    // A gap (43..46 lost): a fresh snapshot.
-    daemon.pushEvent({{"event"_L1, u"tick"_s}, {"seq"_L1, 47}});
+    daemon.publish(u"worker_started"_s, {{field::Pid, 7}, {field::Stage, u"enrich"_s}});
+    daemon.publish(u"stage_resumed"_s, {{field::Stage, u"enrich"_s}});
     QTRY_COMPARE(events.count(), 3);
-    QTRY_COMPARE(daemon.count(u"status"_s), 2);
-    QCOMPARE(client.lastSeq(), quint64(47));
+    daemon.publish(u"stage_drained"_s, {{field::Stage, u"score"_s}});
+    QTRY_COMPARE(events.count(), 4);
+    QCOMPARE(daemon.count(cmd::Status), 1);
+
+    // A gap (four events lost on the way): a fresh snapshot.
+    int lost = 0;
+    daemon.proxy().rewrite = [&lost](const QByteArray &line) -> std::optional<QByteArray> {
+        if (!QJsonDocument::fromJson(line).object().contains(field::Event))
+            return line;
+        ++lost;
+        return std::nullopt;
+    };
+    for (int i = 0; i < 4; ++i)
+        daemon.publish(u"worker_started"_s, {{field::Pid, 100 + i}, {field::Stage, u"enrich"_s}});
+    QTRY_COMPARE(lost, 4);
+    daemon.proxy().rewrite = nullptr;
+    daemon.publish(u"stage_resumed"_s, {{field::Stage, u"score"_s}});
+    QTRY_COMPARE(events.count(), 5);
+    QTRY_COMPARE(daemon.count(cmd::Status), 2);
+    QCOMPARE(daemon.count(cmd::Workers), 2);
+    QCOMPARE(client.lastSeq(), quint64(daemon.server().lastSeq()));
 }
 
 // A tick event padded with a field to exactly `length` bytes before its newline.
@@ -174,11 +218,11 @@ void TestControlClient::daemonLines_data()
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("error"); // empty: accepted
 
-    QTest::newRow("a line of exactly 64 KiB") << paddedEvent(ControlClient::MaxLine) + '\n' << QString();
-    QTest::newRow("one byte more, newline in the same write") << paddedEvent(ControlClient::MaxLine + 1) + '\n'
+    const qsizetype longest = pepsi::protocol::MaxLine - 1; // and its newline: 64 KiB
+    QTest::newRow("a line of exactly 64 KiB with its newline") << paddedEvent(longest) + '\n' << QString();
+    QTest::newRow("one byte more, newline in the same write") << paddedEvent(longest + 1) + '\n'
                                                               << u"longer than 65536 bytes"_s;
-    QTest::newRow("one byte more, no newline yet")
-        << paddedEvent(ControlClient::MaxLine + 1) << u"longer than 65536 bytes"_s;
+    QTest::newRow("one byte more, no newline yet") << paddedEvent(longest + 1) << u"longer than 65536 bytes"_s;
     QTest::newRow("not JSON") << "this is not json\n"_ba << u"not a protocol message"_s;
 }
 
@@ -187,7 +231,7 @@ void TestControlClient::daemonLines()
     QFETCH(QByteArray, bytes);
     QFETCH(QString, error);
 
-    FakeDaemon daemon;
+    ControlFixture daemon;
     QVERIFY(daemon.listen());
     ControlClient client;
     client.setSocketPath(daemon.path());
@@ -195,25 +239,34 @@ void TestControlClient::daemonLines()
     QSignalSpy errors(&client, &ControlClient::errorOccurred);
     QSignalSpy events(&client, &ControlClient::eventReceived);
     client.start();
-    QTRY_COMPARE(client.state(), State::Connected);
-    daemon.pushRaw(bytes);
+    QTRY_COMPARE(daemon.count(cmd::Workers), 1);
+    daemon.proxy().inject(bytes);
     if (error.isEmpty()) {
         QTRY_COMPARE(events.count(), 1);
         QCOMPARE(errors.count(), 0);
-        QCOMPARE(daemon.count(u"version"_s), 1);
+        QCOMPARE(daemon.count(cmd::Version), 1);
         return;
     }
     QTRY_COMPARE(errors.count(), 1);
     QVERIFY2(errors.first().first().toString().contains(error), qPrintable(errors.first().first().toString()));
     QCOMPARE(events.count(), 0);
-    QTRY_COMPARE(daemon.count(u"version"_s), 2); // it reconnected
+    QTRY_COMPARE(daemon.count(cmd::Version), 2); // it reconnected
     QTRY_COMPARE(client.state(), State::Connected);
 }
 
 void TestControlClient::failedRequestIsReported()
 {
-    FakeDaemon daemon;
-    daemon.failing.insert(u"status"_s, u"queue counts: database unreachable"_s);
+    ControlFixture daemon;
+    // A daemon that refuses `status` (none does today; a future one may).
+    daemon.proxy().rewrite = [](const QByteArray &line) -> std::optional<QByteArray> {
+        QJsonObject reply = QJsonDocument::fromJson(line).object();
+        if (!reply.value(field::Result).toObject().contains(field::Totals))
+            return line;
+        reply.remove(field::Result);
+        reply.insert(field::Ok, false);
+        reply.insert(field::Error, u"queue counts: database unreachable"_s);
+        return QJsonDocument(reply).toJson(QJsonDocument::Compact);
+    };
     QVERIFY(daemon.listen());
     ControlClient client;
     client.setSocketPath(daemon.path());
@@ -226,24 +279,24 @@ void TestControlClient::failedRequestIsReported()
 
 void TestControlClient::pendingRequestsFailWithTheConnection()
 {
-    FakeDaemon daemon;
+    ControlFixture daemon;
     QVERIFY(daemon.listen());
     ControlClient client;
     client.setSocketPath(daemon.path());
     client.start();
     QTRY_COMPARE(client.state(), State::Connected);
-    QTRY_COMPARE(daemon.count(u"workers"_s), 1);
+    QTRY_COMPARE(daemon.count(cmd::Workers), 1);
     QSignalSpy replies(&client, &ControlClient::replied);
 
     // A request the daemon never answers: it goes away first.
     daemon.goAway();
-    const qint64 id = client.send(u"drain"_s, {{"stage"_L1, u"a"_s}});
+    const qint64 id = client.send(cmd::Drain, {{field::Stage, u"enrich"_s}});
     QVERIFY(id > 0);
     QTRY_COMPARE(replies.count(), 1);
     QCOMPARE(replies.first().at(0).toLongLong(), id);
     QCOMPARE(replies.first().at(2).toBool(), false);
     QVERIFY(!replies.first().at(4).toString().isEmpty());
-    QCOMPARE(client.send(u"drain"_s), qint64(0)); // and nothing goes out while disconnected
+    QCOMPARE(client.send(cmd::Drain), qint64(0)); // and nothing goes out while disconnected
 }
 
 QTEST_GUILESS_MAIN(TestControlClient)

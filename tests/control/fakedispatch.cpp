@@ -88,6 +88,8 @@ Result<QStringList, QString> FakeDispatch::reload(uint uid)
 
 std::optional<QString> FakeDispatch::drain(const QString &stage, uint uid)
 {
+    if (!m_drainError.isEmpty())
+        return m_drainError;
     if (!m_graph.stage(stage))
         return u"unknown stage \"%1\""_s.arg(stage);
     m_calls << u"drain %1 %2"_s.arg(stage).arg(uid);

@@ -44,6 +44,7 @@ public:
     pepsi::StatsSnapshot m_stats;
     pepsi::QueueCounts m_queues;
     QString m_queuesError; // non-empty: queueCounts() fails
+    QString m_drainError;  // non-empty: drain() fails with it
     QStringList m_calls;   // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000"
     int m_queueQueries = 0;
 };

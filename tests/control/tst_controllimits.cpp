@@ -64,6 +64,8 @@ private Q_SLOTS:
     void lineLimit();
     void halfLineWaits();
     void clientLimit();
+    void bigPoolRepliesFit_data();
+    void bigPoolRepliesFit();
     void nonReaderIsDropped();
     void socketModeAndLock();
     void staleSocketIsReplaced();
@@ -90,6 +92,76 @@ void tst_ControlLimits::cleanup()
     m_server.reset();
     m_fake.reset();
     m_dir.reset();
+}
+
+// A pool of 64 workers holding 256 ids each, in both stages: the whole
+// `workers` reply would pass the line limit, so it is refused with what
+// narrows it, and each narrower form fits.
+void tst_ControlLimits::bigPoolRepliesFit_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<int>("workers");   // in the reply, when ok
+    QTest::addColumn<QString>("error"); // a part of it, when not
+    QTest::newRow("every worker with its ids") << QByteArray(R"({"id":1,"cmd":"workers"})") << false << 0
+                                               << u"ask for one \"stage\" at a time, or without the ids"_s;
+    QTest::newRow("one stage with its ids") << QByteArray(R"({"id":1,"cmd":"workers","stage":"score"})") << false << 0
+                                            << u"more than the 65536-byte line limit"_s;
+    QTest::newRow("one stage, no ids") << QByteArray(R"({"id":1,"cmd":"workers","stage":"score","ids":false})") << true
+                                       << 64 << QString();
+    QTest::newRow("every worker, no ids")
+        << QByteArray(R"({"id":1,"cmd":"workers","ids":false})") << true << 128 << QString();
+    QTest::newRow("an unknown stage") << QByteArray(R"({"id":1,"cmd":"workers","stage":"nope"})") << false << 0
+                                      << u"unknown stage \"nope\" (stages: enrich, score)"_s;
+    QTest::newRow("ids not a boolean") << QByteArray(R"({"id":1,"cmd":"workers","ids":0})") << false << 0
+                                       << u"\"ids\" must be a boolean"_s;
+    QTest::newRow("status of one stage") << QByteArray(R"({"id":1,"cmd":"status","stage":"enrich"})") << true << 1
+                                         << QString();
+}
+
+void tst_ControlLimits::bigPoolRepliesFit()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(bool, ok);
+    QFETCH(int, workers);
+    QFETCH(QString, error);
+    m_fake->m_workers.clear();
+    for (const QString &stage : {u"enrich"_s, u"score"_s}) {
+        for (int w = 0; w < 64; ++w) {
+            WorkerSnapshot worker;
+            worker.pid = 100000 + w;
+            worker.stage = stage;
+            worker.state = WorkerSnapshot::State::Running;
+            for (int i = 0; i < 256; ++i)
+                worker.ids.append(1000000000 + w * 256 + i);
+            m_fake->m_workers.append(worker);
+        }
+    }
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    client.sendRaw(request + '\n');
+    const auto line = client.nextLine();
+    QVERIFY(line);
+    const QByteArray wire = QJsonDocument(*line).toJson(QJsonDocument::Compact);
+    QVERIFY2(wire.size() + 1 <= 64 * 1024, QByteArray::number(wire.size()).constData());
+    QCOMPARE(line->value(u"ok"_s).toBool(), ok);
+    QCOMPARE(line->value(u"id"_s).toInt(), 1);
+    if (!ok) {
+        QVERIFY2(line->value(u"error"_s).toString().contains(error), qPrintable(line->value(u"error"_s).toString()));
+        return;
+    }
+    const QJsonValue result = line->value(u"result"_s);
+    if (result.isArray()) {
+        QCOMPARE(result.toArray().size(), workers);
+        for (const QJsonValue worker : result.toArray()) {
+            QCOMPARE(worker[u"held"_s].toInt(), 256);
+            QCOMPARE(worker.toObject().contains(u"ids"_s), !request.contains("\"ids\":false"));
+        }
+    } else {
+        QCOMPARE(result[u"stages"_s].toObject().size(), workers);
+    }
+    // The connection stays usable after a refused reply.
+    QCOMPARE(client.request(QJsonObject{{u"cmd"_s, u"version"_s}}).value(u"ok"_s).toBool(), true);
 }
 
 void tst_ControlLimits::lineLimit_data()

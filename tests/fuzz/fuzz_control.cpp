@@ -7,9 +7,11 @@
 //
 // Input: byte 0 holds flags (bit 0: the peer is admin, bit 1: the queue
 // counts fail, bit 2: the daemon is a standby), the rest is what the client
-// sends, one request per line, as ControlConnection frames it (blank lines
-// get no reply).
+// sends, one request per line, as ControlConnection frames it (through
+// common/control's LineFramer; blank lines get no reply, and a line over the
+// limit ends the input as it ends the connection).
 #include "control/commandtable.h"
+#include "control/lineframer.h"
 #include "fakedispatch.h"
 
 #include <QCoreApplication>
@@ -110,16 +112,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const bool admin = data[0] & 1;
     CommandContext context{fake, fake, PeerCredentials{admin ? 0U : 1000U, 4321}, admin, subscription, 7, &fake};
 
-    const QByteArray input = QByteArray::fromRawData(reinterpret_cast<const char *>(data + 1), qsizetype(size - 1));
-    qsizetype from = 0;
-    while (from < input.size()) {
-        qsizetype newline = input.indexOf('\n', from);
-        if (newline < 0)
-            newline = input.size(); // the connection waits for it; here it is the last request
-        const QByteArray line = input.mid(from, newline - from);
+    // Framed as ControlConnection frames it, by the protocol's one framer; a
+    // last line without its newline is the last request here (the connection
+    // would wait for the rest).
+    QByteArray input(reinterpret_cast<const char *>(data + 1), qsizetype(size - 1));
+    input.append('\n');
+    protocol::LineFramer framer;
+    framer.feed(input, [&](QByteArrayView line) {
         if (!line.trimmed().isEmpty())
-            checkOneRequest(line, context, fake);
-        from = newline + 1;
-    }
+            checkOneRequest(line.toByteArray(), context, fake);
+        return true;
+    });
     return 0;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "model/dispatchview.h"
+#include "control/snapshots.h"
 
 namespace pepsi {
 
@@ -20,6 +20,16 @@ QString lifecycleName(Lifecycle state)
         return QStringLiteral("stopped");
     }
     return QStringLiteral("unknown");
+}
+
+std::optional<Lifecycle> lifecycleFromName(const QString &name)
+{
+    for (Lifecycle state : {Lifecycle::Starting, Lifecycle::WaitingForLock, Lifecycle::Running, Lifecycle::Reconnecting,
+                            Lifecycle::Stopping, Lifecycle::Stopped}) {
+        if (lifecycleName(state) == name)
+            return state;
+    }
+    return std::nullopt;
 }
 
 } // namespace pepsi

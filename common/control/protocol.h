@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QLatin1StringView>
+#include <QString>
+#include <QStringList>
+
+// The control protocol's one vocabulary (doc/control-protocol.rst,
+// CONTRACT.md "Control socket"), shared by the daemon (daemon/control), the
+// console and any other client: nothing outside this library spells a
+// command, an event or a field name, or restates a limit.
+namespace pepsi::protocol {
+
+// The `protocol` of the `version` reply; a client refuses any other.
+inline constexpr int Version = 1;
+
+// Every line, either way, is at most this long with its newline.
+inline constexpr qsizetype MaxLine = qsizetype(64) * 1024;
+// A line of `bytesWithoutNewline` bytes may be sent and must be accepted.
+constexpr bool fitsInLine(qsizetype bytesWithoutNewline, qsizetype maxLine = MaxLine)
+{
+    return bytesWithoutNewline >= 0 && bytesWithoutNewline < maxLine;
+}
+
+// `requeue`: at most this many ids in one request, and `limit` 1..MaxRequeueLimit.
+inline constexpr int MaxRequeueIds = 10000;
+inline constexpr int MaxRequeueLimit = 10000;
+inline constexpr int DefaultRequeueLimit = 1000;
+
+// CONTROL_SOCKET's default (CONTRACT.md): /run/pepsi/dispatch.sock for root,
+// $XDG_RUNTIME_DIR/pepsi/dispatch.sock for anyone else, and
+// /tmp/pepsi-UID/dispatch.sock when XDG_RUNTIME_DIR is unset.
+QString defaultSocketPath();
+
+using Name = QLatin1StringView;
+
+// Command names ("cmd").
+namespace cmd {
+inline constexpr Name Drain{"drain"};
+inline constexpr Name Help{"help"};
+inline constexpr Name Message{"message"};
+inline constexpr Name Messages{"messages"};
+inline constexpr Name Queues{"queues"};
+inline constexpr Name Reload{"reload"};
+inline constexpr Name Requeue{"requeue"};
+inline constexpr Name Resume{"resume"};
+inline constexpr Name Set{"set"};
+inline constexpr Name Stages{"stages"};
+inline constexpr Name Stats{"stats"};
+inline constexpr Name Status{"status"};
+inline constexpr Name Subscribe{"subscribe"};
+inline constexpr Name Unsubscribe{"unsubscribe"};
+inline constexpr Name Version{"version"};
+inline constexpr Name Workers{"workers"};
+} // namespace cmd
+
+// Event names ("event").
+namespace event {
+inline constexpr Name WorkerStarted{"worker_started"};
+inline constexpr Name WorkerExited{"worker_exited"};
+inline constexpr Name WorkerCrashed{"worker_crashed"};
+inline constexpr Name WorkerKilled{"worker_killed"};
+inline constexpr Name StartFailed{"start_failed"};
+inline constexpr Name CooldownEntered{"cooldown_entered"};
+inline constexpr Name CooldownLeft{"cooldown_left"};
+inline constexpr Name StageDrained{"stage_drained"};
+inline constexpr Name StageResumed{"stage_resumed"};
+inline constexpr Name Requeued{"requeued"};
+inline constexpr Name Reload{"reload"};
+inline constexpr Name DatabaseLost{"database_lost"};
+inline constexpr Name DatabaseRestored{"database_restored"};
+inline constexpr Name State{"state"};
+inline constexpr Name Tick{"tick"};
+} // namespace event
+
+// Every event name, in the order `help` lists them.
+const QStringList &eventNames();
+
+// Field names of requests, replies and events.
+namespace field {
+// the envelope
+inline constexpr Name Id{"id"};
+inline constexpr Name Cmd{"cmd"};
+inline constexpr Name Ok{"ok"};
+inline constexpr Name Result{"result"};
+inline constexpr Name Error{"error"};
+inline constexpr Name Event{"event"};
+inline constexpr Name Seq{"seq"};
+inline constexpr Name Time{"time"};
+// version
+inline constexpr Name Daemon{"daemon"};
+inline constexpr Name Protocol{"protocol"};
+inline constexpr Name Pid{"pid"};
+inline constexpr Name Started{"started"};
+inline constexpr Name UptimeMs{"uptime_ms"};
+inline constexpr Name Host{"host"};
+inline constexpr Name Database{"database"};
+inline constexpr Name User{"user"};
+inline constexpr Name Role{"role"};
+inline constexpr Name State{"state"};
+inline constexpr Name Standby{"standby"};
+inline constexpr Name Peer{"peer"};
+inline constexpr Name Uid{"uid"};
+inline constexpr Name Admin{"admin"};
+// status, stats, queues
+inline constexpr Name Totals{"totals"};
+inline constexpr Name QueuesAt{"queues_at"};
+inline constexpr Name QueuesError{"queues_error"};
+inline constexpr Name Stages{"stages"};
+inline constexpr Name Queue{"queue"};
+inline constexpr Name Stats{"stats"};
+inline constexpr Name Since{"since"};
+inline constexpr Name At{"at"};
+inline constexpr Name AgeMs{"age_ms"};
+// a pool (status.stages.NAME)
+inline constexpr Name Workers{"workers"};
+inline constexpr Name Busy{"busy"};
+inline constexpr Name Idle{"idle"};
+inline constexpr Name Starting{"starting"};
+inline constexpr Name Retiring{"retiring"};
+inline constexpr Name Parallelism{"parallelism"};
+inline constexpr Name QueueLimit{"queue_limit"};
+inline constexpr Name InFlight{"in_flight"};
+inline constexpr Name Capacity{"capacity"};
+inline constexpr Name Cooldown{"cooldown"};
+inline constexpr Name CooldownUntil{"cooldown_until"};
+inline constexpr Name CooldownReason{"cooldown_reason"};
+inline constexpr Name Drained{"drained"};
+inline constexpr Name Retired{"retired"};
+// a worker
+inline constexpr Name Stage{"stage"};
+inline constexpr Name Messages{"messages"};
+inline constexpr Name Ids{"ids"};
+inline constexpr Name Held{"held"};
+inline constexpr Name HeadId{"head_id"};
+inline constexpr Name HeadAgeMs{"head_age_ms"};
+inline constexpr Name MaxRuntimeMs{"max_runtime_ms"};
+// statistics
+inline constexpr Name Runs{"runs"};
+inline constexpr Name Failures{"failures"};
+inline constexpr Name Timeouts{"timeouts"};
+inline constexpr Name Crashes{"crashes"};
+inline constexpr Name BusyUsec{"busy_usec"};
+inline constexpr Name Rate10s{"rate_10s"};
+inline constexpr Name Rate60s{"rate_60s"};
+inline constexpr Name Claimed{"claimed"};
+inline constexpr Name Rounds{"rounds"};
+inline constexpr Name StageRuns{"stage_runs"};
+inline constexpr Name Completed{"completed"};
+// queue counts
+inline constexpr Name Pending{"pending"};
+inline constexpr Name Running{"running"};
+inline constexpr Name Paused{"paused"};
+inline constexpr Name Failed{"failed"};
+inline constexpr Name Timeout{"timeout"};
+inline constexpr Name OldestPendingAgeMs{"oldest_pending_age_ms"};
+// stages
+inline constexpr Name Program{"program"};
+inline constexpr Name MaxMessages{"max_messages"};
+inline constexpr Name Next{"next"};
+inline constexpr Name Fuse{"fuse"};
+inline constexpr Name Predecessors{"predecessors"};
+inline constexpr Name Settings{"settings"};
+inline constexpr Name WorkerIdleTimeoutMs{"worker_idle_timeout_ms"};
+inline constexpr Name PollIntervalMs{"poll_interval_ms"};
+inline constexpr Name StatsIntervalMs{"stats_interval_ms"};
+inline constexpr Name TempfailDelayMs{"tempfail_delay_ms"};
+inline constexpr Name DbPoolSize{"db_pool_size"};
+inline constexpr Name ConfigFile{"config_file"};
+// subscribe, requeue, help
+inline constexpr Name Events{"events"};
+inline constexpr Name Subscribed{"subscribed"};
+inline constexpr Name Status{"status"};
+inline constexpr Name MaxAgeMs{"max_age_ms"};
+inline constexpr Name Limit{"limit"};
+inline constexpr Name Requeued{"requeued"};
+inline constexpr Name More{"more"};
+inline constexpr Name Commands{"commands"};
+inline constexpr Name Summary{"summary"};
+inline constexpr Name Args{"args"};
+inline constexpr Name Type{"type"};
+inline constexpr Name Required{"required"};
+// event fields
+inline constexpr Name Reason{"reason"};
+inline constexpr Name Cause{"cause"};
+inline constexpr Name MessageId{"message_id"};
+inline constexpr Name Detail{"detail"};
+inline constexpr Name Stderr{"stderr"};
+inline constexpr Name Until{"until"};
+inline constexpr Name Count{"count"};
+inline constexpr Name Source{"source"};
+inline constexpr Name AfterMs{"after_ms"};
+// last: from here on `Name` in this namespace is this field, not the type
+inline constexpr QLatin1StringView Name{"name"};
+} // namespace field
+
+// Values of fields that the protocol fixes.
+namespace value {
+// requeue's "status"
+inline constexpr Name Failed{"failed"};
+inline constexpr Name Timeout{"timeout"};
+// version's "role"
+inline constexpr Name Active{"active"};
+inline constexpr Name Standby{"standby"};
+// a worker's "state"
+inline constexpr Name Starting{"starting"};
+inline constexpr Name Running{"running"};
+inline constexpr Name Stopping{"stopping"};
+} // namespace value
+
+} // namespace pepsi::protocol

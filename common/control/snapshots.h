@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QDateTime>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <optional>
+
+// The values the control protocol carries (doc/control-protocol.rst): what
+// the daemon's DispatchView hands out, and what a client may parse a reply
+// back into (control/snapshotjson.h has their JSON both ways).
+
+namespace pepsi {
+
+// The daemon's life, one state at a time (doc/control-protocol.rst, "state").
+enum class Lifecycle {
+    Starting,       // before the first connection
+    WaitingForLock, // a standby; or a dispatcher whose own dead backend still holds the lock
+    Running,        // holds the lock, claims
+    Reconnecting,   // the database is unreachable; workers carry on, nothing is claimed
+    Stopping,       // stopping workers, flushing what can be flushed
+    Stopped,
+};
+// "starting", "waiting_for_lock", "running", "reconnecting", "stopping", "stopped"
+QString lifecycleName(Lifecycle state);
+// The reverse; nullopt for a name this side does not know.
+std::optional<Lifecycle> lifecycleFromName(const QString &name);
+
+struct PoolSnapshot
+{
+    QString stage;
+    int workers = 0; // live processes = busy + idle + starting + retiring
+    int busy = 0;
+    int idle = 0;
+    int starting = 0;
+    int retiring = 0;
+    int parallelism = 0;
+    int queueLimit = 0;
+    int inFlight = 0;
+    int capacity = 0; // queueLimit x parallelism; 0 while drained, in cooldown or retired
+    std::optional<QDateTime> cooldownUntil;
+    QString cooldownReason;
+    bool drained = false;
+    bool retired = false; // gone from the graph, workers still finishing
+
+    bool operator==(const PoolSnapshot &) const = default;
+};
+
+struct WorkerSnapshot
+{
+    enum class State { Starting, Running, Stopping };
+    qint64 pid = 0;
+    QString stage;
+    State state = State::Starting;
+    bool retiring = false;
+    qint64 messages = 0; // status lines answered
+    qint64 uptimeMs = 0;
+    QList<qint64> ids;     // held, head of line first (empty when asked without ids)
+    qint64 held = -1;      // how many it holds; -1: ids.size()
+    qint64 headId = -1;    // parsed replies: the head of line when ids were not sent; -1: ids.first()
+    qint64 headAgeMs = -1; // -1: holds nothing, or not started yet
+    qint64 maxRuntimeMs = 0;
+
+    qint64 heldCount() const { return held >= 0 ? held : ids.size(); }
+    // -1 when it holds nothing.
+    qint64 headOfLine() const { return !ids.isEmpty() ? ids.first() : headId; }
+    bool operator==(const WorkerSnapshot &) const = default;
+};
+
+struct StageStatsSnapshot
+{
+    qint64 runs = 0;
+    qint64 failures = 0;
+    qint64 timeouts = 0;
+    qint64 crashes = 0;
+    qint64 busyUsec = 0;
+    double rate10s = 0; // runs ended per second over the last 10 s
+    double rate60s = 0;
+
+    bool operator==(const StageStatsSnapshot &) const = default;
+};
+
+struct StatsSnapshot
+{
+    QDateTime since;
+    qint64 claimed = 0;
+    qint64 rounds = 0;
+    qint64 stageRuns = 0;
+    qint64 messages = 0;
+    double rate10s = 0;
+    double rate60s = 0;
+    QMap<QString, StageStatsSnapshot> stages;
+
+    bool operator==(const StatsSnapshot &) const = default;
+};
+
+struct StageQueue
+{
+    qint64 pending = 0;
+    qint64 running = 0;
+    qint64 paused = 0;
+    qint64 failed = 0;
+    qint64 timeout = 0;
+    std::optional<qint64> oldestPendingAgeMs;
+
+    bool operator==(const StageQueue &) const = default;
+};
+
+struct QueueCounts
+{
+    QDateTime takenAt; // UTC, when the query ran
+    QMap<QString, StageQueue> stages;
+
+    bool operator==(const QueueCounts &) const = default;
+};
+
+// The `status` reply: one snapshot of pools, queue counts and statistics.
+struct StatusSnapshot
+{
+    QDateTime time;
+    Lifecycle state = Lifecycle::Starting;
+    StatsSnapshot stats;       // totals and each stage's statistics (`since` is not in `status`)
+    QList<PoolSnapshot> pools; // in stage-name order
+    std::optional<QueueCounts> queues;
+    QString queuesError; // why `queues` is missing
+
+    bool operator==(const StatusSnapshot &) const = default;
+};
+
+} // namespace pepsi

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The snapshot values of the control protocol (common/control/snapshots.h)
+// through their JSON and back, and the shapes doc/control-protocol.rst fixes.
+#include "control/protocol.h"
+#include "control/snapshotcodec.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace pepsi;
+using namespace pepsi::protocol;
+using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(pepsi::PoolSnapshot)
+Q_DECLARE_METATYPE(pepsi::StageQueue)
+
+class TestProtocolSnapshots : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void pool_data();
+    void pool();
+    void worker();
+    void workerWithoutIds();
+    void stageStats();
+    void stats();
+    void stageQueue_data();
+    void stageQueue();
+    void queueCounts();
+    void status();
+    void statusWithoutQueueCounts();
+    void lifecycleNames();
+};
+
+namespace {
+
+// Through text, as on the wire.
+QJsonObject wire(const QJsonObject &object)
+{
+    return QJsonDocument::fromJson(QJsonDocument(object).toJson(QJsonDocument::Compact)).object();
+}
+
+const QDateTime when = QDateTime(QDate(2026, 12, 2), QTime(19, 51, 47, 123), Qt::UTC);
+
+PoolSnapshot enrichPool()
+{
+    PoolSnapshot pool;
+    pool.stage = u"enrich"_s;
+    pool.workers = 3;
+    pool.busy = 2;
+    pool.idle = 1;
+    pool.parallelism = 4;
+    pool.queueLimit = 4;
+    pool.inFlight = 5;
+    pool.capacity = 16;
+    return pool;
+}
+
+} // namespace
+
+void TestProtocolSnapshots::pool_data()
+{
+    QTest::addColumn<PoolSnapshot>("pool");
+    QTest::newRow("working") << enrichPool();
+    PoolSnapshot cooling = enrichPool();
+    cooling.capacity = 0;
+    cooling.cooldownUntil = when;
+    cooling.cooldownReason = u"PROGRAM does not exist"_s;
+    QTest::newRow("in cooldown") << cooling;
+    PoolSnapshot retired = enrichPool();
+    retired.retired = true;
+    retired.drained = true;
+    retired.starting = 1;
+    retired.retiring = 2;
+    QTest::newRow("retired and drained") << retired;
+}
+
+void TestProtocolSnapshots::pool()
+{
+    QFETCH(PoolSnapshot, pool);
+    const QJsonObject json = wire(toJson(pool));
+    QCOMPARE(poolFromJson(json, pool.stage), pool);
+    QCOMPARE(json.value(field::Cooldown).toBool(), pool.cooldownUntil.has_value());
+    QCOMPARE(json.contains(field::Retired), pool.retired);
+    QVERIFY(!json.contains(field::Stage)); // the key it is filed under
+}
+
+void TestProtocolSnapshots::worker()
+{
+    WorkerSnapshot worker;
+    worker.pid = 5001;
+    worker.stage = u"enrich"_s;
+    worker.state = WorkerSnapshot::State::Running;
+    worker.retiring = true;
+    worker.messages = 512;
+    worker.uptimeMs = 61000;
+    worker.ids = {88, 89, 90};
+    worker.headAgeMs = 12;
+    worker.maxRuntimeMs = 300000;
+
+    const QJsonObject json = wire(toJson(worker));
+    QCOMPARE(json.value(field::Ids).toArray(), QJsonArray({88, 89, 90}));
+    QCOMPARE(json.value(field::Held).toInteger(), qint64(3));
+    QCOMPARE(json.value(field::HeadId).toInteger(), qint64(88));
+    QCOMPARE(json.value(field::State).toString(), u"running"_s);
+    const WorkerSnapshot back = workerFromJson(json);
+    QCOMPARE(back.ids, worker.ids);
+    QCOMPARE(back.heldCount(), qint64(3));
+    QCOMPARE(back.headOfLine(), qint64(88));
+    QCOMPARE(toJson(back), toJson(worker));
+
+    WorkerSnapshot idle;
+    idle.pid = 7;
+    idle.stage = u"score"_s;
+    const QJsonObject idleJson = wire(toJson(idle));
+    QVERIFY(idleJson.value(field::HeadId).isNull());
+    QVERIFY(idleJson.value(field::HeadAgeMs).isNull());
+    QCOMPARE(toJson(workerFromJson(idleJson)), toJson(idle));
+}
+
+void TestProtocolSnapshots::workerWithoutIds()
+{
+    WorkerSnapshot worker;
+    worker.pid = 5001;
+    worker.stage = u"enrich"_s;
+    worker.ids = {88, 89, 90};
+    worker.headAgeMs = 40;
+
+    const QJsonObject json = wire(toJson(worker, WorkerIds::Omitted));
+    QVERIFY(!json.contains(field::Ids));
+    const WorkerSnapshot back = workerFromJson(json);
+    QVERIFY(back.ids.isEmpty());
+    QCOMPARE(back.heldCount(), qint64(3));
+    QCOMPARE(back.headOfLine(), qint64(88));
+    QCOMPARE(back.headAgeMs, qint64(40));
+    // and written again it says the same
+    QCOMPARE(toJson(back, WorkerIds::Omitted), json);
+}
+
+void TestProtocolSnapshots::stageStats()
+{
+    const StageStatsSnapshot stats{52, 12, 3, 1, 8123456, 2.5, 2.0};
+    QCOMPARE(stageStatsFromJson(wire(toJson(stats))), stats);
+}
+
+void TestProtocolSnapshots::stats()
+{
+    StatsSnapshot stats;
+    stats.since = when;
+    stats.claimed = 120;
+    stats.rounds = 30;
+    stats.stageRuns = 360;
+    stats.messages = 119;
+    stats.rate10s = 6.5;
+    stats.rate60s = 6.25;
+    stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0};
+    stats.stages[u"score"_s] = StageStatsSnapshot{7, 0, 1, 0, 100, 0.5, 0.25};
+    const QJsonObject json = wire(toJson(stats));
+    QCOMPARE(statsFromJson(json), stats);
+    QCOMPARE(json.value(field::Since).toString(), u"2026-12-02T19:51:47.123Z"_s);
+}
+
+void TestProtocolSnapshots::stageQueue_data()
+{
+    QTest::addColumn<StageQueue>("queue");
+    QTest::newRow("with a pending row") << StageQueue{1200, 9, 3, 12, 0, 5400};
+    QTest::newRow("nothing pending") << StageQueue{0, 0, 0, 0, 2, std::nullopt};
+}
+
+void TestProtocolSnapshots::stageQueue()
+{
+    QFETCH(StageQueue, queue);
+    const QJsonObject json = wire(toJson(queue));
+    QCOMPARE(stageQueueFromJson(json), queue);
+    QCOMPARE(json.value(field::OldestPendingAgeMs).isNull(), !queue.oldestPendingAgeMs);
+}
+
+void TestProtocolSnapshots::queueCounts()
+{
+    QueueCounts counts;
+    counts.takenAt = when;
+    counts.stages[u"enrich"_s] = StageQueue{1200, 9, 3, 12, 0, 5400};
+    counts.stages[u"score"_s] = StageQueue{0, 0, 0, 0, 2, std::nullopt};
+    const QJsonObject json = wire(toJson(counts, when.addMSecs(250)));
+    QCOMPARE(json.value(field::AgeMs).toInteger(), qint64(250));
+    QCOMPARE(queueCountsFromJson(json), counts);
+}
+
+void TestProtocolSnapshots::status()
+{
+    StatusSnapshot status;
+    status.time = when;
+    status.state = Lifecycle::Running;
+    status.stats.claimed = 120;
+    status.stats.stageRuns = 360;
+    status.stats.rate10s = 6.5;
+    status.stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0};
+    status.stats.stages[u"score"_s] = StageStatsSnapshot{};
+    PoolSnapshot score;
+    score.stage = u"score"_s;
+    score.workers = 1;
+    score.capacity = 8;
+    status.pools = {enrichPool(), score};
+    status.queues = QueueCounts{when.addSecs(-1), {}};
+    status.queues->stages[u"enrich"_s] = StageQueue{1200, 9, 3, 12, 0, 5400};
+    status.queues->stages[u"score"_s] = StageQueue{};
+
+    const QJsonObject json = wire(toJson(status));
+    QCOMPARE(statusFromJson(json), status);
+    const QJsonObject totals = json.value(field::Totals).toObject();
+    QCOMPARE(totals.value(field::Workers).toInt(), 4);
+    QCOMPARE(totals.value(field::Capacity).toInt(), 24);
+    QCOMPARE(json.value(field::Stages).toObject().value(u"enrich"_s).toObject().value(field::Queue).toObject(),
+             toJson(StageQueue{1200, 9, 3, 12, 0, 5400}));
+    QVERIFY(!json.contains(field::QueuesError));
+}
+
+void TestProtocolSnapshots::statusWithoutQueueCounts()
+{
+    StatusSnapshot status;
+    status.time = when;
+    status.state = Lifecycle::Reconnecting;
+    status.pools = {enrichPool()};
+    status.stats.stages[u"enrich"_s] = StageStatsSnapshot{};
+    status.queuesError = u"database unreachable"_s;
+
+    const QJsonObject json = wire(toJson(status));
+    // The reason is said once, at the top; every stage's queue is null.
+    QCOMPARE(json.value(field::QueuesError).toString(), u"database unreachable"_s);
+    QVERIFY(json.value(field::QueuesAt).isNull());
+    const QJsonObject enrich = json.value(field::Stages).toObject().value(u"enrich"_s).toObject();
+    QVERIFY(enrich.value(field::Queue).isNull());
+    QVERIFY(!enrich.contains(field::QueuesError));
+    QCOMPARE(statusFromJson(json), status);
+}
+
+void TestProtocolSnapshots::lifecycleNames()
+{
+    for (Lifecycle state : {Lifecycle::Starting, Lifecycle::WaitingForLock, Lifecycle::Running, Lifecycle::Reconnecting,
+                            Lifecycle::Stopping, Lifecycle::Stopped})
+        QVERIFY(lifecycleFromName(lifecycleName(state)) == state);
+    QVERIFY(!lifecycleFromName(u"sleeping"_s));
+    QCOMPARE(lifecycleName(Lifecycle::WaitingForLock), u"waiting_for_lock"_s);
+}
+
+QTEST_GUILESS_MAIN(TestProtocolSnapshots)
+#include "tst_protocolsnapshots.moc"
