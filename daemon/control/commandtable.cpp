@@ -199,7 +199,7 @@ Reply composeStatus(DispatchView &view, const QString &only, const Result<QueueC
     return QJsonValue(result);
 }
 
-void status(const QJsonObject &request, CommandContext &context, ReplyFunction reply)
+void status(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
 {
     const auto only = stageFilter(QString(cmd::Status), request, context.view.pools());
     if (!only)
@@ -235,7 +235,7 @@ Reply workers(const QJsonObject &request, CommandContext &context)
     return QJsonValue(list);
 }
 
-void queues(const QJsonObject &, CommandContext &context, ReplyFunction reply)
+void queues(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
     context.view.queueCounts(context.connection, [reply](const Result<QueueCounts, QString> &counts) {
         if (!counts)
@@ -306,7 +306,7 @@ Reply drain(const QJsonObject &request, CommandContext &context) { return setDra
 
 Reply resume(const QJsonObject &request, CommandContext &context) { return setDrained(request, context, false); }
 
-void requeue(const QJsonObject &request, CommandContext &context, ReplyFunction reply)
+void requeue(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
 {
     RequeueRequest what;
     what.stage = request.value(field::Stage).toString();
@@ -351,7 +351,7 @@ QByteArray serialize(const QJsonObject &reply) { return QJsonDocument(reply).toJ
 QByteArray boundedLine(const QJsonValue &id, const Reply &reply, qsizetype maxLine, const CommandSpec *spec)
 {
     if (reply) {
-        const QByteArray line = serialize({{field::Id, id}, {field::Ok, true}, {field::Result, reply.value()}});
+        QByteArray line = serialize({{field::Id, id}, {field::Ok, true}, {field::Result, reply.value()}});
         if (line.size() <= maxLine)
             return line;
         qCInfo(lcControl).noquote() << "a" << spec->name << "reply of" << line.size()
@@ -365,7 +365,7 @@ QByteArray boundedLine(const QJsonValue &id, const Reply &reply, qsizetype maxLi
                         .arg(spec->narrowedBy.isEmpty() ? QString() : u"; " + spec->narrowedBy)),
             maxLine, spec);
     }
-    const QByteArray line = serialize(errorReply(id, reply.error()));
+    QByteArray line = serialize(errorReply(id, reply.error()));
     if (line.size() <= maxLine)
         return line;
     return serialize(

@@ -33,7 +33,7 @@ struct CommandContext
     Subscription &subscription;
     quint64 lastSeq = 0;           // the seq of the last event produced so far
     QObject *connection = nullptr; // answers that come later go nowhere once it is gone
-    qsizetype maxLine = 64 * 1024; // a reply line, its newline included
+    qsizetype maxLine = qsizetype(64) * 1024; // a reply line, its newline included
 };
 
 enum class ArgType { String, Integer, Boolean, IntegerArray, StringArray };
@@ -49,7 +49,7 @@ using CommandReply = Result<QJsonValue, QString>;
 using CommandHandler = CommandReply (*)(const QJsonObject &request, CommandContext &context);
 // A command answered off the dispatch loop: it calls `reply` once, later or at once.
 using ReplyFunction = std::function<void(CommandReply)>;
-using AsyncCommandHandler = void (*)(const QJsonObject &request, CommandContext &context, ReplyFunction reply);
+using AsyncCommandHandler = void (*)(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 
 struct CommandSpec
 {

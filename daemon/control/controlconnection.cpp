@@ -4,11 +4,14 @@
 #include "control/controllog.h"
 #include "control/controlserver.h"
 
+#include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QLocalSocket>
 #include <QTimer>
+#include <cerrno>
 #include <fcntl.h>
 #include <memory>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -65,9 +68,11 @@ void ControlConnection::onReadyRead()
     // time, not the daemon memory.
     if (m_closing || m_answering)
         return;
-    // Bytes that came while a request was answered are fed first.
+    // Bytes that came while a request was answered are fed first; the socket
+    // is read only once they hold no whole line, so that what this
+    // connection keeps stays under two lines whatever the client sends.
     QByteArray input = std::exchange(m_unread, {});
-    if (!m_peerGone)
+    if (!m_peerGone && !input.contains('\n'))
         input += m_socket->readAll();
     const auto outcome = m_framer.feed(input, [this](QByteArrayView line) {
         handleLine(line.toByteArray());
@@ -76,10 +81,17 @@ void ControlConnection::onReadyRead()
     // A line over the limit, or one that cannot end within it any more.
     if (outcome == protocol::LineFramer::Outcome::TooLong)
         return closeWith(QStringLiteral("request line longer than %1 bytes; closing").arg(m_framer.maxLine()));
-    if (outcome == protocol::LineFramer::Outcome::Stopped && !m_closing)
-        m_unread = input.mid(m_framer.consumed()); // at most a line: the socket reads no further ahead
-    else if (m_peerGone)
+    if (m_closing)
+        return;
+    if (outcome == protocol::LineFramer::Outcome::Stopped) {
+        m_unread = input.mid(m_framer.consumed());
+    } else if (m_peerGone) {
         finish(); // every whole line it sent is answered
+    } else if (m_socket->bytesAvailable() > 0) {
+        // Left in the socket's buffer while whole lines waited here: no
+        // readyRead will announce it again.
+        QTimer::singleShot(0, this, &ControlConnection::onReadyRead);
+    }
 }
 
 void ControlConnection::handleLine(const QByteArray &line)
@@ -112,7 +124,8 @@ void ControlConnection::handleLine(const QByteArray &line)
 
 void ControlConnection::deliver(const QString &name, const QByteArray &line)
 {
-    if (!m_closing && m_subscription.wants(name))
+    // A client that went gets the replies it is owed, not events.
+    if (!m_closing && !m_peerGone && m_subscription.wants(name))
         send(line);
 }
 
@@ -120,12 +133,8 @@ void ControlConnection::send(const QByteArray &line)
 {
     if (m_closing)
         return;
-    if (m_peerGone) {
-        // Best effort, never blocking: the client may have gone for good.
-        [[maybe_unused]] const ssize_t sent =
-            ::send(m_lateReplyFd, line.constData(), size_t(line.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
-        return;
-    }
+    if (m_peerGone)
+        return sendLate(line);
     if (m_socket->bytesToWrite() + line.size() > m_server.limits().maxQueuedOutput)
         return drop(
             QStringLiteral("does not read its replies or events (%1 bytes queued)").arg(m_socket->bytesToWrite()));
@@ -134,6 +143,28 @@ void ControlConnection::send(const QByteArray &line)
     // its request (echo ... | socat) makes Qt close the socket on that EOF,
     // and what was still buffered would be lost. flush() does not block.
     m_socket->flush();
+}
+
+void ControlConnection::sendLate(const QByteArray &line)
+{
+    // The whole line or nothing more: a client still reading takes a reply
+    // at once; one that does not is given a second, then left.
+    qsizetype sent = 0;
+    QDeadlineTimer deadline(std::chrono::seconds(1));
+    while (m_lateReplyFd >= 0 && sent < line.size()) {
+        const ssize_t n =
+            ::send(m_lateReplyFd, line.constData() + sent, size_t(line.size() - sent), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n > 0) {
+            sent += n;
+            continue;
+        }
+        pollfd writable{m_lateReplyFd, POLLOUT, 0};
+        if ((n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) || deadline.hasExpired()
+            || ::poll(&writable, 1, int(std::max<qint64>(1, deadline.remainingTime()))) < 0) {
+            ::close(m_lateReplyFd);
+            m_lateReplyFd = -1;
+        }
+    }
 }
 
 void ControlConnection::closeWith(const QString &why)
@@ -166,12 +197,18 @@ void ControlConnection::finish()
 {
     if (m_finished)
         return;
-    if (m_answering && !m_closing && m_lateReplyFd >= 0) {
-        // The client stopped sending (or went): answer what it asked, then finish.
-        if (!m_peerGone)
+    // The client stopped sending (or went) with requests not yet answered:
+    // answer them (Qt has closed its descriptor; ours is still open), then finish.
+    const bool owed = m_answering || !m_unread.isEmpty() || m_socket->bytesAvailable() > 0;
+    if (owed && !m_closing && m_lateReplyFd >= 0 && m_socket->bytesToWrite() == 0) {
+        if (!m_peerGone) {
             m_unread += m_socket->readAll();
-        m_peerGone = true;
-        return;
+            m_peerGone = true;
+            if (!m_answering)
+                QTimer::singleShot(0, this, &ControlConnection::onReadyRead);
+        }
+        if (m_answering || !m_unread.isEmpty())
+            return;
     }
     m_finished = true;
     m_closing = true;

@@ -42,6 +42,8 @@ private:
     void onReadyRead();
     void handleLine(const QByteArray &line);
     void send(const QByteArray &line);
+    // send() once Qt has closed the socket under a request still being answered.
+    void sendLate(const QByteArray &line);
     // Sends `why` as a last error line, then closes once it is written.
     void closeWith(const QString &why);
     void drop(const QString &why);

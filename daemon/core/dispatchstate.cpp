@@ -166,6 +166,8 @@ void DispatchState::checkLifecycle()
     if (now == m_lifecycle)
         return;
     m_lifecycle = now;
+    if (m_operator && (now == Lifecycle::Stopping || now == Lifecycle::Stopped))
+        m_operator->stop();
     Q_EMIT lifecycleChanged(now);
 }
 

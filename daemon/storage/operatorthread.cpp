@@ -92,7 +92,8 @@ void OperatorThread::submit(std::function<Result<T, QString>(OperatorWorker &)> 
     QPointer<QObject> guard(context);
     OperatorWorker *worker = m_worker;
     QMetaObject::invokeMethod(worker, [this, worker, job = std::move(job), guard, done = std::move(done)] {
-        Result<T, QString> result = job(*worker);
+        Result<T, QString> result =
+            m_stopping ? Result<T, QString>(failure(QStringLiteral("the dispatcher is stopping"))) : job(*worker);
         QMetaObject::invokeMethod(this, [guard, done, result = std::move(result)] {
             if (guard)
                 done(result);

@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QThread>
+#include <atomic>
 #include <functional>
 
 namespace pepsi {
@@ -36,6 +37,11 @@ public:
 
     void queueCounts(QObject *context, Done<QueueCounts> done);
     void requeue(const RequeueRequest &request, QObject *context, Done<RequeueOutcome> done);
+    // The dispatcher is stopping: jobs not yet begun are answered with an
+    // error instead of touching the database (a requeue after a stop began
+    // would go unlogged and unannounced).
+    void stop() { m_stopping = true; }
+
     // The database came back after an outage: the next job opens a fresh
     // connection instead of finding out that the old one is dead.
     void reconnect();
@@ -46,6 +52,7 @@ private:
 
     QThread m_thread;
     OperatorWorker *m_worker = nullptr; // lives in m_thread
+    std::atomic<bool> m_stopping{false};
 };
 
 } // namespace pepsi

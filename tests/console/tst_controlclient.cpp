@@ -292,10 +292,19 @@ void TestControlClient::pendingRequestsFailWithTheConnection()
     daemon.goAway();
     const qint64 id = client.send(cmd::Drain, {{field::Stage, u"enrich"_s}});
     QVERIFY(id > 0);
-    QTRY_COMPARE(replies.count(), 1);
-    QCOMPARE(replies.first().at(0).toLongLong(), id);
-    QCOMPARE(replies.first().at(2).toBool(), false);
-    QVERIFY(!replies.first().at(4).toString().isEmpty());
+    // Replies to the handshake's own requests may still be on their way
+    // (slow under the sanitizers): only the one to this id is looked at.
+    const auto repliesTo = [&replies](qint64 wanted) {
+        QList<QList<QVariant>> found;
+        for (const QList<QVariant> &arguments : replies) {
+            if (arguments.at(0).toLongLong() == wanted)
+                found.append(arguments);
+        }
+        return found;
+    };
+    QTRY_COMPARE(repliesTo(id).size(), 1);
+    QCOMPARE(repliesTo(id).first().at(2).toBool(), false);
+    QVERIFY(!repliesTo(id).first().at(4).toString().isEmpty());
     QCOMPARE(client.send(cmd::Drain), qint64(0)); // and nothing goes out while disconnected
 }
 

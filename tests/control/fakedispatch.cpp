@@ -72,9 +72,22 @@ QList<PoolSnapshot> FakeDispatch::pools() const
     return pools;
 }
 
-void FakeDispatch::queueCounts(QObject *, Answer<QueueCounts> answer)
+void FakeDispatch::releaseAnswers()
+{
+    for (const auto &answer : std::exchange(m_deferred, {}))
+        answer();
+}
+
+void FakeDispatch::queueCounts(QObject *context, Answer<QueueCounts> answer)
 {
     ++m_queueQueries;
+    if (m_deferAnswers) {
+        m_deferred.append([asker = QPointer<QObject>(context), answer, counts = m_queues] {
+            if (asker)
+                answer(counts);
+        });
+        return;
+    }
     if (!m_queuesError.isEmpty())
         return answer(failure(m_queuesError));
     answer(m_queues);

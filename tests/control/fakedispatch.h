@@ -3,7 +3,9 @@
 
 #include "model/dispatchview.h"
 
+#include <QPointer>
 #include <QStringList>
+#include <functional>
 
 // The dispatcher's side of DispatchView / DispatchControl, scripted by the
 // test: fixed snapshots, and a record of every admin call.
@@ -47,4 +49,9 @@ public:
     QString m_drainError;  // non-empty: drain() fails with it
     QStringList m_calls;   // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000"
     int m_queueQueries = 0;
+    // true: queueCounts() keeps its answers until releaseAnswers(), as the
+    // daemon's operator thread answers later; an asker gone by then gets none.
+    bool m_deferAnswers = false;
+    void releaseAnswers();
+    QList<std::function<void()>> m_deferred;
 };

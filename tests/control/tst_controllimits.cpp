@@ -64,6 +64,9 @@ private Q_SLOTS:
     void lineLimit();
     void halfLineWaits();
     void clientLimit();
+    void laterAnswersKeepTheOrder();
+    void halfClosedClientGetsItsReplies();
+    void clientGoneBeforeTheAnswer();
     void bigPoolRepliesFit_data();
     void bigPoolRepliesFit();
     void nonReaderIsDropped();
@@ -92,6 +95,97 @@ void tst_ControlLimits::cleanup()
     m_server.reset();
     m_fake.reset();
     m_dir.reset();
+}
+
+// Requests answered off the dispatch loop (the queue counts) and at once
+// (version), pipelined in one write: the replies keep the requests' order,
+// and the line after a pending one is not even read until it is answered.
+void tst_ControlLimits::laterAnswersKeepTheOrder()
+{
+    m_fake->m_deferAnswers = true;
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    client.sendRaw(R"({"id":1,"cmd":"queues"})"
+                   "\n"
+                   R"({"id":2,"cmd":"version"})"
+                   "\n"
+                   R"({"id":3,"cmd":"status"})"
+                   "\n");
+    QTRY_COMPARE(m_fake->m_deferred.size(), 1);
+    // A round trip on another connection: the server has run since, and
+    // still asked for no second count.
+    ControlTestClient other;
+    QVERIFY(other.connectTo(path()));
+    QVERIFY(other.request(QJsonObject{{u"cmd"_s, u"version"_s}}).value(u"ok"_s).toBool());
+    QCOMPARE(m_fake->m_queueQueries, 1);
+
+    m_fake->releaseAnswers();
+    const auto first = client.nextLine();
+    QVERIFY(first);
+    QCOMPARE(first->value(u"id"_s).toInt(), 1);
+    QVERIFY(first->value(u"ok"_s).toBool());
+    const auto second = client.nextLine();
+    QVERIFY(second);
+    QCOMPARE(second->value(u"id"_s).toInt(), 2);
+    QTRY_COMPARE(m_fake->m_deferred.size(), 1);
+    m_fake->releaseAnswers();
+    const auto third = client.nextLine();
+    QVERIFY(third);
+    QCOMPARE(third->value(u"id"_s).toInt(), 3);
+    QVERIFY(third->value(u"result"_s)[u"stages"_s].isObject());
+}
+
+// echo '...' | socat: the client half-closes right after its requests; Qt
+// closes its side on that EOF, and the replies still come, in order.
+void tst_ControlLimits::halfClosedClientGetsItsReplies()
+{
+    m_fake->m_deferAnswers = true;
+    const int fd = rawConnect(path());
+    QVERIFY(fd >= 0);
+    const QByteArray requests = R"({"id":7,"cmd":"queues"})"
+                                "\n"
+                                R"({"id":8,"cmd":"version"})"
+                                "\n";
+    QCOMPARE(::write(fd, requests.constData(), size_t(requests.size())), ssize_t(requests.size()));
+    QCOMPARE(::shutdown(fd, SHUT_WR), 0);
+    QTRY_COMPARE(m_fake->m_deferred.size(), 1);
+    QTRY_COMPARE(m_server->clientCount(), 1);
+    m_fake->releaseAnswers();
+    QByteArray received;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            char buffer[4096];
+            const ssize_t n = ::recv(fd, buffer, sizeof buffer, MSG_DONTWAIT);
+            if (n > 0)
+                received.append(buffer, n);
+            return received.count('\n') >= 2;
+        }(),
+        5000);
+    ::close(fd);
+    const QList<QByteArray> lines = received.split('\n');
+    QCOMPARE(QJsonDocument::fromJson(lines.at(0)).object().value(u"id"_s).toInt(), 7);
+    QCOMPARE(QJsonDocument::fromJson(lines.at(1)).object().value(u"id"_s).toInt(), 8);
+    QTRY_COMPARE(m_server->clientCount(), 0);
+}
+
+// A client that goes for good while its request is answered: the answer
+// finds nobody, and the connection is forgotten.
+void tst_ControlLimits::clientGoneBeforeTheAnswer()
+{
+    m_fake->m_deferAnswers = true;
+    {
+        ControlTestClient client;
+        QVERIFY(client.connectTo(path()));
+        client.sendRaw(R"({"id":1,"cmd":"status"})"
+                       "\n");
+        QTRY_COMPARE(m_fake->m_deferred.size(), 1);
+    }
+    m_fake->releaseAnswers();
+    QTRY_COMPARE(m_server->clientCount(), 0);
+    m_fake->m_deferAnswers = false;
+    ControlTestClient next;
+    QVERIFY(next.connectTo(path()));
+    QVERIFY(next.request(QJsonObject{{u"cmd"_s, u"queues"_s}}).value(u"ok"_s).toBool());
 }
 
 // A pool of 64 workers holding 256 ids each, in both stages: the whole

@@ -81,6 +81,7 @@ void tst_OperatorQueries::answersWhileTheCallerRuns()
 
     SessionLimits limits;
     limits.lockTimeout = std::chrono::seconds(60);
+    limits.statementTimeout = std::chrono::seconds(60);
     OperatorThread operatorThread(tdb.uri(), u"tst"_s, limits);
     std::optional<Result<QueueCounts, QString>> counts;
     operatorThread.queueCounts(this, [&counts](Result<QueueCounts, QString> answer) { counts = std::move(answer); });
