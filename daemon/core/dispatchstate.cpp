@@ -24,7 +24,8 @@ namespace field = protocol::field;
 namespace {
 
 constexpr qint64 QueueCacheMs = 1000;
-constexpr std::size_t KeptSamples = 61;
+constexpr std::chrono::milliseconds Rate10s{10000};
+constexpr std::chrono::milliseconds Rate60s{60000};
 
 QString accountName()
 {
@@ -43,7 +44,7 @@ DispatchState::DispatchState(Dispatcher &dispatcher)
 {
     m_clock.start();
     // Nothing has run at start: the first rates are counted from here.
-    m_samples.push_back(Sample{});
+    m_rates.sample(0, {});
     m_sampler.setInterval(std::chrono::seconds(1));
     connect(&m_sampler, &QTimer::timeout, this, &DispatchState::sample);
     m_sampler.start();
@@ -146,14 +147,10 @@ void DispatchState::reloaded()
 void DispatchState::sample()
 {
     const StatsDelta &totals = m_d.m_stats.totals();
-    Sample now;
-    now.atMs = m_clock.elapsed();
-    now.runs = totals.stageRuns;
+    RateMeter::Counts counts{totals.stageRuns, {}};
     for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it)
-        now.stageRuns.insert(it.key(), it.value().runs);
-    m_samples.push_back(std::move(now));
-    while (m_samples.size() > KeptSamples)
-        m_samples.pop_front();
+        counts.stageRuns.insert(it.key(), it.value().runs);
+    m_rates.sample(m_clock.elapsed(), std::move(counts));
     // A stop begins without a signal.
     checkLifecycle();
 }
@@ -242,27 +239,16 @@ StatsSnapshot DispatchState::stats() const
     stats.messages = totals.messages;
 
     const qint64 nowMs = m_clock.elapsed();
-    // Runs per second since the newest sample at least `window` old (or the oldest there is).
-    const auto rate = [&](qint64 windowMs, qint64 current, const std::function<qint64(const Sample &)> &of) {
-        const Sample *base = nullptr;
-        for (auto it = m_samples.crbegin(); it != m_samples.crend(); ++it) {
-            base = &*it;
-            if (nowMs - it->atMs >= windowMs)
-                break;
-        }
-        const qint64 spanMs = base ? nowMs - base->atMs : 0;
-        return spanMs < 500 ? 0.0 : double(current - of(*base)) * 1000.0 / double(spanMs);
-    };
-    stats.rate10s = rate(10000, totals.stageRuns, [](const Sample &s) { return s.runs; });
-    stats.rate60s = rate(60000, totals.stageRuns, [](const Sample &s) { return s.runs; });
+    stats.rate10s = m_rates.rate(nowMs, Rate10s, totals.stageRuns);
+    stats.rate60s = m_rates.rate(nowMs, Rate60s, totals.stageRuns);
     for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it) {
         const QString &stage = it.key();
         const StageCounters &counters = it.value();
-        const auto of = [&stage](const Sample &s) { return s.stageRuns.value(stage); };
         stats.stages.insert(stage,
                             StageStatsSnapshot{counters.runs, counters.failures, counters.timeouts, counters.crashes,
-                                               counters.busyUsec, rate(10000, counters.runs, of),
-                                               rate(60000, counters.runs, of)});
+                                               counters.busyUsec,
+                                               m_rates.stageRate(nowMs, Rate10s, stage, counters.runs),
+                                               m_rates.stageRate(nowMs, Rate60s, stage, counters.runs)});
     }
     return stats;
 }

@@ -2,13 +2,13 @@
 #pragma once
 
 #include "model/dispatchview.h"
+#include "model/ratemeter.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QPointer>
 #include <QTimer>
-#include <deque>
 #include <memory>
 
 namespace pepsi {
@@ -81,14 +81,8 @@ private:
     // Askers waiting for the count that runs now.
     QList<std::pair<QPointer<QObject>, Answer<QueueCounts>>> m_countWaiters;
 
-    struct Sample
-    {
-        qint64 atMs = 0;
-        qint64 runs = 0;
-        QHash<QString, qint64> stageRuns;
-    };
     QElapsedTimer m_clock;
-    std::deque<Sample> m_samples; // one a second, the last 61
+    RateMeter m_rates; // sampled once a second
     QTimer m_sampler;
 };
 
