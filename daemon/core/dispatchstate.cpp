@@ -48,7 +48,8 @@ DispatchState::DispatchState(Dispatcher &dispatcher)
     m_sampler.setInterval(std::chrono::seconds(1));
     connect(&m_sampler, &QTimer::timeout, this, &DispatchState::sample);
     m_sampler.start();
-    connect(&m_d, &Dispatcher::lifecycleChanged, this, &DispatchState::checkLifecycle);
+    // Every change goes through Dispatcher::setLifecycle: relayed as it happens.
+    connect(&m_d, &Dispatcher::lifecycleChanged, this, &DispatchView::lifecycleChanged);
 }
 
 DispatchState::~DispatchState() = default;
@@ -75,15 +76,12 @@ void DispatchState::attachSession(DatabaseSession *session)
             if (query.exec(QStringLiteral("SELECT current_database()")) && query.next())
                 m_databaseName = query.value(0).toString();
         }
-        // After the Dispatcher has handled the same signal.
-        QTimer::singleShot(0, this, &DispatchState::checkLifecycle);
     });
     connect(session, &DatabaseSession::down, this, [this](const QString &reason) {
         m_databaseError = reason;
         m_downSince.start();
         m_queueCache.reset();
         emitEvent(QString(event::DatabaseLost), {{field::Reason, reason}});
-        QTimer::singleShot(0, this, &DispatchState::checkLifecycle);
     });
 }
 
@@ -151,20 +149,9 @@ void DispatchState::sample()
     for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it)
         counts.stageRuns.insert(it.key(), it.value().runs);
     m_rates.sample(m_clock.elapsed(), std::move(counts));
-    // A stop begins without a signal.
-    checkLifecycle();
 }
 
 Lifecycle DispatchState::lifecycle() const { return m_d.m_lifecycle; }
-
-void DispatchState::checkLifecycle()
-{
-    const Lifecycle now = lifecycle();
-    if (now == m_lifecycle)
-        return;
-    m_lifecycle = now;
-    Q_EMIT lifecycleChanged(now);
-}
 
 QList<WorkerPool *> DispatchState::allPools() const
 {

@@ -56,7 +56,6 @@ public:
 
 private:
     void sample();
-    void checkLifecycle();
     Lifecycle lifecycle() const;
     bool serving() const;
     QList<WorkerPool *> allPools() const;
@@ -68,7 +67,6 @@ private:
 
     Dispatcher &m_d;
     QDateTime m_startedAt;
-    Lifecycle m_lifecycle = Lifecycle::Starting;
     QString m_databaseName;
     QString m_databaseError;
     QElapsedTimer m_downSince;
