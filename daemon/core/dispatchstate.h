@@ -2,13 +2,11 @@
 #pragma once
 
 #include "model/dispatchview.h"
-#include "model/ratemeter.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QPointer>
-#include <QTimer>
 #include <memory>
 
 namespace pepsi {
@@ -19,11 +17,12 @@ class OperatorThread;
 class WorkerPool;
 
 // The Dispatcher's face for the control socket: copies of its state
-// (DispatchView) and the admin operations (DispatchControl). It reads the
-// Dispatcher's members (a friend) and the pools through their const
+// (DispatchView) and the admin operations (DispatchControl). It sees the
+// Dispatcher only through its public port (accessors, the lifecycle signal,
+// requestRound, reloadNow, setDrained) and the pools through their const
 // snapshot methods, turns what the pools and the session signal into events,
-// and keeps what only the socket needs: rates over 10 and 60 s, the
-// one-second cache of the queue counts, the last cooldown reason per stage.
+// and keeps what only the socket needs: the one-second cache of the queue
+// counts, the last cooldown reason per stage, the operator thread.
 class DispatchState : public DispatchView, public DispatchControl
 {
     Q_OBJECT
@@ -55,10 +54,7 @@ public:
     void requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer) override;
 
 private:
-    void sample();
     Lifecycle lifecycle() const;
-    bool serving() const;
-    QList<WorkerPool *> allPools() const;
     void emitEvent(const QString &name, QJsonObject fields);
     std::optional<QString> setDrained(const QString &stage, bool drained, uint uid);
     OperatorThread &operatorThread();
@@ -67,7 +63,6 @@ private:
 
     Dispatcher &m_d;
     QDateTime m_startedAt;
-    QString m_databaseName;
     QString m_databaseError;
     QElapsedTimer m_downSince;
     QString m_reloadSource = QStringLiteral("notify");
@@ -78,10 +73,6 @@ private:
     QElapsedTimer m_queueCacheAge;
     // Askers waiting for the count that runs now.
     QList<std::pair<QPointer<QObject>, Answer<QueueCounts>>> m_countWaiters;
-
-    QElapsedTimer m_clock;
-    RateMeter m_rates; // sampled once a second
-    QTimer m_sampler;
 };
 
 } // namespace pepsi

@@ -47,6 +47,8 @@ public:
     QString lockHolder() const { return m_lockHolder; }
     // While down: why.
     QString lastError() const { return m_lastError; }
+    // current_database() of the queue connection, read once it is first up.
+    QString databaseName() const { return m_databaseName; }
     QueueStore &store() { return *m_store; }
     StatsStore &stats() { return m_stats; }
     OverlayStore &overlay() { return m_overlay; }
@@ -78,6 +80,7 @@ private:
     void logAttempt(const QString &reason, std::chrono::milliseconds next);
     // A round trip on the named connection succeeds.
     static bool answers(const QString &connectionName);
+    static QString currentDatabase(const QString &connectionName);
 
     QString m_database;
     SessionLimits m_limits;
@@ -97,6 +100,7 @@ private:
     QElapsedTimer m_lastAttemptLine;
     QString m_lockHolder;
     QString m_lastError;
+    QString m_databaseName;
     int m_failures = 0;
     int m_quietAttempts = 0; // failed attempts not logged since the last line
     bool m_outageLogged = false;
