@@ -66,7 +66,8 @@ Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settin
         int workers = 0;
         for (const WorkerPool *pool : std::as_const(m_pools))
             workers += pool->workerCount();
-        return ServiceNotifier::Figures{workers, inFlight(), m_stats.totals().stageRuns};
+        // The shortest window of the meter (a second or two): the line shows a stall.
+        return ServiceNotifier::Figures{workers, inFlight(), runRate(1s)};
     });
     m_state = new DispatchState(*this);
 }
