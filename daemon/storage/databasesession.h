@@ -27,8 +27,6 @@ class DatabaseSession : public QObject
     Q_OBJECT
 
 public:
-    enum class State { Down, WaitingForLock, Up };
-
     DatabaseSession(const QString &database, const SessionLimits &limits, bool standby, QObject *parent);
     ~DatabaseSession() override;
 
@@ -41,10 +39,7 @@ public:
     void checkAlive();
     void close();
 
-    State state() const { return m_state; }
     bool isUp() const { return m_state == State::Up; }
-    // While waiting for the lock: who holds it.
-    QString lockHolder() const { return m_lockHolder; }
     // While down: why.
     QString lastError() const { return m_lastError; }
     // current_database() of the queue connection, read once it is first up.
@@ -70,6 +65,8 @@ Q_SIGNALS:
     void notified(const QString &channel);
 
 private:
+    enum class State { Down, WaitingForLock, Up };
+
     void attempt();
     // Takes the lock on the fresh queue connection; false when it did not
     // (and it has already decided what follows).

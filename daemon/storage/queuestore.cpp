@@ -90,9 +90,6 @@ UPDATE workqueue w
  WHERE w.workqueue_id = u.id AND w.claims = u.claims AND w.status = 'running'
 )sql");
 
-const QString ResetOrphansSql =
-    QStringLiteral("UPDATE workqueue SET status = 'pending', updated = now() WHERE status = 'running'");
-
 const QString ResetOrphansExceptSql =
     QStringLiteral("UPDATE workqueue SET status = 'pending', updated = now() "
                    "WHERE status = 'running' AND workqueue_id <> ALL (:held::bigint[])");
@@ -301,15 +298,6 @@ bool QueueStore::answers()
 {
     QSqlQuery ping(QSqlDatabase::database(m_connectionName, false));
     return ping.exec(QStringLiteral("SELECT 1"));
-}
-
-std::optional<qint64> QueueStore::resetOrphans()
-{
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(ResetOrphansSql);
-    if (!run(query, "resetting orphaned running rows"))
-        return std::nullopt;
-    return query.numRowsAffected();
 }
 
 std::optional<qint64> QueueStore::resetOrphansExcept(const QList<qint64> &held)

@@ -60,18 +60,14 @@ public:
     // without its reason if that helps), never kept to block later batches.
     std::optional<qint64> settle(const Settlements &settlements);
 
-    // Start-up: rows a previous dispatcher left running go back to pending.
-    std::optional<qint64> resetOrphans();
-    // After a reconnect: running rows that no worker of ours holds go back to
-    // pending (a claim that committed but whose answer was lost with the
-    // connection). Only the lock holder may call it.
+    // Running rows that no worker of ours holds go back to pending: at start
+    // (nothing held) the rows a previous dispatcher left, after a reconnect a
+    // claim that committed but whose answer was lost with the connection.
+    // Only the lock holder may call it.
     std::optional<qint64> resetOrphansExcept(const QList<qint64> &held);
 
     // The claim's plan, for tests and docs.
     QString explainClaim(const QList<StageDemand> &demands);
-
-    // The connection the statements run on, for the other stores that share it (ControlStore).
-    QString connectionName() const { return m_connectionName; }
 
 private:
     enum class SettleStep { Written, Rejected, TryLater };
