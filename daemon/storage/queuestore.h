@@ -33,6 +33,10 @@ struct ClaimRound
     qint64 skippedLocked = 0;             // due or claimable rows another session holds a lock on
 };
 
+// The claim round's statement as claimRound() prepares it (:stages text[],
+// :caps integer[]); tst_queuestore checks its plan.
+extern const QString ClaimRoundSql;
+
 // Every statement the dispatcher runs against workqueue, in one place, on one
 // connection of its own. All writes to handed-out rows carry the claim guard.
 class QueueStore
@@ -65,9 +69,6 @@ public:
     // claim that committed but whose answer was lost with the connection.
     // Only the lock holder may call it.
     std::optional<qint64> resetOrphansExcept(const QList<qint64> &held);
-
-    // The claim's plan, for tests and docs.
-    QString explainClaim(const QList<StageDemand> &demands);
 
 private:
     enum class SettleStep { Written, Rejected, TryLater };
