@@ -56,11 +56,18 @@ Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settin
     connect(&m_statsTimer, &QTimer::timeout, this, &Dispatcher::flushStatistics);
     connect(&m_idleStatsTimer, &QTimer::timeout, this, &Dispatcher::flushStatisticsWhenIdle);
     m_lastStatsFlush.start();
+    m_clock.start();
+    // Nothing has run at start: the first rates are counted from here.
+    m_rates.sample(0, {});
+    m_rateSampler.setInterval(1s);
+    connect(&m_rateSampler, &QTimer::timeout, this, &Dispatcher::sampleRates);
+    m_rateSampler.start();
     m_notifier.setFigureSource([this] {
         int workers = 0;
         for (const WorkerPool *pool : std::as_const(m_pools))
             workers += pool->workerCount();
-        return ServiceNotifier::Figures{workers, inFlight(), m_stats.totals().stageRuns};
+        // The shortest window of the meter (a second or two): the line shows a stall.
+        return ServiceNotifier::Figures{workers, inFlight(), runRate(1s)};
     });
     m_state = new DispatchState(*this);
 }

@@ -6,6 +6,7 @@
 #include "config/stagegraph.h"
 #include "core/statistics.h"
 #include "model/dispatchview.h"
+#include "model/ratemeter.h"
 #include "model/ticket.h"
 #include "service/servicenotifier.h"
 
@@ -13,6 +14,7 @@
 #include <QHash>
 #include <QObject>
 #include <QTimer>
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -55,6 +57,36 @@ public:
     // Reconnecting (or Starting with the database unreachable): why.
     QString lastDatabaseError() const;
 
+    // What the control plane (DispatchState) reads: the state in force, by
+    // const reference or copy, and nothing it could change.
+    const StageGraph &graph() const { return m_graph; }
+    const DispatchSettings &settings() const { return m_settings; } // the overlay applied
+    bool isStandby() const { return m_standby; }
+    // Pools built and not stopping; the database may be down (Reconnecting).
+    bool isServing() const;
+    bool isDatabaseUp() const;
+    // current_database() of the queue connection, once it was up.
+    QString databaseName() const;
+    // Current stages sorted by name, then retired ones still draining.
+    QList<const WorkerPool *> pools() const;
+    // A current stage's pool, or null.
+    const WorkerPool *pool(const QString &stage) const { return m_pools.value(stage); }
+    const StatsDelta &statsTotals() const { return m_stats.totals(); }
+    qint64 claimedTotal() const { return m_claimedTotal; }
+    qint64 rounds() const { return m_rounds; }
+    // Runs per second over the last `window` (from the once-a-second meter).
+    double runRate(std::chrono::milliseconds window) const;
+    double stageRunRate(const QString &stage, std::chrono::milliseconds window) const;
+    // A reload waits for the database (or for config_overlay to be read).
+    bool isReloadPending() const { return m_reloadPending; }
+
+    // What it may ask: a claim round soon, a reload as on config_changed (the
+    // database up), and draining or resuming a current stage (false: no such
+    // stage). Whether a command is allowed now is the caller's to check.
+    void requestRound();
+    void reloadNow() { reload(); }
+    bool setDrained(const QString &stage, bool drained);
+
 Q_SIGNALS:
     void finished(int exitCode);
     void lifecycleChanged(pepsi::Lifecycle state);
@@ -70,8 +102,8 @@ private:
     void finishStop();
     void setLifecycle(Lifecycle state);
 
-    void requestRound();
     void runRound();
+    void sampleRates();
     bool resetOrphansIfDue();
     void flushSettlements(bool force = false);
     void flushStatistics();
@@ -113,6 +145,9 @@ private:
     QTimer m_statsTimer;     // STATS_INTERVAL
     QTimer m_idleStatsTimer; // the idle flush, at most once a second
     QElapsedTimer m_lastStatsFlush;
+    QElapsedTimer m_clock; // since construction: the rate meter's time
+    RateMeter m_rates;
+    QTimer m_rateSampler;  // once a second
     Settlements m_pending; // written before the next claim
 
     qint64 m_rounds = 0;
@@ -124,9 +159,7 @@ private:
     bool m_reloadPending = false;
     bool m_mayWrite = true; // false once another dispatcher owns the rows
 
-    // Reads the members above for the control socket; see core/dispatchstate.h.
-    friend class DispatchState;
-    DispatchState *m_state = nullptr;
+    DispatchState *m_state = nullptr; // a child
 };
 
 } // namespace pepsi

@@ -10,8 +10,6 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
-#include <QSqlDatabase>
-#include <QSqlQuery>
 #include <QSysInfo>
 #include <algorithm>
 #include <pwd.h>
@@ -24,7 +22,8 @@ namespace field = protocol::field;
 namespace {
 
 constexpr qint64 QueueCacheMs = 1000;
-constexpr std::size_t KeptSamples = 61;
+constexpr std::chrono::milliseconds Rate10s{10000};
+constexpr std::chrono::milliseconds Rate60s{60000};
 
 QString accountName()
 {
@@ -41,13 +40,13 @@ DispatchState::DispatchState(Dispatcher &dispatcher)
     , m_d(dispatcher)
     , m_startedAt(QDateTime::currentDateTimeUtc())
 {
-    m_clock.start();
-    // Nothing has run at start: the first rates are counted from here.
-    m_samples.push_back(Sample{});
-    m_sampler.setInterval(std::chrono::seconds(1));
-    connect(&m_sampler, &QTimer::timeout, this, &DispatchState::sample);
-    m_sampler.start();
-    connect(&m_d, &Dispatcher::lifecycleChanged, this, &DispatchState::checkLifecycle);
+    // Every change goes through Dispatcher::setLifecycle: relayed as it happens.
+    connect(&m_d, &Dispatcher::lifecycleChanged, this, [this](Lifecycle state) {
+        // A stop has begun: operator jobs not yet run are refused, not run.
+        if (m_operator && (state == Lifecycle::Stopping || state == Lifecycle::Stopped))
+            m_operator->stop();
+        Q_EMIT lifecycleChanged(state);
+    });
 }
 
 DispatchState::~DispatchState() = default;
@@ -69,20 +68,12 @@ void DispatchState::attachSession(DatabaseSession *session)
             emitEvent(QString(event::DatabaseRestored),
                       {{field::AfterMs, double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
         }
-        if (m_databaseName.isEmpty()) {
-            QSqlQuery query(QSqlDatabase::database(m_d.m_session->store().connectionName(), false));
-            if (query.exec(QStringLiteral("SELECT current_database()")) && query.next())
-                m_databaseName = query.value(0).toString();
-        }
-        // After the Dispatcher has handled the same signal.
-        QTimer::singleShot(0, this, &DispatchState::checkLifecycle);
     });
     connect(session, &DatabaseSession::down, this, [this](const QString &reason) {
         m_databaseError = reason;
         m_downSince.start();
         m_queueCache.reset();
         emitEvent(QString(event::DatabaseLost), {{field::Reason, reason}});
-        QTimer::singleShot(0, this, &DispatchState::checkLifecycle);
     });
 }
 
@@ -139,45 +130,11 @@ void DispatchState::watchPool(WorkerPool *pool)
 void DispatchState::reloaded()
 {
     emitEvent(QString(event::Reload),
-              {{field::Stages, QJsonArray::fromStringList(m_d.m_graph.names())}, {field::Source, m_reloadSource}});
+              {{field::Stages, QJsonArray::fromStringList(m_d.graph().names())}, {field::Source, m_reloadSource}});
     m_reloadSource = QStringLiteral("notify");
 }
 
-void DispatchState::sample()
-{
-    const StatsDelta &totals = m_d.m_stats.totals();
-    Sample now;
-    now.atMs = m_clock.elapsed();
-    now.runs = totals.stageRuns;
-    for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it)
-        now.stageRuns.insert(it.key(), it.value().runs);
-    m_samples.push_back(std::move(now));
-    while (m_samples.size() > KeptSamples)
-        m_samples.pop_front();
-    // A stop begins without a signal.
-    checkLifecycle();
-}
-
-Lifecycle DispatchState::lifecycle() const { return m_d.m_lifecycle; }
-
-void DispatchState::checkLifecycle()
-{
-    const Lifecycle now = lifecycle();
-    if (now == m_lifecycle)
-        return;
-    m_lifecycle = now;
-    if (m_operator && (now == Lifecycle::Stopping || now == Lifecycle::Stopped))
-        m_operator->stop();
-    Q_EMIT lifecycleChanged(now);
-}
-
-QList<WorkerPool *> DispatchState::allPools() const
-{
-    QList<WorkerPool *> pools = m_d.m_pools.values();
-    std::sort(pools.begin(), pools.end(),
-              [](const WorkerPool *a, const WorkerPool *b) { return a->stage().name < b->stage().name; });
-    return pools + m_d.m_retiredPools;
-}
+Lifecycle DispatchState::lifecycle() const { return m_d.lifecycle(); }
 
 void DispatchState::emitEvent(const QString &name, QJsonObject fields)
 {
@@ -193,28 +150,28 @@ DaemonInfo DispatchState::info() const
     info.pid = QCoreApplication::applicationPid();
     info.startedAt = m_startedAt;
     info.host = QSysInfo::machineHostName();
-    info.database = m_databaseName;
+    info.database = m_d.databaseName();
     info.user = accountName();
-    info.standby = m_d.m_standby;
+    info.standby = m_d.isStandby();
     info.lifecycle = lifecycle();
     info.databaseError = m_databaseError;
     return info;
 }
 
-StageGraph DispatchState::graph() const { return m_d.m_graph; }
+StageGraph DispatchState::graph() const { return m_d.graph(); }
 
-DispatchSettings DispatchState::settings() const { return m_d.m_settings; }
+DispatchSettings DispatchState::settings() const { return m_d.settings(); }
 
 bool DispatchState::isDrained(const QString &stage) const
 {
-    const WorkerPool *pool = m_d.m_pools.value(stage);
+    const WorkerPool *pool = m_d.pool(stage);
     return pool && pool->isDrained();
 }
 
 QList<PoolSnapshot> DispatchState::pools() const
 {
     QList<PoolSnapshot> snapshots;
-    for (const WorkerPool *pool : allPools()) {
+    for (const WorkerPool *pool : m_d.pools()) {
         PoolSnapshot snapshot = pool->snapshot();
         if (snapshot.cooldownUntil)
             snapshot.cooldownReason = m_cooldownReason.value(snapshot.stage);
@@ -226,7 +183,7 @@ QList<PoolSnapshot> DispatchState::pools() const
 QList<WorkerSnapshot> DispatchState::workers() const
 {
     QList<WorkerSnapshot> workers;
-    for (const WorkerPool *pool : allPools())
+    for (const WorkerPool *pool : m_d.pools())
         workers += pool->workerSnapshots();
     std::stable_sort(workers.begin(), workers.end(),
                      [](const WorkerSnapshot &a, const WorkerSnapshot &b) { return a.stage < b.stage; });
@@ -235,36 +192,23 @@ QList<WorkerSnapshot> DispatchState::workers() const
 
 StatsSnapshot DispatchState::stats() const
 {
-    const StatsDelta &totals = m_d.m_stats.totals();
+    const StatsDelta &totals = m_d.statsTotals();
     StatsSnapshot stats;
     stats.since = m_startedAt;
-    stats.claimed = m_d.m_claimedTotal;
-    stats.rounds = m_d.m_rounds;
+    stats.claimed = m_d.claimedTotal();
+    stats.rounds = m_d.rounds();
     stats.stageRuns = totals.stageRuns;
     stats.messages = totals.messages;
 
-    const qint64 nowMs = m_clock.elapsed();
-    // Runs per second since the newest sample at least `window` old (or the oldest there is).
-    const auto rate = [&](qint64 windowMs, qint64 current, const std::function<qint64(const Sample &)> &of) {
-        const Sample *base = nullptr;
-        for (auto it = m_samples.crbegin(); it != m_samples.crend(); ++it) {
-            base = &*it;
-            if (nowMs - it->atMs >= windowMs)
-                break;
-        }
-        const qint64 spanMs = base ? nowMs - base->atMs : 0;
-        return spanMs < 500 ? 0.0 : double(current - of(*base)) * 1000.0 / double(spanMs);
-    };
-    stats.rate10s = rate(10000, totals.stageRuns, [](const Sample &s) { return s.runs; });
-    stats.rate60s = rate(60000, totals.stageRuns, [](const Sample &s) { return s.runs; });
+    stats.rate10s = m_d.runRate(Rate10s);
+    stats.rate60s = m_d.runRate(Rate60s);
     for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it) {
         const QString &stage = it.key();
         const StageCounters &counters = it.value();
-        const auto of = [&stage](const Sample &s) { return s.stageRuns.value(stage); };
         stats.stages.insert(stage,
                             StageStatsSnapshot{counters.runs, counters.failures, counters.timeouts, counters.crashes,
-                                               counters.busyUsec, rate(10000, counters.runs, of),
-                                               rate(60000, counters.runs, of)});
+                                               counters.busyUsec, m_d.stageRunRate(stage, Rate10s),
+                                               m_d.stageRunRate(stage, Rate60s)});
     }
     return stats;
 }
@@ -273,10 +217,10 @@ OperatorThread &DispatchState::operatorThread()
 {
     if (!m_operator) {
         SessionLimits limits;
-        limits.lockTimeout = m_d.m_settings.dbLockTimeout;
-        limits.statementTimeout = m_d.m_settings.dbStatementTimeout;
+        limits.lockTimeout = m_d.settings().dbLockTimeout;
+        limits.statementTimeout = m_d.settings().dbStatementTimeout;
         m_operator =
-            std::make_unique<OperatorThread>(m_d.m_settings.database, DispatcherLock::applicationName(), limits);
+            std::make_unique<OperatorThread>(m_d.settings().database, DispatcherLock::applicationName(), limits);
     }
     return *m_operator;
 }
@@ -285,7 +229,7 @@ void DispatchState::queueCounts(QObject *context, Answer<QueueCounts> answer)
 {
     if (m_queueCache && m_queueCacheAge.elapsed() < QueueCacheMs)
         return answer(*m_queueCache);
-    if (!m_d.m_session || !m_d.m_session->isUp())
+    if (!m_d.isDatabaseUp())
         return answer(QStringLiteral("the database is unreachable")
                       + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError));
     m_countWaiters.append({QPointer<QObject>(context), std::move(answer)});
@@ -299,7 +243,7 @@ void DispatchState::countsArrived(Result<QueueCounts, QString> counts)
 {
     if (counts) {
         // Every stage of the graph appears, with zeros when it has no rows.
-        for (const StageConfig &stage : m_d.m_graph.stages())
+        for (const StageConfig &stage : m_d.graph().stages())
             counts.value().stages[stage.name];
         m_queueCache = counts.value();
         m_queueCacheAge.start();
@@ -315,45 +259,37 @@ void DispatchState::countsArrived(Result<QueueCounts, QString> counts)
 
 // --- DispatchControl ---------------------------------------------------------
 
-bool DispatchState::serving() const
-{
-    // Pools built and not stopping; the database may be down (Reconnecting).
-    return m_d.m_pipelineBuilt && m_d.m_lifecycle != Lifecycle::Stopping && m_d.m_lifecycle != Lifecycle::Stopped;
-}
-
 Result<QStringList, QString> DispatchState::reload(uint uid)
 {
-    if (!serving())
+    if (!m_d.isServing())
         return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
-    if (!m_d.m_session->isUp())
+    if (!m_d.isDatabaseUp())
         return QStringLiteral("the database is unreachable; the overlay is read again once it is back");
     qCInfo(lcMain).noquote() << "reload requested on the control socket by uid" << uid;
     m_reloadSource = QStringLiteral("socket");
-    m_d.reload();
-    if (!serving())
+    m_d.reloadNow();
+    if (!m_d.isServing())
         return QStringLiteral("the reloaded configuration does not parse; the dispatcher is stopping (see its log)");
-    if (m_d.m_reloadPending)
+    if (m_d.isReloadPending())
         return QStringLiteral("reading config_overlay failed; it is read again once the database answers");
-    return m_d.m_graph.names();
+    return m_d.graph().names();
 }
 
 std::optional<QString> DispatchState::setDrained(const QString &stage, bool drained, uint uid)
 {
-    if (!serving())
+    if (!m_d.isServing())
         return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
-    WorkerPool *pool = m_d.m_pools.value(stage);
+    const WorkerPool *pool = m_d.pool(stage);
     if (!pool)
         return QStringLiteral("unknown stage \"%1\" (stages: %2)")
-            .arg(stage, m_d.m_graph.names().join(QStringLiteral(", ")));
+            .arg(stage, m_d.graph().names().join(QStringLiteral(", ")));
     if (pool->isDrained() == drained)
         return std::nullopt;
-    pool->setDrained(drained);
+    m_d.setDrained(stage, drained); // a resumed stage claims at once
     qCInfo(lcMain).noquote() << "stage" << stage << (drained ? "drained" : "resumed") << "on the control socket by uid"
                              << uid;
     emitEvent(drained ? QString(event::StageDrained) : QString(event::StageResumed),
               {{field::Stage, stage}, {field::Uid, double(uid)}});
-    if (!drained)
-        m_d.requestRound();
     return std::nullopt;
 }
 
@@ -363,9 +299,9 @@ std::optional<QString> DispatchState::resume(const QString &stage, uint uid) { r
 
 void DispatchState::requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer)
 {
-    if (!serving())
+    if (!m_d.isServing())
         return answer(QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle())));
-    if (!m_d.m_session->isUp())
+    if (!m_d.isDatabaseUp())
         return answer(QStringLiteral("the database is unreachable; nothing was requeued"));
     QPointer<QObject> asker(context);
     operatorThread().requeue(request, this,
@@ -391,7 +327,7 @@ void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const R
                {field::Count, double(outcome->requeued)},
                {field::Uid, double(uid)}});
     // The dispatcher may have stopped while the statement ran.
-    if (outcome->requeued > 0 && serving())
+    if (outcome->requeued > 0 && m_d.isServing())
         m_d.requestRound();
 }
 

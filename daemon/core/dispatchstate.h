@@ -7,8 +7,6 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QPointer>
-#include <QTimer>
-#include <deque>
 #include <memory>
 
 namespace pepsi {
@@ -19,11 +17,12 @@ class OperatorThread;
 class WorkerPool;
 
 // The Dispatcher's face for the control socket: copies of its state
-// (DispatchView) and the admin operations (DispatchControl). It reads the
-// Dispatcher's members (a friend) and the pools through their const
+// (DispatchView) and the admin operations (DispatchControl). It sees the
+// Dispatcher only through its public port (accessors, the lifecycle signal,
+// requestRound, reloadNow, setDrained) and the pools through their const
 // snapshot methods, turns what the pools and the session signal into events,
-// and keeps what only the socket needs: rates over 10 and 60 s, the
-// one-second cache of the queue counts, the last cooldown reason per stage.
+// and keeps what only the socket needs: the one-second cache of the queue
+// counts, the last cooldown reason per stage, the operator thread.
 class DispatchState : public DispatchView, public DispatchControl
 {
     Q_OBJECT
@@ -55,11 +54,7 @@ public:
     void requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer) override;
 
 private:
-    void sample();
-    void checkLifecycle();
     Lifecycle lifecycle() const;
-    bool serving() const;
-    QList<WorkerPool *> allPools() const;
     void emitEvent(const QString &name, QJsonObject fields);
     std::optional<QString> setDrained(const QString &stage, bool drained, uint uid);
     OperatorThread &operatorThread();
@@ -68,8 +63,6 @@ private:
 
     Dispatcher &m_d;
     QDateTime m_startedAt;
-    Lifecycle m_lifecycle = Lifecycle::Starting;
-    QString m_databaseName;
     QString m_databaseError;
     QElapsedTimer m_downSince;
     QString m_reloadSource = QStringLiteral("notify");
@@ -80,16 +73,6 @@ private:
     QElapsedTimer m_queueCacheAge;
     // Askers waiting for the count that runs now.
     QList<std::pair<QPointer<QObject>, Answer<QueueCounts>>> m_countWaiters;
-
-    struct Sample
-    {
-        qint64 atMs = 0;
-        qint64 runs = 0;
-        QHash<QString, qint64> stageRuns;
-    };
-    QElapsedTimer m_clock;
-    std::deque<Sample> m_samples; // one a second, the last 61
-    QTimer m_sampler;
 };
 
 } // namespace pepsi

@@ -14,7 +14,6 @@ struct StageCounters
     qint64 crashes = 0;  // workers that died on their own
     qint64 busyUsec = 0; // processing time; a fused stage's time is its own, not its host's
 
-    bool isZero() const { return !runs && !failures && !timeouts && !crashes && !busyUsec; }
     StageCounters &operator+=(const StageCounters &other);
     bool operator==(const StageCounters &) const = default;
 };

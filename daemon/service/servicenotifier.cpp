@@ -47,12 +47,9 @@ void ServiceNotifier::ready()
     if (m_stopping)
         return;
     m_state.clear();
-    m_rateClock.start();
-    m_rateRuns = m_source ? m_source().runs : 0;
-    m_rate = 0;
     if (!m_ready) {
         m_ready = true;
-        const QString status = runningStatus(m_source ? m_source() : Figures{}, 0);
+        const QString status = runningStatus(m_source ? m_source() : Figures{});
         sdNotify("READY=1\nSTATUS=" + status.toUtf8());
         m_sent = status;
         m_lastSent.start();
@@ -107,14 +104,7 @@ void ServiceNotifier::refresh()
     if (status.isEmpty()) {
         if (!m_ready)
             return;
-        const Figures figures = m_source ? m_source() : Figures{};
-        // The rate over the last refresh period, not since start: it shows a stall.
-        if (const qint64 elapsed = m_rateClock.elapsed(); elapsed >= 200) {
-            m_rate = double(figures.runs - m_rateRuns) * 1000.0 / double(elapsed);
-            m_rateRuns = figures.runs;
-            m_rateClock.restart();
-        }
-        status = runningStatus(figures, m_rate);
+        status = runningStatus(m_source ? m_source() : Figures{});
     }
     if (status == m_sent)
         return;
@@ -133,13 +123,13 @@ void ServiceNotifier::sendStatus(const QString &status)
     m_lastSent.start();
 }
 
-QString ServiceNotifier::runningStatus(const Figures &figures, double runsPerSecond)
+QString ServiceNotifier::runningStatus(const Figures &figures)
 {
     return QStringLiteral("running: %1 %2, %3 in flight, %4 runs/s")
         .arg(figures.workers)
         .arg(figures.workers == 1 ? QStringLiteral("worker") : QStringLiteral("workers"))
         .arg(figures.inFlight)
-        .arg(runsPerSecond, 0, 'f', 1);
+        .arg(figures.runsPerSecond, 0, 'f', 1);
 }
 
 } // namespace pepsi

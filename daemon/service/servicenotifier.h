@@ -25,7 +25,7 @@ public:
     {
         int workers = 0;
         int inFlight = 0;
-        qint64 runs = 0; // stage runs ended since start; the status shows their rate
+        double runsPerSecond = 0; // over the last second or so: it shows a stall
     };
     using FigureSource = std::function<Figures()>;
 
@@ -45,12 +45,10 @@ public:
     void reloading();
     void reloaded();
 
-    std::chrono::milliseconds watchdogPeriod() const;
-
-    // "running: 3 workers, 5 in flight, 120.5 runs/s"
-    static QString runningStatus(const Figures &figures, double runsPerSecond);
-
 private:
+    std::chrono::milliseconds watchdogPeriod() const;
+    // "running: 3 workers, 5 in flight, 120.5 runs/s"
+    static QString runningStatus(const Figures &figures);
     void refresh();
     void sendStatus(const QString &status);
 
@@ -59,9 +57,6 @@ private:
     QTimer m_refresh;  // once a second: the figures move without any event
     QTimer m_deferred; // a state change within a second of the last line
     QElapsedTimer m_lastSent;
-    QElapsedTimer m_rateClock;
-    qint64 m_rateRuns = 0;
-    double m_rate = 0;
     QString m_state; // empty: show the figures
     QString m_sent;
     bool m_ready = false;

@@ -10,8 +10,6 @@
 
 namespace pepsi {
 
-namespace {
-
 // Pending, running and paused rows are counted through their partial indexes
 // (index-only where the visibility map allows), so the cost follows the
 // backlog. The oldest pending row is the lowest pending id of the stage: ids
@@ -35,6 +33,8 @@ SELECT stage, 'paused', count(*), NULL FROM workqueue WHERE status = 'paused' GR
 UNION ALL
 SELECT stage, status::text, count(*), NULL FROM workqueue WHERE status IN ('failed', 'timeout') GROUP BY stage, status
 )sql");
+
+namespace {
 
 // One statement: pick up to limit + 1 matching rows in id order, skipping
 // rows locked by another session, move the first `limit` of them back to
@@ -95,17 +95,6 @@ std::optional<QueueCounts> ControlStore::queueCounts()
         }
     }
     return counts;
-}
-
-QString ControlStore::explainQueueCounts()
-{
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    if (!query.exec(QStringLiteral("EXPLAIN (COSTS OFF) ") + QueueCountsSql))
-        return query.lastError().text();
-    QString plan;
-    while (query.next())
-        plan += query.value(0).toString() + u'\n';
-    return plan;
 }
 
 std::optional<RequeueOutcome> ControlStore::requeue(const RequeueRequest &request)

@@ -8,6 +8,10 @@
 
 namespace pepsi {
 
+// The count behind queueCounts(); tst_operatorqueries checks its plan: it
+// must read indexes only, never the history of done rows.
+extern const QString QueueCountsSql;
+
 // The statements behind the control socket's `queues` and `requeue`, on the
 // operator connection (storage/operatorthread.h). Both are single autocommit
 // statements with bounded work.
@@ -22,10 +26,6 @@ public:
     // Moves at most request.limit matching rows back to pending in one
     // statement, skipping rows another session holds locked.
     std::optional<RequeueOutcome> requeue(const RequeueRequest &request);
-
-    // EXPLAIN of the count query, for the plan tests: it must read indexes
-    // only, never the history of done rows.
-    QString explainQueueCounts();
 
     QString lastError() const { return m_lastError; }
 

@@ -106,6 +106,8 @@ void DatabaseSession::attempt()
     m_sawLockFree = false;
     m_lockHolder.clear();
     m_lastError.clear();
+    if (m_databaseName.isEmpty())
+        m_databaseName = currentDatabase(QueueConnection);
     m_state = State::Up;
     const bool first = !m_everUp;
     m_everUp = true;
@@ -231,6 +233,14 @@ bool DatabaseSession::answers(const QString &connectionName)
 {
     QSqlQuery ping(QSqlDatabase::database(connectionName, false));
     return ping.exec(QStringLiteral("SELECT 1"));
+}
+
+QString DatabaseSession::currentDatabase(const QString &connectionName)
+{
+    QSqlQuery query(QSqlDatabase::database(connectionName, false));
+    if (query.exec(QStringLiteral("SELECT current_database()")) && query.next())
+        return query.value(0).toString();
+    return {};
 }
 
 void DatabaseSession::goDown(const QString &reason)

@@ -27,8 +27,6 @@ class DatabaseSession : public QObject
     Q_OBJECT
 
 public:
-    enum class State { Down, WaitingForLock, Up };
-
     DatabaseSession(const QString &database, const SessionLimits &limits, bool standby, QObject *parent);
     ~DatabaseSession() override;
 
@@ -41,12 +39,11 @@ public:
     void checkAlive();
     void close();
 
-    State state() const { return m_state; }
     bool isUp() const { return m_state == State::Up; }
-    // While waiting for the lock: who holds it.
-    QString lockHolder() const { return m_lockHolder; }
     // While down: why.
     QString lastError() const { return m_lastError; }
+    // current_database() of the queue connection, read once it is first up.
+    QString databaseName() const { return m_databaseName; }
     QueueStore &store() { return *m_store; }
     StatsStore &stats() { return m_stats; }
     OverlayStore &overlay() { return m_overlay; }
@@ -68,6 +65,8 @@ Q_SIGNALS:
     void notified(const QString &channel);
 
 private:
+    enum class State { Down, WaitingForLock, Up };
+
     void attempt();
     // Takes the lock on the fresh queue connection; false when it did not
     // (and it has already decided what follows).
@@ -78,6 +77,7 @@ private:
     void logAttempt(const QString &reason, std::chrono::milliseconds next);
     // A round trip on the named connection succeeds.
     static bool answers(const QString &connectionName);
+    static QString currentDatabase(const QString &connectionName);
 
     QString m_database;
     SessionLimits m_limits;
@@ -97,6 +97,7 @@ private:
     QElapsedTimer m_lastAttemptLine;
     QString m_lockHolder;
     QString m_lastError;
+    QString m_databaseName;
     int m_failures = 0;
     int m_quietAttempts = 0; // failed attempts not logged since the last line
     bool m_outageLogged = false;

@@ -29,7 +29,6 @@ public:
     bool subscribe();
     void close();
     bool isOpen() const;
-    QString connectionName() const { return m_connectionName; }
     QString lastError() const { return m_lastError; }
 
 Q_SIGNALS:

@@ -12,8 +12,6 @@
 
 namespace pepsi {
 
-namespace {
-
 // Resume due paused rows, claim for every stage with spare capacity, and find
 // the next paused deadline, in one round trip. This dispatcher is the only
 // pending -> running writer (advisory lock), but an operator may hold a row
@@ -73,6 +71,8 @@ SELECT (SELECT count(*) FROM resumed), NULL,
                             AND q.workqueue_id <> ALL (ARRAY(SELECT c.workqueue_id FROM claimed c))))
 )sql");
 
+namespace {
+
 // The guard: the row is still running under this claim. Only a claim bumps
 // `claims`, so a row the stage already advanced (pending at the next stage, or
 // claimed again since) never matches. The stage is deliberately not matched: a
@@ -89,9 +89,6 @@ UPDATE workqueue w
        AS u(id, claims, status, reason, pause_ms)
  WHERE w.workqueue_id = u.id AND w.claims = u.claims AND w.status = 'running'
 )sql");
-
-const QString ResetOrphansSql =
-    QStringLiteral("UPDATE workqueue SET status = 'pending', updated = now() WHERE status = 'running'");
 
 const QString ResetOrphansExceptSql =
     QStringLiteral("UPDATE workqueue SET status = 'pending', updated = now() "
@@ -303,15 +300,6 @@ bool QueueStore::answers()
     return ping.exec(QStringLiteral("SELECT 1"));
 }
 
-std::optional<qint64> QueueStore::resetOrphans()
-{
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    query.prepare(ResetOrphansSql);
-    if (!run(query, "resetting orphaned running rows"))
-        return std::nullopt;
-    return query.numRowsAffected();
-}
-
 std::optional<qint64> QueueStore::resetOrphansExcept(const QList<qint64> &held)
 {
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
@@ -320,36 +308,6 @@ std::optional<qint64> QueueStore::resetOrphansExcept(const QList<qint64> &held)
     if (!run(query, "resetting running rows no worker holds"))
         return std::nullopt;
     return query.numRowsAffected();
-}
-
-QString QueueStore::explainClaim(const QList<StageDemand> &demands)
-{
-    // EXPLAIN cannot be PREPAREd (which is how QPSQL binds), so prepare the
-    // claim by hand and explain its execution with the same literals Qt sends.
-    QStringList stages;
-    QList<qint64> caps;
-    for (const StageDemand &demand : demands) {
-        stages << demand.stage;
-        caps << demand.capacity;
-    }
-    const auto literal = [](QString text) -> QString {
-        return u'\'' + text.replace(u'\'', QStringLiteral("''")) + u'\'';
-    };
-    QString sql = ClaimRoundSql;
-    sql.replace(QStringLiteral(":stages"), QStringLiteral("$1")).replace(QStringLiteral(":caps"), QStringLiteral("$2"));
-
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
-    QString plan;
-    if (!query.exec(QStringLiteral("PREPARE pepsi_explain_claim (text[], integer[]) AS ") + sql)
-        || !query.exec(QStringLiteral("EXPLAIN (COSTS OFF) EXECUTE pepsi_explain_claim (%1, %2)")
-                           .arg(literal(pgTextArray(stages)), literal(pgIntArray(caps))))) {
-        plan = query.lastError().text();
-    } else {
-        while (query.next())
-            plan += query.value(0).toString() + u'\n';
-    }
-    query.exec(QStringLiteral("DEALLOCATE pepsi_explain_claim"));
-    return plan;
 }
 
 } // namespace pepsi

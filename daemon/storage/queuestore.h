@@ -33,6 +33,10 @@ struct ClaimRound
     qint64 skippedLocked = 0;             // due or claimable rows another session holds a lock on
 };
 
+// The claim round's statement as claimRound() prepares it (:stages text[],
+// :caps integer[]); tst_queuestore checks its plan.
+extern const QString ClaimRoundSql;
+
 // Every statement the dispatcher runs against workqueue, in one place, on one
 // connection of its own. All writes to handed-out rows carry the claim guard.
 class QueueStore
@@ -60,18 +64,11 @@ public:
     // without its reason if that helps), never kept to block later batches.
     std::optional<qint64> settle(const Settlements &settlements);
 
-    // Start-up: rows a previous dispatcher left running go back to pending.
-    std::optional<qint64> resetOrphans();
-    // After a reconnect: running rows that no worker of ours holds go back to
-    // pending (a claim that committed but whose answer was lost with the
-    // connection). Only the lock holder may call it.
+    // Running rows that no worker of ours holds go back to pending: at start
+    // (nothing held) the rows a previous dispatcher left, after a reconnect a
+    // claim that committed but whose answer was lost with the connection.
+    // Only the lock holder may call it.
     std::optional<qint64> resetOrphansExcept(const QList<qint64> &held);
-
-    // The claim's plan, for tests and docs.
-    QString explainClaim(const QList<StageDemand> &demands);
-
-    // The connection the statements run on, for the other stores that share it (ControlStore).
-    QString connectionName() const { return m_connectionName; }
 
 private:
     enum class SettleStep { Written, Rejected, TryLater };

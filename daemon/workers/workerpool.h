@@ -116,7 +116,6 @@ public:
     // what they hold and idle out. Kept across reconfigure(), that is a reload.
     void setDrained(bool drained) { m_drained = drained; }
     bool isDrained() const { return m_drained; }
-    bool isRetired() const { return m_retired; }
     PoolSnapshot snapshot() const;
     // Sorted by pid.
     QList<WorkerSnapshot> workerSnapshots() const;

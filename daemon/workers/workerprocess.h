@@ -70,8 +70,6 @@ public:
     const std::deque<Ticket> &inFlight() const { return m_inFlight; }
     qint64 answeredCount() const { return m_answered; }
     bool hasAnswered() const { return m_answered > 0; }
-    // It has read its input at least once (or answered): past its own start-up.
-    bool isReady() const { return m_ready; }
     // Killed for a timeout or a protocol violation (its head is settled).
     bool isCondemned() const { return m_condemned; }
     void retire() { m_retiring = true; }
