@@ -31,8 +31,8 @@ struct CommandContext
     PeerCredentials peer;
     bool admin = false;
     Subscription &subscription;
-    quint64 lastSeq = 0;           // the seq of the last event produced so far
-    QObject *connection = nullptr; // answers that come later go nowhere once it is gone
+    quint64 lastSeq = 0;                      // the seq of the last event produced so far
+    QObject *connection = nullptr;            // answers that come later go nowhere once it is gone
     qsizetype maxLine = qsizetype(64) * 1024; // a reply line, its newline included
 };
 
