@@ -4,14 +4,11 @@
 #include "control/controllog.h"
 #include "control/controlserver.h"
 
-#include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QLocalSocket>
 #include <QTimer>
-#include <cerrno>
 #include <fcntl.h>
 #include <memory>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -147,23 +144,15 @@ void ControlConnection::send(const QByteArray &line)
 
 void ControlConnection::sendLate(const QByteArray &line)
 {
-    // The whole line or nothing more: a client still reading takes a reply
-    // at once; one that does not is given a second, then left.
-    qsizetype sent = 0;
-    QDeadlineTimer deadline(std::chrono::seconds(1));
-    while (m_lateReplyFd >= 0 && sent < line.size()) {
-        const ssize_t n =
-            ::send(m_lateReplyFd, line.constData() + sent, size_t(line.size() - sent), MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n > 0) {
-            sent += n;
-            continue;
-        }
-        pollfd writable{m_lateReplyFd, POLLOUT, 0};
-        if ((n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) || deadline.hasExpired()
-            || ::poll(&writable, 1, int(std::max<qint64>(1, deadline.remainingTime()))) < 0) {
-            ::close(m_lateReplyFd);
-            m_lateReplyFd = -1;
-        }
+    // Never waits: the dispatch loop runs here. A half-closed client that
+    // still reads has room in its socket for a reply; once a line does not
+    // go out whole, nothing more follows it.
+    if (m_lateReplyFd < 0)
+        return;
+    const ssize_t sent = ::send(m_lateReplyFd, line.constData(), size_t(line.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent != ssize_t(line.size())) {
+        ::close(m_lateReplyFd);
+        m_lateReplyFd = -1;
     }
 }
 

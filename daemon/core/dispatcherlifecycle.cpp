@@ -41,10 +41,8 @@ void Dispatcher::setLifecycle(Lifecycle state)
 
 void Dispatcher::start()
 {
-    SessionLimits limits;
-    limits.lockTimeout = m_settings.dbLockTimeout;
-    limits.statementTimeout = m_settings.dbStatementTimeout;
-    m_session = std::make_unique<DatabaseSession>(m_settings.database, limits, m_standby, nullptr);
+    m_session =
+        std::make_unique<DatabaseSession>(m_settings.database, SessionLimits::of(m_settings), m_standby, nullptr);
     m_state->attachSession(m_session.get());
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
     connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);

@@ -216,11 +216,8 @@ StatsSnapshot DispatchState::stats() const
 OperatorThread &DispatchState::operatorThread()
 {
     if (!m_operator) {
-        SessionLimits limits;
-        limits.lockTimeout = m_d.settings().dbLockTimeout;
-        limits.statementTimeout = m_d.settings().dbStatementTimeout;
-        m_operator =
-            std::make_unique<OperatorThread>(m_d.settings().database, DispatcherLock::applicationName(), limits);
+        m_operator = std::make_unique<OperatorThread>(m_d.settings().database, DispatcherLock::applicationName(),
+                                                      SessionLimits::of(m_d.settings()));
     }
     return *m_operator;
 }

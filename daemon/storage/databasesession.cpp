@@ -211,7 +211,7 @@ bool DatabaseSession::statementFailed(const QString &what)
         return false;
     // A connection the server ended during the statement (57P01) still looks
     // open until libpq reads past the error: only a round trip tells.
-    if (m_store->isOpen() && m_listener->isOpen() && answers(QueueConnection)) {
+    if (m_store->isOpen() && m_listener->isOpen() && connectionAnswers(QueueConnection)) {
         // A live connection: a timeout, a row lock held elsewhere, a bad
         // value. The caller keeps what it could not write and tries again.
         qCWarning(lcStore).noquote() << what;
@@ -225,14 +225,8 @@ void DatabaseSession::checkAlive()
 {
     if (m_state != State::Up)
         return;
-    if (!answers(QueueConnection) || !m_listener->isOpen() || !m_store->isOpen())
+    if (!connectionAnswers(QueueConnection) || !m_listener->isOpen() || !m_store->isOpen())
         goDown(QStringLiteral("the database connection does not answer"));
-}
-
-bool DatabaseSession::answers(const QString &connectionName)
-{
-    QSqlQuery ping(QSqlDatabase::database(connectionName, false));
-    return ping.exec(QStringLiteral("SELECT 1"));
 }
 
 QString DatabaseSession::currentDatabase(const QString &connectionName)
@@ -249,7 +243,7 @@ void DatabaseSession::goDown(const QString &reason)
     m_state = State::Down;
     m_lastError = reason;
     // Keep what still works: the queue connection holds the lock.
-    if (!m_queueWatch.isWatching() || !m_store->isOpen() || !answers(QueueConnection)) {
+    if (!m_queueWatch.isWatching() || !m_store->isOpen() || !connectionAnswers(QueueConnection)) {
         m_queueWatch.stop();
         m_store->close();
     }

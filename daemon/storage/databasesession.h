@@ -75,8 +75,6 @@ private:
     void goDown(const QString &reason);
     void onConnectionLost(const QString &which, const QString &reason);
     void logAttempt(const QString &reason, std::chrono::milliseconds next);
-    // A round trip on the named connection succeeds.
-    static bool answers(const QString &connectionName);
     static QString currentDatabase(const QString &connectionName);
 
     QString m_database;

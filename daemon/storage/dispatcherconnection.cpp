@@ -70,4 +70,10 @@ Result<QSqlDatabase, QString> openDispatcherConnection(const QString &connection
     return db;
 }
 
+bool connectionAnswers(const QString &connectionName)
+{
+    QSqlQuery ping(QSqlDatabase::database(connectionName, false));
+    return ping.exec(QStringLiteral("SELECT 1"));
+}
+
 } // namespace pepsi

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "config/dispatchsettings.h"
 #include "result.h"
 
 #include <QSqlDatabase>
@@ -25,6 +26,15 @@ struct SessionLimits
     static constexpr int KeepalivesIntervalS = 5;
     static constexpr int KeepalivesCount = 3;
     static constexpr std::chrono::milliseconds TcpUserTimeout{20000};
+
+    // The timeouts [pepsi-dispatch] sets for every session of the dispatcher.
+    static SessionLimits of(const DispatchSettings &settings)
+    {
+        SessionLimits limits;
+        limits.lockTimeout = settings.dbLockTimeout;
+        limits.statementTimeout = settings.dbStatementTimeout;
+        return limits;
+    }
 };
 
 // Opens the named connection for DATABASE with the dispatcher's
@@ -32,5 +42,8 @@ struct SessionLimits
 // them), then sets lock_timeout and statement_timeout for the session.
 Result<QSqlDatabase, QString> openDispatcherConnection(const QString &connectionName, const QString &database,
                                                        const QString &applicationName, const SessionLimits &limits);
+// A round trip on the named connection succeeds: a connection the server or
+// the network dropped shows here, whatever isOpen() says.
+bool connectionAnswers(const QString &connectionName);
 
 } // namespace pepsi

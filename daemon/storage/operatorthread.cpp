@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "storage/operatorthread.h"
 
-#include "model/logcategories.h"
 #include "storage/controlstore.h"
 
 #include <QPointer>
 #include <QSqlDatabase>
-#include <QSqlQuery>
 
 namespace pepsi {
 
@@ -39,10 +37,8 @@ public:
     // A statement failed: if the connection went with it, the next job opens a new one.
     QString failed(const QString &error)
     {
-        QSqlDatabase db = QSqlDatabase::database(OperatorConnection, false);
-        QSqlQuery ping(db);
-        if (!db.isOpen() || !ping.exec(QStringLiteral("SELECT 1")))
-            db.close();
+        if (!connectionAnswers(OperatorConnection))
+            QSqlDatabase::database(OperatorConnection, false).close();
         return error;
     }
 
@@ -72,9 +68,9 @@ OperatorThread::OperatorThread(QString database, QString applicationName, Sessio
 
 OperatorThread::~OperatorThread()
 {
-    // Queued behind the jobs still waiting: they run (their answers go
-    // nowhere once their contexts are gone), then the connection closes in
-    // the thread that opened it.
+    // Queued behind the jobs still waiting (refused once stop() was called,
+    // run otherwise, their answers going nowhere once their contexts are
+    // gone), then the connection closes in the thread that opened it.
     OperatorWorker *worker = m_worker;
     QMetaObject::invokeMethod(worker, [worker] {
         worker->close();

@@ -255,7 +255,7 @@ QueueStore::SettleStep QueueStore::settleBatch(const Settlements &settlements, q
     // statement ran into a timeout, a lock or a shortage on the server.
     const bool passing = code.isEmpty() || code.startsWith(u"08") || code.startsWith(u"57") || code.startsWith(u"53")
         || code == u"55P03" || code == u"40001" || code == u"40P01";
-    if (passing || !answers())
+    if (passing || !connectionAnswers(m_connectionName))
         return SettleStep::TryLater;
     return SettleStep::Rejected;
 }
@@ -292,12 +292,6 @@ QueueStore::SettleStep QueueStore::settleSplitting(const Settlements &settlement
                                       << "cannot be written and is dropped:" << why
                                       << "; the row stays running until the next start-up reset";
     return SettleStep::Written;
-}
-
-bool QueueStore::answers()
-{
-    QSqlQuery ping(QSqlDatabase::database(m_connectionName, false));
-    return ping.exec(QStringLiteral("SELECT 1"));
 }
 
 std::optional<qint64> QueueStore::resetOrphansExcept(const QList<qint64> &held)

@@ -76,7 +76,6 @@ private:
     bool run(QSqlQuery &query, const char *what);
     SettleStep settleBatch(const Settlements &settlements, qint64 *changed);
     SettleStep settleSplitting(const Settlements &settlements, qint64 *changed);
-    bool answers();
 
     QString m_connectionName;
     QString m_lastError;
