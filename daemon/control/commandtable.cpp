@@ -206,7 +206,7 @@ void status(const QJsonObject &request, CommandContext &context, const ReplyFunc
         return reply(fail(only.error()));
     DispatchView *view = &context.view;
     // The pools and statistics are read when the counts arrive, so the reply is one moment's.
-    context.view.queueCounts(context.connection,
+    context.view.queueCounts(context.connection, DispatchView::Freshness::Recent,
                              [view, stage = only.value(), reply](const Result<QueueCounts, QString> &queues) {
                                  reply(composeStatus(*view, stage, queues));
                              });
@@ -237,7 +237,8 @@ Reply workers(const QJsonObject &request, CommandContext &context)
 
 void queues(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
-    context.view.queueCounts(context.connection, [reply](const Result<QueueCounts, QString> &counts) {
+    context.view.queueCounts(context.connection, DispatchView::Freshness::Fresh,
+                             [reply](const Result<QueueCounts, QString> &counts) {
         if (!counts)
             return reply(fail(QStringLiteral("queue counts unavailable: ") + counts.error()));
         QJsonObject stages;

@@ -21,7 +21,6 @@ namespace field = protocol::field;
 
 namespace {
 
-constexpr qint64 QueueCacheMs = 1000;
 constexpr std::chrono::milliseconds Rate10s{10000};
 constexpr std::chrono::milliseconds Rate60s{60000};
 
@@ -72,7 +71,7 @@ void DispatchState::attachSession(DatabaseSession *session)
     connect(session, &DatabaseSession::down, this, [this](const QString &reason) {
         m_databaseError = reason;
         m_downSince.start();
-        m_queueCache.reset();
+        forgetCounts();
         emitEvent(QString(event::DatabaseLost), {{field::Reason, reason}});
     });
 }
@@ -222,36 +221,66 @@ OperatorThread &DispatchState::operatorThread()
     return *m_operator;
 }
 
-void DispatchState::queueCounts(QObject *context, Answer<QueueCounts> answer)
+void DispatchState::queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer)
 {
-    if (m_queueCache && m_queueCacheAge.elapsed() < QueueCacheMs)
+    const qint64 age = m_queueCache ? m_queueCacheAge.elapsed() : -1;
+    if (m_queueCache && age < FreshCountsMs)
         return answer(*m_queueCache);
     if (!m_d.isDatabaseUp())
         return answer(QStringLiteral("the database is unreachable")
                       + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError));
-    m_countWaiters.append({QPointer<QObject>(context), std::move(answer)});
-    // One count at a time, whoever asks: the others wait for its answer.
-    if (m_countWaiters.size() == 1)
-        operatorThread().queueCounts(this,
-                                     [this](Result<QueueCounts, QString> counts) { countsArrived(std::move(counts)); });
+    if (freshness == Freshness::Recent && m_queueCache && age < RecentCountsMs) {
+        // On a long history a count takes tens of milliseconds: a polled
+        // status would wait that long once a second. It gets the last counts
+        // (`queues_at` says how old), the count runs for whoever asks next.
+        startCount();
+        return answer(*m_queueCache);
+    }
+    m_countWaiters.append({QPointer<QObject>(context), m_countGeneration, std::move(answer)});
+    startCount();
 }
 
-void DispatchState::countsArrived(Result<QueueCounts, QString> counts)
+void DispatchState::startCount()
 {
+    // One count at a time, whoever asks: the others wait for its answer.
+    if (std::exchange(m_counting, true))
+        return;
+    operatorThread().queueCounts(this, [this, generation = m_countGeneration](Result<QueueCounts, QString> counts) {
+        countsArrived(std::move(counts), generation);
+    });
+}
+
+void DispatchState::forgetCounts()
+{
+    m_queueCache.reset();
+    ++m_countGeneration;
+}
+
+void DispatchState::countsArrived(Result<QueueCounts, QString> counts, quint64 generation)
+{
+    m_counting = false;
     if (counts) {
         // Every stage of the graph appears, with zeros when it has no rows.
         for (const StageConfig &stage : m_d.graph().stages())
             counts.value().stages[stage.name];
-        m_queueCache = counts.value();
-        m_queueCacheAge.start();
+        if (generation == m_countGeneration) {
+            m_queueCache = counts.value();
+            m_queueCacheAge.start();
+        }
     } else {
         qCWarning(lcMain).noquote() << counts.error();
     }
-    const auto waiters = std::exchange(m_countWaiters, {});
-    for (const auto &[context, answer] : waiters) {
-        if (context)
-            answer(counts);
+    // Askers that came after a requeue or an outage wait for a count that
+    // begins after it.
+    QList<CountWaiter> due;
+    for (CountWaiter &waiter : std::exchange(m_countWaiters, {}))
+        (waiter.generation == generation ? due : m_countWaiters).append(std::move(waiter));
+    for (const CountWaiter &waiter : std::as_const(due)) {
+        if (waiter.context)
+            waiter.answer(counts);
     }
+    if (!m_countWaiters.isEmpty())
+        startCount();
 }
 
 // --- DispatchControl ---------------------------------------------------------
@@ -317,7 +346,7 @@ void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const R
     }
     qCInfo(lcMain).noquote() << "stage" << request.stage << "requeued" << outcome->requeued << request.status
                              << "rows on the control socket by uid" << uid << (outcome->more ? "(more match)" : "");
-    m_queueCache.reset();
+    forgetCounts();
     emitEvent(QString(event::Requeued),
               {{field::Stage, request.stage},
                {field::Status, request.status},

@@ -46,7 +46,7 @@ public:
     QList<PoolSnapshot> pools() const override;
     QList<WorkerSnapshot> workers() const override;
     StatsSnapshot stats() const override;
-    void queueCounts(QObject *context, Answer<QueueCounts> answer) override;
+    void queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer) override;
 
     Result<QStringList, QString> reload(uint uid) override;
     std::optional<QString> drain(const QString &stage, uint uid) override;
@@ -58,7 +58,9 @@ private:
     void emitEvent(const QString &name, QJsonObject fields);
     std::optional<QString> setDrained(const QString &stage, bool drained, uint uid);
     OperatorThread &operatorThread();
-    void countsArrived(Result<QueueCounts, QString> counts);
+    void startCount();
+    void countsArrived(Result<QueueCounts, QString> counts, quint64 generation);
+    void forgetCounts();
     void requeueDone(const RequeueRequest &request, uint uid, const Result<RequeueOutcome, QString> &outcome);
 
     Dispatcher &m_d;
@@ -71,8 +73,18 @@ private:
     std::unique_ptr<OperatorThread> m_operator; // opened at the first operator query
     std::optional<QueueCounts> m_queueCache;
     QElapsedTimer m_queueCacheAge;
-    // Askers waiting for the count that runs now.
-    QList<std::pair<QPointer<QObject>, Answer<QueueCounts>>> m_countWaiters;
+    bool m_counting = false;
+    // Bumped when the counts are known to have changed (a requeue, an
+    // outage): a count that began before is given to its askers, not kept.
+    quint64 m_countGeneration = 0;
+    // Askers waiting for a count that begins in their generation.
+    struct CountWaiter
+    {
+        QPointer<QObject> context;
+        quint64 generation = 0;
+        Answer<QueueCounts> answer;
+    };
+    QList<CountWaiter> m_countWaiters;
 };
 
 } // namespace pepsi

@@ -40,9 +40,17 @@ public:
     // Sorted by stage, then pid.
     virtual QList<WorkerSnapshot> workers() const = 0;
     virtual StatsSnapshot stats() const = 0;
-    // One query off the dispatch loop, shared by every asker and cached for at
-    // most a second; an error while the database is down.
-    virtual void queueCounts(QObject *context, Answer<QueueCounts> answer) = 0;
+    // How old the counts given to an asker may be. `Fresh`: at most a second,
+    // waiting for a count when none is that young (`queues`). `Recent`: up
+    // to RecentCountsMs, at once, while a fresh count runs for the next asker,
+    // so that a polled `status` never waits for the database; it waits only
+    // when no count is that recent (the first, after a requeue or an outage).
+    enum class Freshness { Fresh, Recent };
+    static constexpr qint64 FreshCountsMs = 1000;
+    static constexpr qint64 RecentCountsMs = 10'000;
+    // One query off the dispatch loop, shared by every asker; an error while
+    // the database is down.
+    virtual void queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer) = 0;
 
 Q_SIGNALS:
     void lifecycleChanged(pepsi::Lifecycle state);

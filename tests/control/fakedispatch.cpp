@@ -78,9 +78,10 @@ void FakeDispatch::releaseAnswers()
         answer();
 }
 
-void FakeDispatch::queueCounts(QObject *context, Answer<QueueCounts> answer)
+void FakeDispatch::queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer)
 {
     ++m_queueQueries;
+    Q_UNUSED(freshness); // a fake's counts are always fresh
     if (m_deferAnswers) {
         m_deferred.append([asker = QPointer<QObject>(context), answer, counts = m_queues] {
             if (asker)

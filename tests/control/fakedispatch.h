@@ -24,7 +24,7 @@ public:
     QList<pepsi::WorkerSnapshot> workers() const override { return m_workers; }
     pepsi::StatsSnapshot stats() const override { return m_stats; }
     // Both answer at once, as a warm cache would.
-    void queueCounts(QObject *context, pepsi::Answer<pepsi::QueueCounts> answer) override;
+    void queueCounts(QObject *context, Freshness freshness, pepsi::Answer<pepsi::QueueCounts> answer) override;
 
     pepsi::Result<QStringList, QString> reload(uint uid) override;
     std::optional<QString> drain(const QString &stage, uint uid) override;

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QProcess>
+#include <QSqlQuery>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -30,6 +31,7 @@ private Q_SLOTS:
 
     void everyCommandAndField();
     void statusRoundTripWhileFlowing();
+    void statusDoesNotWaitForACount();
     void documentedScripts();
 
 private:
@@ -230,6 +232,59 @@ void tst_ControlSocket::statusRoundTripWhileFlowing()
           "median %.2f ms, p95 %.2f ms, max %.2f ms",
           double(flow.elapsed()) / 1000, qint64(rtts.size()), pct(0.5), pct(0.95), rtts.last());
     QVERIFY(rtts.size() >= 10);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// While a queue count waits (here on a lock, in production on a long
+// history), `status` answers at once with the last counts and says how old
+// they are; `queues` waits for a fresh count; both see it once it arrives.
+void tst_ControlSocket::statusDoesNotWaitForACount()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.setOption(u"DB_LOCK_TIMEOUT"_s, u"60 s"_s);
+    daemon.setOption(u"DB_STATEMENT_TIMEOUT"_s, u"60 s"_s);
+    daemon.setOption(u"POLL_INTERVAL"_s, u"1 h"_s); // nothing else reads workqueue meanwhile
+    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker());
+    QVERIFY(startReady(daemon));
+    ControlTestClient client;
+    QVERIFY(client.connectTo(daemon.controlSocket()));
+    const QJsonObject first = client.request(R"({"cmd":"status"})"_ba);
+    QVERIFY(first.value(u"ok"_s).toBool());
+    const QString countedAt = first[u"result"_s][u"queues_at"_s].toString();
+    QVERIFY(!countedAt.isEmpty());
+
+    QSqlDatabase holder = m_db->newConnection(u"holder"_s);
+    QSqlQuery hold(holder);
+    QVERIFY(hold.exec(u"BEGIN"_s));
+    QVERIFY(hold.exec(u"LOCK TABLE workqueue IN ACCESS EXCLUSIVE MODE"_s));
+    // Once the counts are older than a second, a status starts a count, which
+    // waits for the lock; every status meanwhile answers with the old counts.
+    const QString waiting = u"SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+                            "WHERE c.relname = 'workqueue' AND NOT l.granted"_s;
+    int answered = 0;
+    const auto statusThenWaiting = [&] {
+        const QJsonObject reply = client.requestBlocking(R"({"cmd":"status"})"_ba, 2000);
+        if (reply.value(u"ok"_s).toBool() && reply[u"result"_s][u"queues_at"_s].toString() == countedAt)
+            ++answered;
+        return m_db->scalar(waiting);
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(statusThenWaiting(), 1, 10000);
+    const QJsonObject stale = client.requestBlocking(R"({"cmd":"status"})"_ba, 2000);
+    QVERIFY(stale.value(u"ok"_s).toBool());
+    QCOMPARE(stale[u"result"_s][u"queues_at"_s].toString(), countedAt);
+    QVERIFY(stale[u"result"_s][u"stages"_s][u"a"_s][u"queue"_s].isObject());
+
+    // `queues` asks for fresh counts: its reply comes once the lock is gone.
+    client.sendRaw(R"({"id":"q","cmd":"queues"})"_ba + '\n');
+    QVERIFY(hold.exec(u"ROLLBACK"_s));
+    const std::optional<QJsonObject> fresh = client.nextLine(10000);
+    QVERIFY(fresh.has_value());
+    QCOMPARE(fresh->value(u"id"_s).toString(), u"q"_s);
+    QVERIFY(fresh->value(u"ok"_s).toBool());
+    QVERIFY((*fresh)[u"result"_s][u"at"_s].toString() > countedAt);
+    const QJsonObject after = client.request(R"({"cmd":"status"})"_ba);
+    QVERIFY(after[u"result"_s][u"queues_at"_s].toString() > countedAt);
+    QVERIFY(answered >= 1);
     QCOMPARE(daemon.terminate(), 0);
 }
 
