@@ -237,19 +237,19 @@ Reply workers(const QJsonObject &request, CommandContext &context)
 
 void queues(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
-    context.view.queueCounts(context.connection, DispatchView::Freshness::Fresh,
-                             [reply](const Result<QueueCounts, QString> &counts) {
-        if (!counts)
-            return reply(fail(QStringLiteral("queue counts unavailable: ") + counts.error()));
-        QJsonObject stages;
-        for (auto it = counts->stages.cbegin(); it != counts->stages.cend(); ++it)
-            stages.insert(it.key(), json::stageQueue(it.value()));
-        reply(QJsonValue(QJsonObject{
-            {field::At, json::time(counts->takenAt)},
-            {field::AgeMs, double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
-            {field::Stages, stages},
-        }));
-    });
+    context.view.queueCounts(
+        context.connection, DispatchView::Freshness::Fresh, [reply](const Result<QueueCounts, QString> &counts) {
+            if (!counts)
+                return reply(fail(QStringLiteral("queue counts unavailable: ") + counts.error()));
+            QJsonObject stages;
+            for (auto it = counts->stages.cbegin(); it != counts->stages.cend(); ++it)
+                stages.insert(it.key(), json::stageQueue(it.value()));
+            reply(QJsonValue(QJsonObject{
+                {field::At, json::time(counts->takenAt)},
+                {field::AgeMs, double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
+                {field::Stages, stages},
+            }));
+        });
 }
 
 Reply stats(const QJsonObject &, CommandContext &context)

@@ -14,7 +14,6 @@ using namespace std::chrono;
 
 namespace {
 
-const QString QueueConnection = QStringLiteral("pepsi-queue");
 const QString ListenConnection = QStringLiteral("pepsi-listen");
 // The first retry comes quickly: a session the server ended (an operator's
 // pg_terminate_backend) is back, lock and all, before a standby looks again.
@@ -31,11 +30,11 @@ DatabaseSession::DatabaseSession(const QString &database, const SessionLimits &l
     , m_database(database)
     , m_limits(limits)
     , m_standby(standby)
-    , m_store(std::make_unique<QueueStore>(QueueConnection))
+    , m_store(std::make_unique<QueueStore>(m_queue))
     , m_listener(std::make_unique<NotifyListener>(ListenConnection, nullptr))
-    , m_lock(std::make_unique<DispatcherLock>(QueueConnection))
-    , m_stats(QueueConnection)
-    , m_overlay(QueueConnection)
+    , m_lock(std::make_unique<DispatcherLock>(m_queue))
+    , m_stats(m_queue)
+    , m_overlay(m_queue)
 {
     m_retry.setSingleShot(true);
     connect(&m_retry, &QTimer::timeout, this, &DatabaseSession::attempt);
@@ -55,9 +54,15 @@ void DatabaseSession::close()
 {
     m_retry.stop();
     m_queueWatch.stop();
-    m_store->close();
+    closeQueue();
     m_listener->close();
     m_state = State::Down;
+}
+
+void DatabaseSession::closeQueue()
+{
+    m_store->forgetStatements();
+    m_queue.close();
 }
 
 void DatabaseSession::attempt()
@@ -66,12 +71,13 @@ void DatabaseSession::attempt()
         return;
     const QString appName = DispatcherLock::applicationName();
     // A queue connection that survived the outage still holds the lock.
-    if (!m_store->isOpen() || !m_queueWatch.isWatching()) {
+    if (!m_queue.isOpen() || !m_queueWatch.isWatching()) {
         m_queueWatch.stop();
-        if (!m_store->open(m_database, appName, m_limits))
-            return goDown(m_store->lastError());
+        closeQueue();
+        if (!m_queue.open(m_database, appName, m_limits))
+            return goDown(m_queue.lastError());
         if (!m_schemaChecked) {
-            const SchemaCheck check = SchemaCheck::run(QueueConnection);
+            const SchemaCheck check = SchemaCheck::run(m_queue.database());
             if (check.verdict == SchemaCheck::Verdict::Unknown)
                 return goDown(check.message);
             if (check.verdict != SchemaCheck::Verdict::Current) {
@@ -83,7 +89,7 @@ void DatabaseSession::attempt()
         }
         if (!takeLock())
             return;
-        m_queueWatch.watch(QueueConnection);
+        m_queueWatch.watch(m_queue.name());
     }
     if (!m_listener->isOpen()) {
         if (!m_listener->open(m_database, appName, m_limits))
@@ -107,7 +113,7 @@ void DatabaseSession::attempt()
     m_lockHolder.clear();
     m_lastError.clear();
     if (m_databaseName.isEmpty())
-        m_databaseName = currentDatabase(QueueConnection);
+        m_databaseName = currentDatabase();
     m_state = State::Up;
     const bool first = !m_everUp;
     m_everUp = true;
@@ -178,7 +184,7 @@ void DatabaseSession::waitForLock(const QString &holder, milliseconds retry, boo
 {
     // A standby writes nothing and holds no worker; it asks again later. The
     // queue connection goes either way: it holds no lock.
-    m_store->close();
+    closeQueue();
     if (closeAll)
         m_listener->close();
     const bool changed = m_state != State::WaitingForLock || m_lockHolder != holder;
@@ -200,7 +206,7 @@ void DatabaseSession::onConnectionLost(const QString &which, const QString &reas
         return goDown(what);
     // Not up: the next attempt opens it again.
     if (which == u"queue")
-        m_store->close();
+        closeQueue();
     else
         m_listener->close();
 }
@@ -211,7 +217,7 @@ bool DatabaseSession::statementFailed(const QString &what)
         return false;
     // A connection the server ended during the statement (57P01) still looks
     // open until libpq reads past the error: only a round trip tells.
-    if (m_store->isOpen() && m_listener->isOpen() && connectionAnswers(QueueConnection)) {
+    if (m_queue.isOpen() && m_listener->isOpen() && m_queue.answers()) {
         // A live connection: a timeout, a row lock held elsewhere, a bad
         // value. The caller keeps what it could not write and tries again.
         qCWarning(lcStore).noquote() << what;
@@ -225,13 +231,13 @@ void DatabaseSession::checkAlive()
 {
     if (m_state != State::Up)
         return;
-    if (!connectionAnswers(QueueConnection) || !m_listener->isOpen() || !m_store->isOpen())
+    if (!m_queue.answers() || !m_listener->isOpen() || !m_queue.isOpen())
         goDown(QStringLiteral("the database connection does not answer"));
 }
 
-QString DatabaseSession::currentDatabase(const QString &connectionName)
+QString DatabaseSession::currentDatabase() const
 {
-    QSqlQuery query(QSqlDatabase::database(connectionName, false));
+    QSqlQuery query(m_queue.database());
     if (query.exec(QStringLiteral("SELECT current_database()")) && query.next())
         return query.value(0).toString();
     return {};
@@ -243,9 +249,9 @@ void DatabaseSession::goDown(const QString &reason)
     m_state = State::Down;
     m_lastError = reason;
     // Keep what still works: the queue connection holds the lock.
-    if (!m_queueWatch.isWatching() || !m_store->isOpen() || !connectionAnswers(QueueConnection)) {
+    if (!m_queueWatch.isWatching() || !m_queue.isOpen() || !m_queue.answers()) {
         m_queueWatch.stop();
-        m_store->close();
+        closeQueue();
     }
     if (!m_listener->isOpen())
         m_listener->close();

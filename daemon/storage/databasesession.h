@@ -5,6 +5,7 @@
 #include "storage/dispatcherlock.h"
 #include "storage/notifylistener.h"
 #include "storage/overlaystore.h"
+#include "storage/queueconnection.h"
 #include "storage/queuestore.h"
 #include "storage/statsstore.h"
 
@@ -75,7 +76,9 @@ private:
     void goDown(const QString &reason);
     void onConnectionLost(const QString &which, const QString &reason);
     void logAttempt(const QString &reason, std::chrono::milliseconds next);
-    static QString currentDatabase(const QString &connectionName);
+    // Drops what is prepared on the queue connection, then closes it.
+    void closeQueue();
+    QString currentDatabase() const;
 
     QString m_database;
     SessionLimits m_limits;
@@ -84,6 +87,7 @@ private:
     bool m_schemaChecked = false;
     bool m_sawLockFree = false; // a standby takes a free lock only when it saw it free a second before
     State m_state = State::Down;
+    QueueConnection m_queue; // before the stores, which run on it
     std::unique_ptr<QueueStore> m_store;
     std::unique_ptr<NotifyListener> m_listener;
     std::unique_ptr<DispatcherLock> m_lock;

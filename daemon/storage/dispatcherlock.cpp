@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "storage/dispatcherlock.h"
+#include "storage/queueconnection.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -29,8 +30,8 @@ SELECT coalesce(a.application_name, ''), l.pid, coalesce(host(a.client_addr), 'l
 
 } // namespace
 
-DispatcherLock::DispatcherLock(QString connectionName)
-    : m_connectionName(std::move(connectionName))
+DispatcherLock::DispatcherLock(QueueConnection &connection)
+    : m_connection(connection)
 { }
 
 QString DispatcherLock::applicationName()
@@ -50,7 +51,7 @@ bool DispatcherLock::isOwnEarlierBackend(const Holder &holder)
 
 std::optional<bool> DispatcherLock::tryAcquire()
 {
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    QSqlQuery query(m_connection.database());
     query.prepare(TryLockSql);
     query.bindValue(QStringLiteral(":key"), Key);
     if (!query.exec() || !query.next()) {
@@ -62,7 +63,7 @@ std::optional<bool> DispatcherLock::tryAcquire()
 
 std::optional<bool> DispatcherLock::isHeld()
 {
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    QSqlQuery query(m_connection.database());
     query.prepare(HolderSql);
     query.bindValue(QStringLiteral(":key"), Key);
     if (!query.exec()) {
@@ -74,7 +75,7 @@ std::optional<bool> DispatcherLock::isHeld()
 
 std::optional<DispatcherLock::Holder> DispatcherLock::holder()
 {
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    QSqlQuery query(m_connection.database());
     query.prepare(HolderSql);
     query.bindValue(QStringLiteral(":key"), Key);
     if (!query.exec() || !query.next())

@@ -6,6 +6,8 @@
 
 namespace pepsi {
 
+class QueueConnection;
+
 // Exactly one dispatcher per database: a session-level advisory lock held on
 // the connection that writes (the queue connection), so that no claim,
 // settlement or reset can run on a session that lost it (doc/pepsi-dispatch.rst
@@ -25,7 +27,7 @@ public:
         QString description;      // "\"pepsi-dispatch host pid 123 since ...\" (backend pid 456, ...)"
     };
 
-    explicit DispatcherLock(QString connectionName);
+    explicit DispatcherLock(QueueConnection &connection);
 
     // true: taken (or already ours); false: someone else holds it; nothing: query failed.
     std::optional<bool> tryAcquire();
@@ -42,7 +44,7 @@ public:
     static bool isOwnEarlierBackend(const Holder &holder);
 
 private:
-    QString m_connectionName;
+    QueueConnection &m_connection;
     QString m_lastError;
 };
 

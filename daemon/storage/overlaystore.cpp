@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "storage/overlaystore.h"
+#include "storage/queueconnection.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -8,13 +9,13 @@
 
 namespace pepsi {
 
-OverlayStore::OverlayStore(QString connectionName)
-    : m_connectionName(std::move(connectionName))
+OverlayStore::OverlayStore(QueueConnection &connection)
+    : m_connection(connection)
 { }
 
 std::optional<QList<OverlayRow>> OverlayStore::read()
 {
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    QSqlQuery query(m_connection.database());
     query.setForwardOnly(true);
     // One row and one character past the bounds, so that Configuration::withOverlay
     // refuses an oversized overlay without this reading all of it.

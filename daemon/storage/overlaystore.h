@@ -8,16 +8,18 @@
 
 namespace pepsi {
 
+class QueueConnection;
+
 // Reads config_overlay, the database's layer over pepsi.conf.
 class OverlayStore
 {
 public:
-    explicit OverlayStore(QString connectionName);
+    explicit OverlayStore(QueueConnection &connection);
     std::optional<QList<OverlayRow>> read();
     QString lastError() const { return m_lastError; }
 
 private:
-    QString m_connectionName;
+    QueueConnection &m_connection;
     QString m_lastError;
 };
 

@@ -4,7 +4,6 @@
 #include "db/database.h"
 #include "model/logcategories.h"
 #include "protocol/statusline.h"
-#include "storage/dispatcherconnection.h"
 #include "storage/pgarray.h"
 
 #include <QSqlError>
@@ -123,38 +122,18 @@ void bindDemands(QSqlQuery &query, const QList<StageDemand> &demands)
 
 } // namespace
 
-QueueStore::QueueStore(QString connectionName)
-    : m_connectionName(std::move(connectionName))
+QueueStore::QueueStore(QueueConnection &connection)
+    : m_connection(connection)
 { }
 
-QueueStore::~QueueStore()
-{
-    close();
-    QSqlDatabase::removeDatabase(m_connectionName);
-}
+QueueStore::~QueueStore() = default;
 
-bool QueueStore::open(const QString &database, const QString &applicationName, const SessionLimits &limits)
+void QueueStore::forgetStatements()
 {
-    close();
-    auto db = openDispatcherConnection(m_connectionName, database, applicationName, limits);
-    if (!db) {
-        m_lastError = db.error();
-        return false;
-    }
-    return true;
-}
-
-void QueueStore::close()
-{
+    // A prepared QSqlQuery deallocates its statement on the connection it was
+    // prepared on: it must go while that connection is still open.
     m_claim.reset();
     m_settle.reset();
-    if (QSqlDatabase::contains(m_connectionName))
-        QSqlDatabase::database(m_connectionName, false).close();
-}
-
-bool QueueStore::isOpen() const
-{
-    return QSqlDatabase::contains(m_connectionName) && QSqlDatabase::database(m_connectionName, false).isOpen();
 }
 
 bool QueueStore::run(QSqlQuery &query, const char *what)
@@ -183,7 +162,7 @@ bool QueueStore::run(QSqlQuery &query, const char *what)
 std::optional<ClaimRound> QueueStore::claimRound(const QList<StageDemand> &demands)
 {
     if (!m_claim) {
-        m_claim = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connectionName, false));
+        m_claim = std::make_unique<QSqlQuery>(m_connection.database());
         m_claim->setForwardOnly(true);
         if (!m_claim->prepare(ClaimRoundSql)) {
             m_lastError = QStringLiteral("preparing the claim failed: ") + m_claim->lastError().text();
@@ -216,7 +195,7 @@ std::optional<qint64> QueueStore::settle(const Settlements &settlements)
     if (settlements.isEmpty())
         return 0;
     if (!m_settle) {
-        m_settle = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connectionName, false));
+        m_settle = std::make_unique<QSqlQuery>(m_connection.database());
         if (!m_settle->prepare(SettleSql)) {
             m_lastError = QStringLiteral("preparing the settlement failed: ") + m_settle->lastError().text();
             m_settle.reset();
@@ -255,7 +234,7 @@ QueueStore::SettleStep QueueStore::settleBatch(const Settlements &settlements, q
     // statement ran into a timeout, a lock or a shortage on the server.
     const bool passing = code.isEmpty() || code.startsWith(u"08") || code.startsWith(u"57") || code.startsWith(u"53")
         || code == u"55P03" || code == u"40001" || code == u"40P01";
-    if (passing || !connectionAnswers(m_connectionName))
+    if (passing || !m_connection.answers())
         return SettleStep::TryLater;
     return SettleStep::Rejected;
 }
@@ -296,7 +275,7 @@ QueueStore::SettleStep QueueStore::settleSplitting(const Settlements &settlement
 
 std::optional<qint64> QueueStore::resetOrphansExcept(const QList<qint64> &held)
 {
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    QSqlQuery query(m_connection.database());
     query.prepare(ResetOrphansExceptSql);
     query.bindValue(QStringLiteral(":held"), pgIntArray(held));
     if (!run(query, "resetting running rows no worker holds"))

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "model/ticket.h"
-#include "storage/dispatcherconnection.h"
+#include "storage/queueconnection.h"
 
 #include <QList>
 #include <QSqlDatabase>
@@ -42,12 +42,11 @@ extern const QString ClaimRoundSql;
 class QueueStore
 {
 public:
-    explicit QueueStore(QString connectionName);
+    explicit QueueStore(QueueConnection &connection);
     ~QueueStore();
 
-    bool open(const QString &database, const QString &applicationName, const SessionLimits &limits = {});
-    void close();
-    bool isOpen() const;
+    // Drops the statements prepared on the connection; before it closes.
+    void forgetStatements();
     QString lastError() const { return m_lastError; }
 
     // One statement: due paused rows -> pending, claim up to each stage's
@@ -77,7 +76,7 @@ private:
     SettleStep settleBatch(const Settlements &settlements, qint64 *changed);
     SettleStep settleSplitting(const Settlements &settlements, qint64 *changed);
 
-    QString m_connectionName;
+    QueueConnection &m_connection;
     QString m_lastError;
     std::unique_ptr<QSqlQuery> m_claim;
     std::unique_ptr<QSqlQuery> m_settle;

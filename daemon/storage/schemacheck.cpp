@@ -9,9 +9,9 @@
 
 namespace pepsi {
 
-SchemaCheck SchemaCheck::run(const QString &connectionName)
+SchemaCheck SchemaCheck::run(const QSqlDatabase &db)
 {
-    const SchemaInstaller installer(QSqlDatabase::database(connectionName, false));
+    const SchemaInstaller installer(db);
     SchemaCheck check;
     check.needed = installer.latestVersion();
     const auto current = installer.currentVersion();
@@ -25,7 +25,7 @@ SchemaCheck SchemaCheck::run(const QString &connectionName)
         return check;
     }
     // Version 0 recorded (or every row deleted) is an old schema, not none.
-    QSqlQuery table(QSqlDatabase::database(connectionName, false));
+    QSqlQuery table(db);
     const bool recorded = table.exec(QStringLiteral("SELECT to_regclass('pepsi_schema') IS NOT NULL")) && table.next()
         && table.value(0).toBool();
     if (!recorded) {

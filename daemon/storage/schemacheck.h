@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include <QSqlDatabase>
 #include <QString>
 
 namespace pepsi {
@@ -16,7 +17,7 @@ struct SchemaCheck
     int needed = 0;
     QString message; // for the log: what is wrong and what to run
 
-    static SchemaCheck run(const QString &connectionName);
+    static SchemaCheck run(const QSqlDatabase &db);
 };
 
 } // namespace pepsi

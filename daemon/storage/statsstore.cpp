@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "storage/statsstore.h"
+#include "storage/queueconnection.h"
 
 #include "storage/pgarray.h"
 
@@ -32,8 +33,8 @@ UPDATE dispatch_stats
 
 } // namespace
 
-StatsStore::StatsStore(QString connectionName)
-    : m_connectionName(std::move(connectionName))
+StatsStore::StatsStore(QueueConnection &connection)
+    : m_connection(connection)
 { }
 
 bool StatsStore::add(const StatsDelta &delta)
@@ -48,7 +49,7 @@ bool StatsStore::add(const StatsDelta &delta)
         crashes << it->crashes;
         busy << it->busyUsec;
     }
-    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    QSqlQuery query(m_connection.database());
     query.prepare(AddStatsSql);
     query.bindValue(QStringLiteral(":stages"), pgTextArray(stages));
     query.bindValue(QStringLiteral(":runs"), pgIntArray(runs));

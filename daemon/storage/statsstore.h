@@ -7,17 +7,19 @@
 
 namespace pepsi {
 
+class QueueConnection;
+
 // Adds a statistics delta to stage_stats and dispatch_stats in one statement
 // (so in one transaction), on the queue connection.
 class StatsStore
 {
 public:
-    explicit StatsStore(QString connectionName);
+    explicit StatsStore(QueueConnection &connection);
     bool add(const StatsDelta &delta);
     QString lastError() const { return m_lastError; }
 
 private:
-    QString m_connectionName;
+    QueueConnection &m_connection;
     QString m_lastError;
 };
 

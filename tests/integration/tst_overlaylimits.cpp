@@ -5,6 +5,7 @@
 // error that names the table or the row (doc/quality.rst, "Limits").
 #include "config/stagegraph.h"
 #include "storage/overlaystore.h"
+#include "storage/queueconnection.h"
 #include "testdatabase.h"
 
 #include <QTest>
@@ -36,7 +37,9 @@ private Q_SLOTS:
 void TestOverlayLimits::rowsAreBounded()
 {
     PEPSI_REQUIRE_DATABASE(tdb);
-    OverlayStore store(tdb.db().connectionName());
+    QueueConnection queue(u"tst-overlay"_s);
+    QVERIFY2(queue.open(tdb.uri(), u"tst"_s), qPrintable(queue.lastError()));
+    OverlayStore store(queue);
     const QString insert = u"INSERT INTO config_overlay (section, option, value) "
                            "SELECT 'stage-a', 'OPTION_' || i, '1' FROM generate_series(1, %1) i"_s;
 
@@ -58,7 +61,9 @@ void TestOverlayLimits::rowsAreBounded()
 void TestOverlayLimits::valuesAreBounded()
 {
     PEPSI_REQUIRE_DATABASE(tdb);
-    OverlayStore store(tdb.db().connectionName());
+    QueueConnection queue(u"tst-overlay"_s);
+    QVERIFY2(queue.open(tdb.uri(), u"tst"_s), qPrintable(queue.lastError()));
+    OverlayStore store(queue);
     QVERIFY(tdb.exec(u"INSERT INTO config_overlay (section, option, value) VALUES "
                      "('stage-a', 'WORK_TIME', repeat('v', %1)), ('stage-a', 'PARALLELISM', '2')"_s.arg(
                          Configuration::MaxValueChars)));

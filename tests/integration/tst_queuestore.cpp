@@ -2,6 +2,7 @@
 // QueueStore against a real PostgreSQL: the claim round (caps, order, token,
 // paused rows, plan) and the guard on every dispatcher write.
 #include "storage/pgarray.h"
+#include "storage/queueconnection.h"
 #include "storage/queuestore.h"
 #include "testdatabase.h"
 
@@ -82,8 +83,9 @@ void TestQueueStore::claimTakesOldestPendingUpToEachCap()
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
                                     "VALUES (1,'a','pending'),(2,'b','pending'),(3,'a','done'),(4,'a','pending'),"
                                     "(5,'a','pending'),(6,'b','pending'),(7,'c','pending'),(8,'a','running')")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY2(store.open(tdb.uri(), QStringLiteral("tst")), qPrintable(store.lastError()));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY2(queue.open(tdb.uri(), QStringLiteral("tst")), qPrintable(queue.lastError()));
+    QueueStore store(queue);
 
     // GIVEN caps a:2, b:5 and no demand for c
     const auto round = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}});
@@ -112,8 +114,9 @@ void TestQueueStore::claimResumesDuePausedRowsAndReportsTheNext()
         QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
                        "(1,'a','paused', now() - interval '1 s'), (2,'a','paused', NULL),"
                        "(3,'a','paused', now() + interval '5 s'), (4,'a','paused', now() + interval '1 h')")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
 
     const auto round = store.claimRound({{QStringLiteral("a"), 10}});
     QVERIFY(round);
@@ -157,8 +160,9 @@ void TestQueueStore::settleIsGuarded()
     PEPSI_REQUIRE_DATABASE(tdb);
     QVERIFY(
         tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES (1,'a')")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     const auto round = store.claimRound({{QStringLiteral("a"), 1}});
     QVERIFY(round && round->claimed.size() == 1);
     if (!stageWrite.isEmpty())
@@ -182,8 +186,9 @@ void TestQueueStore::settleWritesEveryOutcome()
     PEPSI_REQUIRE_DATABASE(tdb);
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, state) OVERRIDING SYSTEM VALUE VALUES "
                                     "(1,'a','{}'),(2,'a','{}'),(3,'a','{\"keep\": 1}'),(4,'a','{}')")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     const auto round = store.claimRound({{QStringLiteral("a"), 4}});
     QVERIFY(round && round->claimed.size() == 4);
     const auto t = [&](int i) { return round->claimed.at(i).ticket; };
@@ -222,8 +227,9 @@ void TestQueueStore::settleSplitsARefusedBatch()
     PEPSI_REQUIRE_DATABASE(tdb);
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES "
                                     "(1,'a'),(2,'a'),(3,'a'),(4,'a'),(5,'a'),(6,'a'),(7,'a')")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     const auto round = store.claimRound({{QStringLiteral("a"), 7}});
     QVERIFY(round && round->claimed.size() == 7);
     const auto t = [&](int i) { return round->claimed.at(i).ticket; };
@@ -266,8 +272,9 @@ void TestQueueStore::resetOrphans()
     PEPSI_REQUIRE_DATABASE(tdb);
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) VALUES ('a','running'),('b','running'),"
                                     "('a','done'),('a','paused')")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     // At start nothing is held: every running row goes back.
     const auto reset = store.resetOrphansExcept({});
     QVERIFY(reset);
@@ -280,8 +287,9 @@ void TestQueueStore::resetOrphansKeepsWhatWorkersHold()
     PEPSI_REQUIRE_DATABASE(tdb);
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
                                     "VALUES (1,'a','running'),(2,'b','running'),(3,'a','running'),(4,'a','done')")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     // GIVEN workers hold 1 and 3 WHEN the session comes back THEN only 2 is an orphan
     const auto reset = store.resetOrphansExcept({1, 3});
     QVERIFY2(reset, qPrintable(store.lastError()));
@@ -325,8 +333,9 @@ void TestQueueStore::claimPlanUsesThePartialIndex()
     QVERIFY(tdb.exec(QStringLiteral("ANALYZE workqueue")));
     if (staleStatistics) // the burst finishes after the statistics were taken
         QVERIFY(tdb.exec(QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id <= %1").arg(done)));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     const QList<StageDemand> demands{{QStringLiteral("a"), 16}, {QStringLiteral("b"), 16}};
     // On the store's own connection: its session settings shape the plan.
     const QString plan = explainClaim(QStringLiteral("tst-queue"), demands);
@@ -348,8 +357,9 @@ void TestQueueStore::claimIsPlannedOnce()
 {
     PEPSI_REQUIRE_DATABASE(tdb);
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 100)")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     for (int round = 0; round < 10; ++round) {
         const auto claimed = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 2}});
         QVERIFY(claimed);
