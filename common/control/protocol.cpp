@@ -25,4 +25,23 @@ const QStringList &eventNames()
     return names;
 }
 
+const QStringList &pendingAgeBuckets()
+{
+    static const QStringList buckets{
+        QStringLiteral("1s"),  QStringLiteral("10s"), QStringLiteral("1m"),
+        QStringLiteral("10m"), QStringLiteral("1h"),  QStringLiteral("older"),
+    };
+    return buckets;
+}
+
+const QStringList &settableOptions()
+{
+    static const QStringList options{
+        QStringLiteral("PARALLELISM"),
+        QStringLiteral("QUEUE_LIMIT"),
+        QStringLiteral("MAX_MESSAGES"),
+    };
+    return options;
+}
+
 } // namespace pepsi::protocol

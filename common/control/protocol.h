@@ -40,6 +40,7 @@ inline constexpr Name Drain{"drain"};
 inline constexpr Name Help{"help"};
 inline constexpr Name Message{"message"};
 inline constexpr Name Messages{"messages"};
+inline constexpr Name Metrics{"metrics"};
 inline constexpr Name Queues{"queues"};
 inline constexpr Name Reload{"reload"};
 inline constexpr Name Requeue{"requeue"};
@@ -75,6 +76,16 @@ inline constexpr Name Tick{"tick"};
 
 // Every event name, in the order `help` lists them.
 const QStringList &eventNames();
+
+// The keys of "pending_ages" (CONTRACT.md, as Postfix's qshape): pending rows
+// by age, youngest bucket first: "1s", "10s", "1m", "10m", "1h", "older".
+const QStringList &pendingAgeBuckets();
+
+// `set`: the [stage-NAME] options it may write, as named in pepsi.conf.
+const QStringList &settableOptions();
+
+// `messages`: "limit" is 1..MaxMessagesLimit.
+inline constexpr int MaxMessagesLimit = 500;
 
 // Field names of requests, replies and events.
 namespace field {
@@ -154,6 +165,8 @@ inline constexpr Name Paused{"paused"};
 inline constexpr Name Failed{"failed"};
 inline constexpr Name Timeout{"timeout"};
 inline constexpr Name OldestPendingAgeMs{"oldest_pending_age_ms"};
+// pending rows by age (pendingAgeBuckets() names its keys)
+inline constexpr Name PendingAges{"pending_ages"};
 // stages
 inline constexpr Name Program{"program"};
 inline constexpr Name MaxMessages{"max_messages"};
@@ -190,6 +203,17 @@ inline constexpr Name Until{"until"};
 inline constexpr Name Count{"count"};
 inline constexpr Name Source{"source"};
 inline constexpr Name AfterMs{"after_ms"};
+// messages, message
+inline constexpr Name AfterId{"after_id"};
+inline constexpr Name NextAfterId{"next_after_id"};
+inline constexpr Name Claims{"claims"};
+inline constexpr Name Updated{"updated"};
+inline constexpr Name Truncated{"truncated"};
+// set
+inline constexpr Name Option{"option"};
+inline constexpr Name Value{"value"};
+// metrics
+inline constexpr Name Text{"text"};
 // last: from here on `Name` in this namespace is this field, not the type
 inline constexpr QLatin1StringView Name{"name"};
 } // namespace field
@@ -206,6 +230,10 @@ inline constexpr Name Standby{"standby"};
 inline constexpr Name Starting{"starting"};
 inline constexpr Name Running{"running"};
 inline constexpr Name Stopping{"stopping"};
+// a row's "status" (`messages`)
+inline constexpr Name Pending{"pending"};
+inline constexpr Name Paused{"paused"};
+inline constexpr Name Done{"done"};
 } // namespace value
 
 } // namespace pepsi::protocol
