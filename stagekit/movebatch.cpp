@@ -10,10 +10,15 @@ namespace {
 
 QByteArray parameter(int n) { return '$' + QByteArray::number(n); }
 
-// The statement for moves of one shape: row i of the arrays is move i, and
-// the WHERE clause is the single move's guard, row by row.
-QByteArray groupSql(const StateUpdate &shape, int extraParameters)
+} // namespace
+
+// Row i of the arrays is move i, and the WHERE clause is the single move's
+// guard, row by row. "workqueue_id = ANY($1)" gives the planner the ids as an
+// index condition: joined on the arrays alone it may walk every running row
+// of workqueue_running, dead ones included, where a lookup per id is bounded.
+QByteArray MoveBatch::statementFor(const StateUpdate &shape)
 {
+    const int extraParameters = int(shape.parameters().size());
     constexpr int FirstExtra = 5;
     QByteArray sql = "UPDATE workqueue AS w SET stage = m.next, status = m.status::workqueue_status, updated = now()";
     if (!shape.isEmpty())
@@ -25,11 +30,9 @@ QByteArray groupSql(const StateUpdate &shape, int extraParameters)
     for (int j = 0; j < extraParameters; ++j)
         sql += ", p" + QByteArray::number(FirstExtra + j);
     return sql
-        + ") WHERE w.workqueue_id = m.id AND w.stage = m.held AND w.status = 'running'"
-          " RETURNING w.workqueue_id";
+        + ") WHERE w.workqueue_id = ANY($1::bigint[]) AND w.workqueue_id = m.id AND w.stage = m.held"
+          " AND w.status = 'running' RETURNING w.workqueue_id";
 }
-
-} // namespace
 
 Outcome notRunningAt(qint64 id, const QByteArray &stage)
 {
@@ -173,7 +176,7 @@ Outcome MoveBatch::writeGroup(const QList<Move> &moves)
     for (const QList<QByteArray> &column : std::as_const(extra))
         parameters.append(textArrayLiteral(column));
 
-    const QueryResult result = m_connection.exec(groupSql(shape, int(extraParameters)), parameters);
+    const QueryResult result = m_connection.exec(statementFor(shape), parameters);
     if (!result.ok()) {
         m_failedIds.clear();
         for (const Move &move : moves)

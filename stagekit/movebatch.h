@@ -70,6 +70,9 @@ public:
     // id other than `id`: then the failure is not known to be id's.
     bool failedForOthers(qint64 id) const;
 
+    // The statement that writes moves of `shape` (for the plan test).
+    static QByteArray statementFor(const StateUpdate &shape);
+
 private:
     Outcome begin();
     Outcome flush();

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void combinedMovesAnswerPerId();
     void uncombinedMovesAreWrittenAtOnce();
     void aFailedStatementNamesItsIds();
+    void looksUpEachIdByIndex();
 
 private:
     // Executions of the statement prepared for `sql` in the kit's session.
@@ -263,6 +264,29 @@ void tst_MoveBatch::aFailedStatementNamesItsIds()
     QVERIFY(batch.defer({b, "first", "second", "no such status", {}}));
     QCOMPARE(batch.finish().code, 1);
     QVERIFY(!batch.failedForOthers(b));
+}
+
+void tst_MoveBatch::looksUpEachIdByIndex()
+{
+    // A table in use: finished rows and a few running ones, analyzed.
+    QVERIFY(
+        m_db->exec(u"INSERT INTO workqueue (stage, status) SELECT 'third', 'done' FROM generate_series(1, 5000)"_s));
+    QVERIFY(
+        m_db->exec(u"INSERT INTO workqueue (stage, status) SELECT 'first', 'running' FROM generate_series(1, 20)"_s));
+    QVERIFY(m_db->exec(u"ANALYZE workqueue"_s));
+    QSqlDatabase db = m_db->db();
+    QSqlQuery q(db);
+    QVERIFY(q.exec(u"PREPARE combined_moves AS "_s + QString::fromUtf8(MoveBatch::statementFor({}))));
+    // the plan the kit's session settles on after five executions
+    QVERIFY(q.exec(u"SET plan_cache_mode = force_generic_plan"_s));
+    QVERIFY(
+        q.exec(u"EXPLAIN EXECUTE combined_moves('{1,2}', '{first,first}', '{second,second}', '{pending,pending}')"_s));
+    QString plan;
+    while (q.next())
+        plan += q.value(0).toString() + u'\n';
+    QVERIFY(q.exec(u"RESET plan_cache_mode"_s));
+    QVERIFY(q.exec(u"DEALLOCATE combined_moves"_s));
+    QVERIFY2(plan.contains(u"Index Cond: (workqueue_id = ANY ($1))"_s), qPrintable(plan));
 }
 
 QTEST_GUILESS_MAIN(tst_MoveBatch)
