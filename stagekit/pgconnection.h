@@ -65,9 +65,6 @@ public:
     // A statement without parameters and without preparing it (BEGIN,
     // COMMIT, ROLLBACK): one round trip of the simple query protocol.
     QueryResult command(const char *sql);
-    // Inside a transaction the kit began and still usable (not aborted by an
-    // error, not ended by a handler, connection alive).
-    bool inUsableTransaction() const { return m_conn && PQtransactionStatus(m_conn) == PQTRANS_INTRANS; }
 
     // Records that the connection is lost so the next message resets it.
     void markLost() { m_lost = true; }
