@@ -33,6 +33,8 @@ private Q_SLOTS:
     void movesAreOneStatement();
     void aMissedGuardFailsOnlyItsMessage_data();
     void aMissedGuardFailsOnlyItsMessage();
+    void aFailingMoveFailsOnlyItsMessage_data();
+    void aFailingMoveFailsOnlyItsMessage();
 
 private:
     // The transaction that wrote each row's current version.
@@ -69,6 +71,7 @@ void tst_StageKitBatch::cleanup()
     qunsetenv("PEPSI_EXAMPLE_COMBINE_MOVES");
     qunsetenv("PEPSI_FAKE_COMBINE_MOVES");
     QVERIFY(m_db->exec(u"DROP TRIGGER IF EXISTS test_count_update ON workqueue"_s));
+    QVERIFY(m_db->exec(u"DROP TRIGGER IF EXISTS test_refuse ON workqueue"_s));
 }
 
 QStringList tst_StageKitBatch::writers(const QList<qint64> &ids)
@@ -282,6 +285,43 @@ void tst_StageKitBatch::aMissedGuardFailsOnlyItsMessage()
     QCOMPARE(m_harness->row(paused).value(u"status"_s).toString(), u"paused"_s);
     QCOMPARE(m_harness->row(moved).value(u"stage"_s).toString(), u"middle"_s);
     QCOMPARE(m_harness->row(moved).value(u"status"_s).toString(), u"running"_s);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKitBatch::aFailingMoveFailsOnlyItsMessage_data()
+{
+    QTest::addColumn<QByteArray>("combine");
+    QTest::newRow("combined: the batch's statement fails, then each runs alone") << QByteArray("1");
+    QTest::newRow("one statement per message") << QByteArray("0");
+}
+
+void tst_StageKitBatch::aFailingMoveFailsOnlyItsMessage()
+{
+    QFETCH(QByteArray, combine);
+    qputenv("PEPSI_EXAMPLE_COMBINE_MOVES", combine);
+    QCOMPARE(m_harness->exec(u"CREATE OR REPLACE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS "
+                             u"$$BEGIN IF NEW.state ? 'refuse' THEN RAISE EXCEPTION 'refused %', NEW.workqueue_id; "
+                             u"END IF; RETURN NEW; END$$"_s),
+             QString());
+    QCOMPARE(m_harness->exec(u"CREATE OR REPLACE TRIGGER test_refuse BEFORE UPDATE ON workqueue "
+                             u"FOR EACH ROW EXECUTE FUNCTION test_refuse()"_s),
+             QString());
+
+    const qint64 a = m_harness->insertRow(u"first"_s);
+    const qint64 refused = m_harness->insertRow(u"first"_s, u"running"_s, QJsonObject{{u"refuse"_s, true}});
+    const qint64 b = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    const QByteArrayList answers = WorkerHarness::exchange(worker, line({a, refused, b}), 3);
+    QCOMPARE(answers.size(), 3);
+    QCOMPARE(answers.at(0), "0");
+    QVERIFY2(answers.at(1).startsWith("1 database error: ")
+                 && answers.at(1).contains(QByteArray("refused " + QByteArray::number(refused))),
+             answers.at(1).constData());
+    QCOMPARE(answers.at(2), "0");
+    for (qint64 id : {a, b})
+        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(m_harness->row(refused).value(u"stage"_s).toString(), u"first"_s);
+    QCOMPARE(m_harness->row(refused).value(u"status"_s).toString(), u"running"_s);
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
 }
 
