@@ -123,6 +123,26 @@ QueryResult PgConnection::command(const char *sql)
     return {std::move(result), std::move(failure)};
 }
 
+bool PgConnection::evictOldest(Outcome *failure)
+{
+    auto oldest = m_statements.begin();
+    for (auto it = m_statements.begin(); it != m_statements.end(); ++it) {
+        if (it->lastUse < oldest->lastUse)
+            oldest = it;
+    }
+    const QByteArray name = oldest->name;
+    m_statements.erase(oldest);
+    // Refused in an aborted transaction: the statement then stays on the
+    // server until the session ends, which only costs its memory.
+    const QByteArray deallocate = "DEALLOCATE " + name;
+    PgResult result(PQexec(m_conn, deallocate.constData()));
+    const Outcome outcome = classify(result.get());
+    if (!m_lost)
+        return true;
+    *failure = outcome;
+    return false;
+}
+
 QueryResult PgConnection::exec(const QByteArray &sql, const QList<QByteArray> &parameters)
 {
     if (!isUsable()) {
@@ -130,15 +150,21 @@ QueryResult PgConnection::exec(const QByteArray &sql, const QList<QByteArray> &p
         return {nullptr, Outcome::tryLater("database connection lost: " + lastError())};
     }
 
-    QByteArray name = m_statements.value(sql);
-    if (name.isEmpty()) {
+    QByteArray name;
+    if (const auto known = m_statements.find(sql); known != m_statements.end()) {
+        known->lastUse = ++m_uses;
+        name = known->name;
+    } else {
+        Outcome failure;
+        if (m_statements.size() >= MaxStatements && !evictOldest(&failure))
+            return {nullptr, std::move(failure)};
         name = "pepsi_stagekit_" + QByteArray::number(++m_nextStatement);
         // parameter types are left to the server: the SQL casts where it matters
         PgResult prepared(PQprepare(m_conn, name.constData(), sql.constData(), int(parameters.size()), nullptr));
-        Outcome failure = classify(prepared.get());
+        failure = classify(prepared.get());
         if (!failure.isOk())
             return {std::move(prepared), std::move(failure)};
-        m_statements.insert(sql, name);
+        m_statements.insert(sql, {name, ++m_uses});
     }
 
     std::vector<const char *> values;

@@ -34,8 +34,11 @@ struct QueryResult
 };
 
 // One libpq connection in autocommit mode, with its prepared statements.
-// Statements are prepared on first use and named by the connection; a reset
-// forgets them (the server dropped them with the session).
+// Statements are prepared on first use, keyed by their SQL text, and named by
+// the connection; a reset forgets them (the server dropped them with the
+// session). At most MaxStatements are kept: preparing one more deallocates
+// the one used longest ago, so SQL text built per call cannot grow the
+// session without bound.
 class PgConnection
 {
 public:
@@ -62,19 +65,29 @@ public:
     // A statement without parameters and without preparing it (BEGIN,
     // COMMIT, ROLLBACK): one round trip of the simple query protocol.
     QueryResult command(const char *sql);
-    // Inside a transaction the kit began and still usable (not aborted by an
-    // error, not ended by a handler, connection alive).
-    bool inUsableTransaction() const { return m_conn && PQtransactionStatus(m_conn) == PQTRANS_INTRANS; }
 
     // Records that the connection is lost so the next message resets it.
     void markLost() { m_lost = true; }
+
+    // How many statements this session holds prepared.
+    qsizetype preparedCount() const { return m_statements.size(); }
+    static constexpr qsizetype MaxStatements = 64;
 
 private:
     Outcome classify(const PGresult *result);
 
     PGconn *m_conn = nullptr;
     bool m_lost = false;
-    QHash<QByteArray, QByteArray> m_statements; // SQL text -> prepared statement name
+    struct Statement
+    {
+        QByteArray name;
+        quint64 lastUse = 0;
+    };
+    // Makes room for one more statement; false: the connection is lost.
+    bool evictOldest(Outcome *failure);
+
+    QHash<QByteArray, Statement> m_statements; // by SQL text
+    quint64 m_uses = 0;
     int m_nextStatement = 0;
 };
 

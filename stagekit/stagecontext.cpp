@@ -10,8 +10,10 @@ constexpr char Guard[] = " WHERE workqueue_id = $1 AND stage = $2 AND status = '
 
 } // namespace
 
-StageContext::StageContext(PgConnection &connection, Configuration configuration, StageGraph graph, QString stage)
+StageContext::StageContext(PgConnection &connection, Configuration configuration, StageGraph graph, QString stage,
+                           MoveBatch *batch)
     : m_connection(connection)
+    , m_batch(batch)
     , m_configuration(std::move(configuration))
     , m_graph(std::move(graph))
     , m_stage(std::move(stage))
@@ -22,6 +24,10 @@ StageContext::StageContext(PgConnection &connection, Configuration configuration
 
 QueryResult StageContext::exec(const QByteArray &sql, const QList<QByteArray> &parameters)
 {
+    if (m_batch) {
+        if (Outcome before = m_batch->beforeStatement(); !before.isOk())
+            return {nullptr, std::move(before)};
+    }
     return m_connection.exec(sql, parameters);
 }
 
@@ -78,6 +84,11 @@ Outcome StageContext::pause(qint64 id, std::chrono::milliseconds delay, const QB
 
 Outcome StageContext::move(qint64 id, const QString &stage, const char *status, const StateUpdate &extra)
 {
+    // A move into a fused stage is written now: its handler runs next, on the row.
+    if (m_batch && qstrcmp(status, "running") != 0
+        && m_batch->defer({id, m_stage.toUtf8(), stage.toUtf8(), QByteArray(status), extra})) {
+        return Outcome::ok();
+    }
     QByteArray sql = "UPDATE workqueue SET stage = $3, status = $4::workqueue_status, updated = now()";
     if (!extra.isEmpty())
         sql += ", state = " + extra.sqlExpression(5);
@@ -89,11 +100,11 @@ Outcome StageContext::move(qint64 id, const QString &stage, const char *status, 
 
 Outcome StageContext::guarded(qint64 id, const QByteArray &sql, const QList<QByteArray> &parameters)
 {
-    const QueryResult result = m_connection.exec(sql, parameters);
+    const QueryResult result = exec(sql, parameters);
     if (!result.ok())
         return result.error;
     if (result.affectedRows() == 0)
-        return Outcome::fail(1, "message " + QByteArray::number(id) + " is not running at stage " + m_stage.toUtf8());
+        return notRunningAt(id, m_stage.toUtf8());
     return Outcome::ok();
 }
 

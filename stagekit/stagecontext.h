@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "movebatch.h"
 #include "outcome.h"
 #include "pgconnection.h"
 #include "stateupdate.h"
@@ -23,6 +24,12 @@ namespace pepsi::stagekit {
 // so a stage never moves a row it does not hold. Zero rows matched is a
 // failure: "message <id> is not running at stage <stage>".
 //
+// In a batch with WorkerOptions::combineMoves, advance(), advanceTo() (to a
+// stage that does not fuse) and finish() return ok() once the move is kept;
+// the kit writes the batch's moves together before it commits, and answers a
+// message whose move then matched nothing with that failure instead of the
+// handler's ok() (MoveBatch).
+//
 // Stage fusion: an advance to a successor with FUSE = YES and the same
 // PROGRAM leaves the row 'running' there instead of 'pending'; the worker
 // loop then runs that stage's handler in the same pass (takeFusedStage()).
@@ -31,7 +38,9 @@ class StageContext
 public:
     enum class Final { Done, Failed };
 
-    StageContext(PgConnection &connection, Configuration configuration, StageGraph graph, QString stage);
+    // `batch`: the worker's batch of moves (WorkerSession), if any.
+    StageContext(PgConnection &connection, Configuration configuration, StageGraph graph, QString stage,
+                 MoveBatch *batch = nullptr);
     StageContext(const StageContext &) = delete;
     StageContext &operator=(const StageContext &) = delete;
 
@@ -71,6 +80,7 @@ private:
     Outcome guarded(qint64 id, const QByteArray &sql, const QList<QByteArray> &parameters);
 
     PgConnection &m_connection;
+    MoveBatch *m_batch;
     Configuration m_configuration;
     StageGraph m_graph;
     QString m_stage;

@@ -15,7 +15,7 @@ QByteArray jsonText(const QJsonValue &value)
     return wrapped.mid(1, wrapped.size() - 2);
 }
 
-QByteArray param(int n) { return '$' + QByteArray::number(n); }
+QByteArray param(QByteArrayView prefix, int n) { return prefix.toByteArray() + QByteArray::number(n); }
 
 // s #> path[1:depth], or s itself for depth 0
 QByteArray prefix(const QByteArray &s, const QByteArray &path, int depth)
@@ -58,7 +58,7 @@ StateUpdate &StateUpdate::increment(const QStringList &path, qint64 by)
     return *this;
 }
 
-QByteArray StateUpdate::sqlExpression(int firstParameter) const
+QByteArray StateUpdate::sqlExpression(int firstParameter, QByteArrayView prefix) const
 {
     if (m_ops.isEmpty())
         return QByteArrayLiteral("state");
@@ -70,13 +70,13 @@ QByteArray StateUpdate::sqlExpression(int firstParameter) const
     for (int i = 0; i < m_ops.size(); ++i) {
         const Op &op = m_ops.at(i);
         const QByteArray s = 's' + QByteArray::number(i);
-        const QByteArray path = param(n) + "::text[]";
+        const QByteArray path = param(prefix, n) + "::text[]";
         QByteArray value;
         if (op.kind == Kind::Set) {
-            value = param(n + 1) + "::jsonb";
+            value = param(prefix, n + 1) + "::jsonb";
         } else {
             value = "to_jsonb(coalesce(CASE WHEN jsonb_typeof(" + s + " #> " + path + ") = 'number' THEN (" + s
-                + " #>> " + path + ")::numeric END, 0) + " + param(n + 1) + "::numeric)";
+                + " #>> " + path + ")::numeric END, 0) + " + param(prefix, n + 1) + "::numeric)";
         }
         sql += " CROSS JOIN LATERAL (SELECT " + setAt(s, path, int(op.path.size()), value) + " AS s"
             + QByteArray::number(i + 1) + ") AS t" + QByteArray::number(i + 1);
@@ -98,12 +98,21 @@ QList<QByteArray> StateUpdate::parameters() const
 
 QByteArray textArrayLiteral(const QStringList &items)
 {
+    QList<QByteArray> utf8;
+    utf8.reserve(items.size());
+    for (const QString &item : items)
+        utf8.append(item.toUtf8());
+    return textArrayLiteral(utf8);
+}
+
+QByteArray textArrayLiteral(const QList<QByteArray> &items)
+{
     QByteArray out = "{";
     for (qsizetype i = 0; i < items.size(); ++i) {
         if (i > 0)
             out += ',';
         out += '"';
-        for (char c : items.at(i).toUtf8()) {
+        for (char c : items.at(i)) {
             if (c == '"' || c == '\\')
                 out += '\\';
             out += c;

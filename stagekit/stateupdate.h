@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QJsonValue>
 #include <QList>
 #include <QStringList>
@@ -28,7 +29,9 @@ public:
     // For the kit: the SQL expression computing the new state from the row's
     // `state` column, numbering its parameters from firstParameter, and the
     // parameter values in that order (text form, as libpq sends them).
-    QByteArray sqlExpression(int firstParameter) const;
+    // Parameter n is written prefix + n: "$5", or "m.p5" for a column that
+    // carries it (MoveBatch: one row per message).
+    QByteArray sqlExpression(int firstParameter, QByteArrayView prefix = "$") const;
     QList<QByteArray> parameters() const;
 
 private:
@@ -44,5 +47,6 @@ private:
 
 // A text[] literal for libpq: {"a","b\"c"}
 QByteArray textArrayLiteral(const QStringList &items);
+QByteArray textArrayLiteral(const QList<QByteArray> &items);
 
 } // namespace pepsi::stagekit

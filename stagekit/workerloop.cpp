@@ -172,9 +172,10 @@ bool WorkerLoop::runBatch(QList<qint64> ids)
             return answer(QList<Answer>(ids.size(), Answer{*unavailable, {}}));
 
         PgConnection &connection = m_session.connection();
-        if (const QueryResult begun = connection.command("BEGIN"); !begun.ok()) {
+        MoveBatch &batch = m_session.batch();
+        if (const Outcome opened = batch.open(m_options.combineMoves); !opened.isOk()) {
             m_session.checkConnection();
-            return answer(QList<Answer>(ids.size(), Answer{begun.error, {}}));
+            return answer(QList<Answer>(ids.size(), Answer{opened, {}}));
         }
         QList<Answer> answers;
         answers.reserve(ids.size());
@@ -182,7 +183,7 @@ bool WorkerLoop::runBatch(QList<qint64> ids)
         for (qint64 id : std::as_const(ids)) {
             Answer each;
             each.outcome = handleId(id, &each.fused);
-            if (!connection.inUsableTransaction()) {
+            if (!batch.isUsable()) {
                 broken = std::move(each);
                 break;
             }
@@ -194,8 +195,19 @@ bool WorkerLoop::runBatch(QList<qint64> ids)
             // ended it, or the connection went): k's answer is its own
             // failure; the ones before it lost their writes and run again.
             const qsizetype k = answers.size();
-            (void)connection.command("ROLLBACK");
+            const bool others = batch.failedForOthers(ids.at(k));
+            batch.abandon();
             m_session.checkConnection();
+            if (others && connection.isUsable()) {
+                // The statement wrote moves kept for the messages before k as
+                // well: whose failure it is shows when each runs alone.
+                for (qint64 id : ids.first(k + 1)) {
+                    if (!runBatch({id}))
+                        return false;
+                }
+                ids = ids.sliced(k + 1);
+                continue;
+            }
             if (broken.outcome.isOk()) {
                 broken.outcome = connection.isUsable()
                     ? Outcome::fail(1,
@@ -212,15 +224,24 @@ bool WorkerLoop::runBatch(QList<qint64> ids)
             continue;
         }
 
-        const QueryResult committed = connection.command("COMMIT");
+        const Outcome committed = batch.finish();
         m_session.checkConnection();
-        if (committed.ok())
+        if (committed.isOk()) {
+            // A kept move that matched nothing fails its message, as the
+            // same move written at once would have.
+            for (qsizetype i = 0; i < answers.size(); ++i) {
+                const QByteArray missed = batch.missedAt(ids.at(i));
+                if (!missed.isEmpty() && answers.at(i).outcome.isOk())
+                    answers[i] = Answer{notRunningAt(ids.at(i), missed), {}};
+            }
             return answer(answers);
+        }
         // A lost connection or a transient fault is every message's 75; any
-        // other failure at commit (a deferred constraint) is one message's,
-        // and which one shows when each commits alone.
-        if (committed.error.code == Outcome::TryLater || ids.size() == 1)
-            return answer(QList<Answer>(ids.size(), Answer{committed.error, {}}));
+        // other failure at commit (a deferred constraint, or the combined
+        // moves' statement) is one message's, and which one shows when each
+        // commits alone.
+        if (committed.code == Outcome::TryLater || ids.size() == 1)
+            return answer(QList<Answer>(ids.size(), Answer{committed, {}}));
         for (qint64 id : std::as_const(ids)) {
             if (!runBatch({id}))
                 return false;

@@ -28,6 +28,15 @@ struct WorkerOptions
     // message's.
     bool commitBatches = false;
     int maxBatch = 64;
+    // Opt-in, with commitBatches: the batch's moves (advance, advanceTo a
+    // stage that does not fuse, finish) are written together, one UPDATE per
+    // shape for the batch, just before its commit (MoveBatch). They return
+    // ok() when kept; a message whose move then matches nothing is answered
+    // with that failure. Only for handlers that return the move's outcome
+    // (or act on it only inside the database): its ok() is not yet the write's.
+    // Statements run through the context (exec, pause, a fusing advance)
+    // write what was kept before them; the raw PGconn does not.
+    bool combineMoves = false;
 };
 
 // The worker side of the protocol: ids in on stdin, one status line out per

@@ -99,7 +99,7 @@ WorkerSession::State WorkerSession::complete(QByteArray *reason)
         return State::Fatal;
     }
 
-    auto context = std::make_unique<StageContext>(m_connection, configuration, graph.value(), m_stage);
+    auto context = std::make_unique<StageContext>(m_connection, configuration, graph.value(), m_stage, &m_batch);
     // Every stage this worker may run in a fused pass gets its context (and
     // its setup) now, so a bad option of one shows at start, not mid-pass.
     std::map<QString, std::unique_ptr<StageContext>> fused;
@@ -108,7 +108,8 @@ WorkerSession::State WorkerSession::complete(QByteArray *reason)
         const StageContext *from = toVisit.takeFirst();
         for (const QString &next : from->stageConfig().next) {
             if (from->fusesInto(next) && fused.find(next) == fused.end()) {
-                auto successor = std::make_unique<StageContext>(m_connection, configuration, graph.value(), next);
+                auto successor =
+                    std::make_unique<StageContext>(m_connection, configuration, graph.value(), next, &m_batch);
                 toVisit.append(successor.get());
                 fused.emplace(next, std::move(successor));
             }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "movebatch.h"
 #include "pgconnection.h"
 #include "stagecontext.h"
 
@@ -44,6 +45,8 @@ public:
     // The context of a stage fused into this worker's; nullptr for any other.
     StageContext *fusedContext(const QString &stage);
     PgConnection &connection() { return m_connection; }
+    // The batch the loop opens for commitBatches; every context writes through it.
+    MoveBatch &batch() { return m_batch; }
 
 private:
     State complete(QByteArray *reason);
@@ -53,6 +56,7 @@ private:
     QString m_stage;
     Setup m_setup;
     PgConnection m_connection;
+    MoveBatch m_batch{m_connection};
     std::unique_ptr<StageContext> m_context;
     std::map<QString, std::unique_ptr<StageContext>> m_fused;
     bool m_everConnected = false;

@@ -55,11 +55,15 @@ int main(int argc, char **argv)
         return ctx.advance(id, StateUpdate().set({QStringLiteral("started"), ctx.stage()}, qint64(usec)));
     };
 
-    // The handler only advances through the kit and may run twice, so the
-    // ids a worker holds commit in one transaction (issue 11: fewer commits
-    // per hop on a durable server). PEPSI_EXAMPLE_COMMIT_BATCHES=0 commits each
-    // message on its own, as before, for comparisons.
+    // The handler only advances through the kit, returns the advance's
+    // outcome and may run twice, so the ids a worker holds commit in one
+    // transaction (issue 11: fewer commits per hop on a durable server) and
+    // their advances are written in one statement (issue 20: one round trip
+    // per batch). PEPSI_EXAMPLE_COMMIT_BATCHES=0 commits each message on its
+    // own, PEPSI_EXAMPLE_COMBINE_MOVES=0 writes each advance on its own, as
+    // before, for comparisons.
     WorkerOptions options;
     options.commitBatches = qEnvironmentVariable("PEPSI_EXAMPLE_COMMIT_BATCHES") != u"0";
+    options.combineMoves = qEnvironmentVariable("PEPSI_EXAMPLE_COMBINE_MOVES") != u"0";
     return runWorker(argc, argv, setup, handler, options);
 }

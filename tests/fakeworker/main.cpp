@@ -46,7 +46,8 @@
 //                   to stderr and exit N (78: bad configuration, 127: missing)
 //   sleep:MS        sleep MS milliseconds first (a slow start-up)
 //
-// PEPSI_FAKE_COMMIT_BATCHES=1 opts in to the kit's WorkerOptions::commitBatches.
+// PEPSI_FAKE_COMMIT_BATCHES=1 opts in to the kit's WorkerOptions::commitBatches,
+// PEPSI_FAKE_COMBINE_MOVES=1 (with it) to WorkerOptions::combineMoves.
 //
 // Every write it makes (advance, pause) also sets state.runs.<stage> += 1 and
 // state.pids.<stage> = its pid, in the same UPDATE. An unknown mode answers
@@ -274,5 +275,6 @@ int main(int argc, char **argv)
     startUp();
     WorkerOptions options;
     options.commitBatches = qEnvironmentVariableIntValue("PEPSI_FAKE_COMMIT_BATCHES") == 1;
+    options.combineMoves = qEnvironmentVariableIntValue("PEPSI_FAKE_COMBINE_MOVES") == 1;
     return runWorker(argc, argv, Setup(), handle, options);
 }

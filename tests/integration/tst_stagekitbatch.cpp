@@ -25,9 +25,16 @@ private Q_SLOTS:
 
     void heldIdsShareOneTransaction_data();
     void heldIdsShareOneTransaction();
+    void aFailureIsolatesItsOwnMessage_data();
     void aFailureIsolatesItsOwnMessage();
     void aFusedPassCommitsOnce();
     void lostConnectionIsTryLaterForTheBatch();
+    void movesAreOneStatement_data();
+    void movesAreOneStatement();
+    void aMissedGuardFailsOnlyItsMessage_data();
+    void aMissedGuardFailsOnlyItsMessage();
+    void aFailingMoveFailsOnlyItsMessage_data();
+    void aFailingMoveFailsOnlyItsMessage();
 
 private:
     // The transaction that wrote each row's current version.
@@ -61,6 +68,10 @@ void tst_StageKitBatch::cleanup()
     m_harness.reset();
     qunsetenv("PEPSI_EXAMPLE_COMMIT_BATCHES");
     qunsetenv("PEPSI_FAKE_COMMIT_BATCHES");
+    qunsetenv("PEPSI_EXAMPLE_COMBINE_MOVES");
+    qunsetenv("PEPSI_FAKE_COMBINE_MOVES");
+    QVERIFY(m_db->exec(u"DROP TRIGGER IF EXISTS test_count_update ON workqueue"_s));
+    QVERIFY(m_db->exec(u"DROP TRIGGER IF EXISTS test_refuse ON workqueue"_s));
 }
 
 QStringList tst_StageKitBatch::writers(const QList<qint64> &ids)
@@ -115,8 +126,17 @@ void tst_StageKitBatch::heldIdsShareOneTransaction()
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
 }
 
+void tst_StageKitBatch::aFailureIsolatesItsOwnMessage_data()
+{
+    QTest::addColumn<QByteArray>("combine");
+    QTest::newRow("moves written as made") << QByteArray("0");
+    QTest::newRow("moves combined") << QByteArray("1");
+}
+
 void tst_StageKitBatch::aFailureIsolatesItsOwnMessage()
 {
+    QFETCH(QByteArray, combine);
+    qputenv("PEPSI_FAKE_COMBINE_MOVES", combine);
     const auto fake = [this](const char *mode) {
         return m_harness->insertRow(u"fake"_s, u"running"_s,
                                     QJsonObject{{u"fake"_s, QJsonObject{{u"fake"_s, QString::fromLatin1(mode)}}}});
@@ -197,6 +217,111 @@ void tst_StageKitBatch::lostConnectionIsTryLaterForTheBatch()
     QCOMPARE(WorkerHarness::exchange(worker, line(batch), 2), (QByteArrayList{"0", "0"}));
     for (qint64 id : batch)
         QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKitBatch::movesAreOneStatement_data()
+{
+    QTest::addColumn<QByteArray>("combine");
+    QTest::addColumn<int>("statements");
+    QTest::newRow("combined: the reference stage's default") << QByteArray() << 1;
+    QTest::newRow("PEPSI_EXAMPLE_COMBINE_MOVES=0: one per message") << QByteArray("0") << 3;
+}
+
+void tst_StageKitBatch::movesAreOneStatement()
+{
+    QFETCH(QByteArray, combine);
+    QFETCH(int, statements);
+
+    if (!combine.isNull())
+        qputenv("PEPSI_EXAMPLE_COMBINE_MOVES", combine);
+    // Counts the UPDATE statements on workqueue, not the rows they change.
+    QCOMPARE(m_harness->exec(u"CREATE TABLE IF NOT EXISTS test_update_statements (n int)"_s), QString());
+    QCOMPARE(m_harness->exec(u"TRUNCATE test_update_statements"_s), QString());
+    QCOMPARE(m_harness->exec(u"CREATE OR REPLACE FUNCTION test_count_update() RETURNS trigger LANGUAGE plpgsql AS "
+                             u"$$BEGIN INSERT INTO test_update_statements VALUES (1); RETURN NULL; END$$"_s),
+             QString());
+    QCOMPARE(m_harness->exec(u"CREATE OR REPLACE TRIGGER test_count_update AFTER UPDATE ON workqueue "
+                             u"FOR EACH STATEMENT EXECUTE FUNCTION test_count_update()"_s),
+             QString());
+    const QList<qint64> ids{m_harness->insertRow(u"first"_s), m_harness->insertRow(u"first"_s),
+                            m_harness->insertRow(u"first"_s)};
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    QCOMPARE(WorkerHarness::exchange(worker, line(ids), 3), (QByteArrayList{"0", "0", "0"}));
+    QCOMPARE(m_db->scalar(u"SELECT count(*) FROM test_update_statements"_s), qint64(statements));
+    for (qint64 id : ids)
+        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(writers(ids).removeDuplicates(), 2);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKitBatch::aMissedGuardFailsOnlyItsMessage_data()
+{
+    QTest::addColumn<QByteArray>("combine");
+    QTest::newRow("combined") << QByteArray("1");
+    QTest::newRow("one statement per message") << QByteArray("0");
+}
+
+void tst_StageKitBatch::aMissedGuardFailsOnlyItsMessage()
+{
+    QFETCH(QByteArray, combine);
+    qputenv("PEPSI_EXAMPLE_COMBINE_MOVES", combine);
+
+    const qint64 a = m_harness->insertRow(u"first"_s);
+    const qint64 paused = m_harness->insertRow(u"first"_s, u"paused"_s); // an operator paused it meanwhile
+    const qint64 b = m_harness->insertRow(u"first"_s);
+    const qint64 moved = m_harness->insertRow(u"middle"_s); // running, but at another stage
+    const qint64 c = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    const QByteArray notRunning = " is not running at stage first";
+    QCOMPARE(WorkerHarness::exchange(worker, line({a, paused, b, moved, c}), 5),
+             (QByteArrayList{"0", "1 message " + QByteArray::number(paused) + notRunning, "0",
+                             "1 message " + QByteArray::number(moved) + notRunning, "0"}));
+    for (qint64 id : {a, b, c}) {
+        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
+        QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), u"pending"_s);
+    }
+    QCOMPARE(m_harness->row(paused).value(u"stage"_s).toString(), u"first"_s);
+    QCOMPARE(m_harness->row(paused).value(u"status"_s).toString(), u"paused"_s);
+    QCOMPARE(m_harness->row(moved).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(m_harness->row(moved).value(u"status"_s).toString(), u"running"_s);
+    QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
+}
+
+void tst_StageKitBatch::aFailingMoveFailsOnlyItsMessage_data()
+{
+    QTest::addColumn<QByteArray>("combine");
+    QTest::newRow("combined: the batch's statement fails, then each runs alone") << QByteArray("1");
+    QTest::newRow("one statement per message") << QByteArray("0");
+}
+
+void tst_StageKitBatch::aFailingMoveFailsOnlyItsMessage()
+{
+    QFETCH(QByteArray, combine);
+    qputenv("PEPSI_EXAMPLE_COMBINE_MOVES", combine);
+    QCOMPARE(m_harness->exec(u"CREATE OR REPLACE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS "
+                             u"$$BEGIN IF NEW.state ? 'refuse' THEN RAISE EXCEPTION 'refused %', NEW.workqueue_id; "
+                             u"END IF; RETURN NEW; END$$"_s),
+             QString());
+    QCOMPARE(m_harness->exec(u"CREATE OR REPLACE TRIGGER test_refuse BEFORE UPDATE ON workqueue "
+                             u"FOR EACH ROW EXECUTE FUNCTION test_refuse()"_s),
+             QString());
+
+    const qint64 a = m_harness->insertRow(u"first"_s);
+    const qint64 refused = m_harness->insertRow(u"first"_s, u"running"_s, QJsonObject{{u"refuse"_s, true}});
+    const qint64 b = m_harness->insertRow(u"first"_s);
+    QProcess &worker = m_harness->start(WorkerHarness::Example, u"first"_s);
+    const QByteArrayList answers = WorkerHarness::exchange(worker, line({a, refused, b}), 3);
+    QCOMPARE(answers.size(), 3);
+    QCOMPARE(answers.at(0), "0");
+    QVERIFY2(answers.at(1).startsWith("1 database error: ")
+                 && answers.at(1).contains(QByteArray("refused " + QByteArray::number(refused))),
+             answers.at(1).constData());
+    QCOMPARE(answers.at(2), "0");
+    for (qint64 id : {a, b})
+        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
+    QCOMPARE(m_harness->row(refused).value(u"stage"_s).toString(), u"first"_s);
+    QCOMPARE(m_harness->row(refused).value(u"status"_s).toString(), u"running"_s);
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
 }
 
