@@ -52,7 +52,7 @@ QString formatAge(qint64 ms)
         return QStringLiteral("-");
     if (ms < 1000)
         return QStringLiteral("%1ms").arg(ms);
-    if (ms < 60 * 1000)
+    if (ms < 60000)
         return QStringLiteral("%1s").arg(double(ms) / 1000.0, 0, 'f', 1);
     const qint64 s = ms / 1000;
     if (s < 3600)

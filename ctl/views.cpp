@@ -6,6 +6,7 @@
 #include "table.h"
 
 #include <QJsonDocument>
+#include <QStringList>
 
 namespace pepsi::ctl::views {
 
@@ -13,6 +14,8 @@ namespace field = protocol::field;
 
 namespace {
 
+// A value on one line for people: numbers as they are (rates to 6 digits),
+// nested objects as {key=value ...} (a tick's "stages"), lists comma-separated.
 QString compact(const QJsonValue &value)
 {
     if (value.isString())
@@ -22,10 +25,20 @@ QString compact(const QJsonValue &value)
                                                              : QString::number(value.toDouble());
     if (value.isBool())
         return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    if (value.isNull() || value.isUndefined())
-        return QStringLiteral("-");
-    const QJsonDocument document = value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject());
-    return QString::fromUtf8(document.toJson(QJsonDocument::Compact));
+    if (value.isArray()) {
+        QStringList items;
+        for (const QJsonValue item : value.toArray())
+            items.append(compact(item));
+        return QStringLiteral("[") + items.join(u',') + u']';
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        QStringList items;
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+            items.append(it.key() + u'=' + compact(it.value()));
+        return QStringLiteral("{") + items.join(u' ') + u'}';
+    }
+    return QStringLiteral("-");
 }
 
 QString ratio(const QJsonValue &part, const QJsonValue &whole) { return formatCount(part) + u'/' + formatCount(whole); }
@@ -49,11 +62,10 @@ QString poolState(const QJsonObject &pool)
     return states.isEmpty() ? QStringLiteral("-") : states.join(QStringLiteral(", "));
 }
 
-bool anyHasAges(const QJsonObject &stages, bool nested)
+bool anyHasAges(const QJsonObject &stages)
 {
     for (const QJsonValue stage : stages) {
-        const QJsonObject queue = nested ? stage[field::Queue].toObject() : stage.toObject();
-        if (queue.value(field::PendingAges).isObject())
+        if (stage[field::PendingAges].isObject())
             return true;
     }
     return false;
@@ -117,7 +129,7 @@ QString workers(const QJsonArray &result)
 QString queues(const QJsonObject &result)
 {
     const QJsonObject stages = result.value(field::Stages).toObject();
-    const bool ages = anyHasAges(stages, false);
+    const bool ages = anyHasAges(stages);
     const QStringList counts{field::Pending, field::Running, field::Paused, field::Failed, field::Timeout};
     QStringList headers{QStringLiteral("STAGE")};
     for (const QString &name : counts)

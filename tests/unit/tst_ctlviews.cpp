@@ -185,6 +185,10 @@ void tst_CtlViews::eventLine()
     QCOMPARE(views::eventLine(object(R"({"event": "worker_started", "seq": 4, "time": "2026-12-02T19:51:47.123Z",
                                          "pid": 5001, "stage": "enrich"})")),
              u"19:51:47.123  worker_started pid=5001 stage=enrich\n"_s);
+    // A tick's stages on the same line, one {…} per stage.
+    QCOMPARE(views::eventLine(object(R"({"event": "tick", "seq": 9, "time": "2026-12-02T19:51:48.000Z", "claimed": 3,
+                                         "stages": {"a": {"busy": 1, "rate_10s": 2004.123456}}})")),
+             u"19:51:48.000  tick claimed=3 stages={a={busy=1 rate_10s=2004.12}}\n"_s);
 }
 
 QTEST_APPLESS_MAIN(tst_CtlViews)
