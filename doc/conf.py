@@ -29,6 +29,7 @@ man_pages = [
     ("man/pepsi.conf", "pepsi.conf", "configuration of pepsi-dispatch and its stage programs", [], 5),
     ("man/pepsi-schema", "pepsi-schema", "install or upgrade the PEPSI database schema", [], 1),
     ("man/pepsi-console", "pepsi-console", "the PEPSI admin console", [], 1),
+    ("man/pepsi-ctl", "pepsi-ctl", "command-line client of the pepsi-dispatch control socket", [], 1),
 ]
 man_show_urls = False
 
