@@ -12,6 +12,7 @@
 #include <QVariant>
 
 #include <algorithm>
+#include <limits>
 
 namespace pepsi::bench {
 
@@ -56,7 +57,7 @@ std::optional<QString> explainClaim(const BenchOptions &o, BenchDatabase &db, He
     QStringList caps, floors;
     for (qsizetype i = 0; i < stageNames().size(); ++i) {
         caps << QString::number(o.parallelism * o.queueLimit);
-        floors << QStringLiteral("0");
+        floors << QString::number(std::numeric_limits<qint64>::min());
     }
     QString sql = ClaimRoundSql;
     sql.replace(QStringLiteral(":stages"), QStringLiteral("'{%1}'").arg(stageNames().join(u',')));
@@ -208,7 +209,8 @@ bool printHeldReport(const BenchOptions &o, const HeldResult &r)
                 .arg(series(p.windowHopsPerSecond, 0)));
     }
     for (const HeldPhase &p : r.phases) {
-        out(QStringLiteral("  claim round once drained, %1 (EXPLAIN ANALYZE BUFFERS; %2): shared buffers by node")
+        out(QStringLiteral("  a walk from the start once drained, %1 (the heartbeat's round; EXPLAIN ANALYZE BUFFERS, "
+                           "%2): shared buffers by node")
                 .arg(p.held ? QStringLiteral("held") : QStringLiteral("clean"), p.planFile));
         for (const QString &line : p.planHotNodes)
             out(QStringLiteral("    ") + line);
