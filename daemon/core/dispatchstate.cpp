@@ -354,7 +354,7 @@ void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const R
                {field::Uid, double(uid)}});
     // The dispatcher may have stopped while the statement ran.
     if (outcome->requeued > 0 && m_d.isServing())
-        m_d.requestRound();
+        m_d.rowsPending(request.stage);
 }
 
 } // namespace pepsi

@@ -38,8 +38,7 @@ DatabaseSession::DatabaseSession(const QString &database, const SessionLimits &l
 {
     m_retry.setSingleShot(true);
     connect(&m_retry, &QTimer::timeout, this, &DatabaseSession::attempt);
-    connect(m_listener.get(), &NotifyListener::notified, this,
-            [this](const QString &channel) { Q_EMIT notified(channel); });
+    connect(m_listener.get(), &NotifyListener::notified, this, &DatabaseSession::notified);
     connect(m_listener.get(), &NotifyListener::lost, this,
             [this](const QString &reason) { onConnectionLost(QStringLiteral("LISTEN"), reason); });
     connect(&m_queueWatch, &ConnectionWatch::lost, this,
