@@ -221,9 +221,10 @@ qint64 tst_ClaimNothingMissed::roundBuffers(const QList<StageDemand> &demands)
 tst_ClaimNothingMissed::History tst_ClaimNothingMissed::historyThenRound(bool holdSnapshot)
 {
     History history;
-    QueueStore store(u"tst-claim"_s);
-    if (!m_db->exec(u"TRUNCATE workqueue RESTART IDENTITY"_s) || !store.open(m_db->uri(), u"tst"_s))
+    QueueConnection queue(u"tst-claim"_s);
+    if (!m_db->exec(u"TRUNCATE workqueue RESTART IDENTITY"_s) || !queue.open(m_db->uri(), u"tst"_s))
         return history;
+    QueueStore store(queue);
     QSqlDatabase holder = m_db->newConnection(u"holder"_s);
     if (holdSnapshot) {
         // An XID of its own: nothing written from now on can be cleaned.

@@ -387,8 +387,9 @@ void TestQueueStore::claimWalksFromEachStageFloor()
     PEPSI_REQUIRE_DATABASE(tdb);
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
                                     "FROM generate_series(1, 12) i")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     // GIVEN a's floor at 6 and b's at 0 (a's ids are the even ones, b's the odd)
     const auto round = store.claimRound({{QStringLiteral("a"), 10, 6}, {QStringLiteral("b"), 2, 0}});
     QVERIFY2(round, qPrintable(store.lastError()));
@@ -407,8 +408,9 @@ void TestQueueStore::claimSaysWhereTheNextWalkStarts()
     PEPSI_REQUIRE_DATABASE(tdb);
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 5)")));
     QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'b' FROM generate_series(1, 2)")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     QSqlDatabase locker = tdb.newConnection(QStringLiteral("locker"));
     QVERIFY(locker.transaction());
     QSqlQuery lock(locker);
@@ -451,8 +453,9 @@ void TestQueueStore::resumedRowsNameTheirStage()
         QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
                        "(3,'a','paused', now() - interval '1 s'), (9,'a','paused', NULL),"
                        "(5,'b','paused', now() - interval '1 s'), (7,'b','paused', now() + interval '1 h')")));
-    QueueStore store(QStringLiteral("tst-queue"));
-    QVERIFY(store.open(tdb.uri(), QStringLiteral("tst")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
     const auto round = store.claimRound({{QStringLiteral("a"), 10, 100}});
     QVERIFY(round);
     QCOMPARE(round->resumed, 3);
