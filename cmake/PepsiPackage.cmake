@@ -56,6 +56,11 @@ string(CONCAT CPACK_COMPONENT_CONSOLE_DESCRIPTION
     "daemon's local control socket.")
 # The console's offscreen/xcb platform comes with Qt's GUI library (shlibdeps).
 set(CPACK_DEBIAN_CONSOLE_PACKAGE_RECOMMENDS "pepsi-dispatch")
+# Up to 0.1.0 one package pepsi-dispatch carried the console too: upgrading
+# such a host moves the console's files to this package without dpkg refusing
+# to overwrite them.
+set(CPACK_DEBIAN_CONSOLE_PACKAGE_REPLACES "pepsi-dispatch (<< 0.2.0)")
+set(CPACK_DEBIAN_CONSOLE_PACKAGE_BREAKS "pepsi-dispatch (<< 0.2.0)")
 
 # /etc/pepsi/pepsi.conf exists only in the package (a plain install keeps the
 # example under share/pepsi): added to the staging tree before it is packed.

@@ -8,7 +8,7 @@ project = "pepsi-dispatch"
 author = "the PEPSI developers"
 copyright = "the PEPSI developers, AGPL-3.0-or-later"
 # CMake passes the project version (-D version=...); this is for a run by hand.
-version = release = os.environ.get("PEPSI_VERSION", "0.1.0")
+version = release = os.environ.get("PEPSI_VERSION", "0.2.0")
 
 root_doc = "index"
 source_suffix = {".rst": "restructuredtext"}
