@@ -388,8 +388,10 @@ void DispatchState::set(const OverlaySetting &setting, uint uid, QObject *contex
     operatorThread().setOverlay(
         setting, this, [setting, uid, asker = QPointer<QObject>(context), answer](Result<bool, QString> written) {
             if (written)
-                qCInfo(lcMain).noquote() << "config_overlay (" << setting.section << "," << setting.option << ") set to"
-                                         << setting.value << "on the control socket by uid" << uid;
+                qCInfo(lcMain).noquote() << QStringLiteral(
+                                                "config_overlay (%1, %2) set to %3 on the control socket by uid %4")
+                                                .arg(setting.section, setting.option, setting.value)
+                                                .arg(uid);
             else
                 qCWarning(lcMain).noquote() << written.error();
             if (asker)
