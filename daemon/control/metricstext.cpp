@@ -31,7 +31,7 @@ using Labels = QList<std::pair<QString, QString>>;
 class Family
 {
 public:
-    Family(QString name, QString type, QString help)
+    Family(const QString &name, QString type, QString help)
         : m_name(QStringLiteral("pepsi_dispatch_") + name)
         , m_type(std::move(type))
         , m_help(std::move(help))

@@ -107,9 +107,6 @@ void FakeDispatch::queueCounts(QObject *context, Freshness freshness, Answer<Que
 
 void FakeDispatch::messages(const MessagesRequest &request, QObject *, Answer<MessagePage> answer)
 {
-    m_calls << u"messages %1 %2 after=%3 limit=%4"_s.arg(request.stage, request.status)
-                   .arg(request.afterId)
-                   .arg(request.limit);
     MessagePage page;
     for (const MessageRow &row : std::as_const(m_messages)) {
         if (row.stage != request.stage || row.status != request.status || row.id <= request.afterId)

@@ -532,7 +532,8 @@ void tst_ControlSocket::metricsPassPromtool()
         promtool,
         {u"check"_s, u"rules"_s, QStringLiteral(PEPSI_SOURCE_DIR) + u"/doc/examples/pepsi-dispatch.rules.yml"_s});
     QTRY_VERIFY_WITH_TIMEOUT(rules.state() == QProcess::NotRunning, 20000);
-    QVERIFY2(rules.exitCode() == 0, QByteArray(rules.readAllStandardOutput() + rules.readAllStandardError()).constData());
+    QVERIFY2(rules.exitCode() == 0,
+             QByteArray(rules.readAllStandardOutput() + rules.readAllStandardError()).constData());
     QCOMPARE(daemon.terminate(), 0);
 }
 
