@@ -181,7 +181,7 @@ void tst_Ctl::commandsTheDaemonMayLack_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::newRow("metrics") << QStringList{u"metrics"_s};
-    QTest::newRow("messages") << QStringList{u"messages"_s, u"a"_s, u"--status"_s, u"done"_s};
+    QTest::newRow("messages") << QStringList{u"messages"_s, u"a"_s, u"--status"_s, u"failed"_s};
     QTest::newRow("message") << QStringList{u"message"_s, u"1"_s};
     QTest::newRow("set") << QStringList{u"set"_s, u"b"_s, u"PARALLELISM"_s, u"2"_s};
 }
