@@ -3,6 +3,8 @@
 
 #include "control/protocol.h"
 
+#include <QLocale>
+
 namespace pepsi::console {
 
 using namespace Qt::StringLiterals;
@@ -10,7 +12,8 @@ namespace field = protocol::field;
 
 namespace {
 const auto GrowthField = "_growth"_L1; // ours, not the protocol's: snapshots in a row with a larger backlog
-}
+const auto DeltaField = "_delta"_L1;   // ours: pending now minus pending at the snapshot before
+} // namespace
 
 void QueueModel::applyStatus(const QJsonObject &status)
 {
@@ -41,14 +44,18 @@ QJsonObject QueueModel::derive(const QJsonObject &previous, const QJsonObject &n
     QJsonObject out = next;
     const auto pendingKey = field::Pending;
     int growth = 0;
+    qint64 delta = 0;
     if (next.contains(GrowthField)) {
         growth = next.value(GrowthField).toInt(); // a record kept as it was
+        delta = next.value(DeltaField).toInteger();
     } else if (previous.contains(pendingKey)) {
         const qint64 before = previous.value(pendingKey).toInteger();
         const qint64 now = next.value(pendingKey).toInteger();
         growth = now > before ? previous.value(GrowthField).toInt() + 1 : 0;
+        delta = now - before;
     }
     out.insert(GrowthField, growth);
+    out.insert(DeltaField, delta);
     return out;
 }
 
@@ -57,6 +64,10 @@ bool QueueModel::highlighted(const QJsonObject &record) const
     return record.value(GrowthField).toInt() >= GrowthSnapshots
         && record.value(field::Pending).toInteger() >= GrowthFloor;
 }
+
+namespace {
+QString signedCount(qint64 n) { return (n > 0 ? u"+"_s : n < 0 ? u"−"_s : QString()) + QLocale().toString(qAbs(n)); }
+} // namespace
 
 QStringList QueueModel::headers() const
 {
@@ -70,6 +81,12 @@ QVariant QueueModel::cell(const QString &key, const QJsonObject &record, int col
         {}, field::Pending, field::Running, field::Paused, field::Failed, field::Timeout};
     if (role == Qt::TextAlignmentRole)
         return column == Stage || column == Trend ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column == Trend)
+        return tr("How the pending backlog moved since the snapshot before (the console asks for one every few "
+                  "seconds). Highlighted, \"growing\": it grew in %1 snapshots in a row and holds at least %L2 "
+                  "messages: the stage does not keep up.")
+            .arg(GrowthSnapshots)
+            .arg(GrowthFloor);
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     switch (column) {
@@ -91,8 +108,12 @@ QVariant QueueModel::cell(const QString &key, const QJsonObject &record, int col
         if (role == SortRole)
             return record.value(GrowthField).toInt();
         if (highlighted(record))
-            return tr("growing");
-        return record.value(GrowthField).toInt() > 0 ? tr("grew") : tr("steady");
+            return tr("growing (%1)").arg(signedCount(record.value(DeltaField).toInteger()));
+        if (record.value(DeltaField).toInteger() > 0)
+            return tr("rising (%1)").arg(signedCount(record.value(DeltaField).toInteger()));
+        if (record.value(DeltaField).toInteger() < 0)
+            return tr("falling (%1)").arg(signedCount(record.value(DeltaField).toInteger()));
+        return tr("steady");
     default:
         return {};
     }
