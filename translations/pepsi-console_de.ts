@@ -20,7 +20,7 @@
         <translation>Neuladen, Datenbank, Daemon-Zustand</translation>
     </message>
     <message>
-        <source>The console&apos;s own notes</source>
+        <source>The console's own notes</source>
         <translation>Eigene Meldungen der Konsole</translation>
     </message>
     <message>
@@ -147,20 +147,6 @@
         <source>started</source>
         <translation>gestartet</translation>
     </message>
-    <message numerus="yes">
-        <source>%1, after %n message(s)</source>
-        <translation>
-            <numerusform>%1, nach %n Nachricht</numerusform>
-            <numerusform>%1, nach %n Nachrichten</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1; %2 failed; %n other held message(s) put back to pending</source>
-        <translation>
-            <numerusform>%1; %2 fehlgeschlagen; %n weitere gehaltene Nachricht wieder wartend</numerusform>
-            <numerusform>%1; %2 fehlgeschlagen; %n weitere gehaltene Nachrichten wieder wartend</numerusform>
-        </translation>
-    </message>
     <message>
         <source>it ran past its max runtime</source>
         <translation>es lief länger als seine maximale Laufzeit</translation>
@@ -205,13 +191,6 @@
         <source>failed</source>
         <translation>fehlgeschlagene</translation>
     </message>
-    <message numerus="yes">
-        <source>%n %1 message(s) put back to pending by %2</source>
-        <translation>
-            <numerusform>%n %1 Nachricht von %2 wieder auf wartend gesetzt</numerusform>
-            <numerusform>%n %1 Nachrichten von %2 wieder auf wartend gesetzt</numerusform>
-        </translation>
-    </message>
     <message>
         <source>the configuration changed</source>
         <translation>die Konfiguration hat sich geändert</translation>
@@ -244,6 +223,27 @@
         <source>the daemon is %1</source>
         <translation>der Daemon %1</translation>
     </message>
+    <message numerus="yes">
+        <source>%1, after %Ln message(s)</source>
+        <translation>
+            <numerusform>%1, nach %Ln Nachricht</numerusform>
+            <numerusform>%1, nach %Ln Nachrichten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; %2 failed; %Ln other held message(s) put back to pending</source>
+        <translation>
+            <numerusform>%1; %2 fehlgeschlagen; %Ln weitere gehaltene Nachricht wieder wartend</numerusform>
+            <numerusform>%1; %2 fehlgeschlagen; %Ln weitere gehaltene Nachrichten wieder wartend</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln %1 message(s) put back to pending by %2</source>
+        <translation>
+            <numerusform>%Ln %1 Nachricht von %2 wieder auf wartend gesetzt</numerusform>
+            <numerusform>%Ln %1 Nachrichten von %2 wieder auf wartend gesetzt</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -252,7 +252,7 @@
         <translation>Die Verwaltungskonsole von pepsi-dispatch: beobachtet und steuert einen laufenden Dispatcher über seinen Steuer-Socket.</translation>
     </message>
     <message>
-        <source>The daemon&apos;s control socket (default: %1).</source>
+        <source>The daemon's control socket (default: %1).</source>
         <translation>Der Steuer-Socket des Daemons (Vorgabe: %1).</translation>
     </message>
     <message>
@@ -260,7 +260,7 @@
         <translation>PFAD</translation>
     </message>
     <message>
-        <source>pepsi-console: unexpected argument &apos;%1&apos;; see --help
+        <source>pepsi-console: unexpected argument '%1'; see --help
 </source>
         <translation>pepsi-console: unerwartetes Argument „%1“; siehe --help
 </translation>
@@ -276,7 +276,7 @@
     <name>pepsi::console::ConnectionStatus</name>
     <message>
         <source>up %1</source>
-        <translation>läuft seit %1</translation>
+        <translation>Betriebszeit %1</translation>
     </message>
     <message>
         <source>Connected</source>
@@ -301,6 +301,10 @@
     <message>
         <source>pepsi-dispatch %1, pid %2, %3</source>
         <translation>pepsi-dispatch %1, PID %2, %3</translation>
+    </message>
+    <message>
+        <source>Not the daemon's socket; retrying every %1</source>
+        <translation>Nicht der Socket des Daemons; neuer Versuch alle %1</translation>
     </message>
 </context>
 <context>
@@ -377,7 +381,7 @@
         <translation>Der Daemon meldet: %1</translation>
     </message>
     <message>
-        <source>The daemon refused &apos;%1&apos;: %2</source>
+        <source>The daemon refused '%1': %2</source>
         <translation>Der Daemon hat „%1“ abgelehnt: %2</translation>
     </message>
     <message>
@@ -401,7 +405,7 @@
         <translation>niemand lauscht daran (von einem abgestürzten Daemon übrig?)</translation>
     </message>
     <message>
-        <source>Cannot talk to the daemon on %1: it is a directory, not a socket (the daemon&apos;s socket is CONTROL_SOCKET, dispatch.sock in its runtime directory)</source>
+        <source>Cannot talk to the daemon on %1: it is a directory, not a socket (the daemon's socket is CONTROL_SOCKET, dispatch.sock in its runtime directory)</source>
         <translation>Keine Verbindung zum Daemon an %1: das ist ein Verzeichnis, kein Socket (der Socket des Daemons ist CONTROL_SOCKET, dispatch.sock in seinem Laufzeitverzeichnis)</translation>
     </message>
     <message>
@@ -413,7 +417,7 @@
         <translation>Keine Verbindung zum Daemon an %1: das ist kein Socket</translation>
     </message>
     <message>
-        <source>%1 closed the connection before answering &apos;version&apos;: not a pepsi-dispatch control socket (PostgreSQL&apos;s, say)?</source>
+        <source>%1 closed the connection before answering 'version': not a pepsi-dispatch control socket (PostgreSQL's, say)?</source>
         <translation>%1 hat die Verbindung geschlossen, ohne auf „version“ zu antworten: kein Steuer-Socket von pepsi-dispatch (etwa der von PostgreSQL)?</translation>
     </message>
     <message>
@@ -617,24 +621,36 @@
         <translation>%1 Stufenläufe (10 s), %L2 Nachrichten in Arbeit, %L3 von %L4 Workern belegt; seit dem Start %L5 Nachrichten erledigt, %L6 fehlgeschlagen oder zeitüberschritten</translation>
     </message>
     <message>
-        <source>done %1, failing %2</source>
-        <translation>erledigt %1, fehlschlagend %2</translation>
-    </message>
-    <message>
-        <source>failed %L1, timed out %L2</source>
-        <translation>fehlgeschlagen %L1, zeitüberschritten %L2</translation>
-    </message>
-    <message>
-        <source>failed ?, timed out ?</source>
-        <translation>fehlgeschlagen ?, zeitüberschritten ?</translation>
-    </message>
-    <message>
         <source>Not connected: these figures are from %1 and no longer live.</source>
         <translation>Nicht verbunden: diese Zahlen stammen von %1 und sind nicht mehr aktuell.</translation>
     </message>
     <message>
         <source>FAILING</source>
         <translation>SCHLÄGT FEHL</translation>
+    </message>
+    <message>
+        <source>done %1</source>
+        <translation>erledigt %1</translation>
+    </message>
+    <message>
+        <source>failing %1</source>
+        <translation>fehlschlagend %1</translation>
+    </message>
+    <message>
+        <source>failed %L1</source>
+        <translation>fehlgeschlagen %L1</translation>
+    </message>
+    <message>
+        <source>failed ?</source>
+        <translation>fehlgeschlagen ?</translation>
+    </message>
+    <message>
+        <source>timed out %L1</source>
+        <translation>zeitüberschritten %L1</translation>
+    </message>
+    <message>
+        <source>timed out ?</source>
+        <translation>zeitüberschritten ?</translation>
     </message>
 </context>
 <context>
@@ -739,7 +755,7 @@
         <translation>stabil</translation>
     </message>
     <message>
-        <source>How the pending backlog moved since the snapshot before (the console asks for one every few seconds). Highlighted, &quot;growing&quot;: it grew in %1 snapshots in a row and holds at least %L2 messages: the stage does not keep up.</source>
+        <source>How the pending backlog moved since the snapshot before (the console asks for one every few seconds). Highlighted, "growing": it grew in %1 snapshots in a row and holds at least %L2 messages: the stage does not keep up.</source>
         <translation>Wie sich der wartende Rückstand seit der vorigen Momentaufnahme bewegt hat (die Konsole fragt alle paar Sekunden nach einer). Hervorgehoben, „wächst“: er ist in %1 Momentaufnahmen hintereinander gewachsen und umfasst mindestens %L2 Nachrichten: die Stufe kommt nicht nach.</translation>
     </message>
     <message>
@@ -837,20 +853,6 @@
         <source>Stage %1 has no timed-out messages to requeue.</source>
         <translation>Stufe %1 hat keine zeitüberschrittenen Nachrichten zum Neueinreihen.</translation>
     </message>
-    <message numerus="yes">
-        <source>Put %n failed message(s) of stage %1 back to pending?</source>
-        <translation>
-            <numerusform>%n fehlgeschlagene Nachricht der Stufe %1 wieder auf wartend setzen?</numerusform>
-            <numerusform>%n fehlgeschlagene Nachrichten der Stufe %1 wieder auf wartend setzen?</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Put %n timed-out message(s) of stage %1 back to pending?</source>
-        <translation>
-            <numerusform>%n zeitüberschrittene Nachricht der Stufe %1 wieder auf wartend setzen?</numerusform>
-            <numerusform>%n zeitüberschrittene Nachrichten der Stufe %1 wieder auf wartend setzen?</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Requeueing the failed messages of %1</source>
         <translation>Neueinreihen der fehlgeschlagenen Nachrichten von %1</translation>
@@ -924,10 +926,24 @@
         <translation>Nachrichten von %1 erneut einreihen</translation>
     </message>
     <message numerus="yes">
-        <source>%n message(s) of stage %1 put back to pending.</source>
+        <source>Put %Ln failed message(s) of stage %1 back to pending?</source>
         <translation>
-            <numerusform>%n Nachricht der Stufe %1 wieder auf wartend gesetzt.</numerusform>
-            <numerusform>%n Nachrichten der Stufe %1 wieder auf wartend gesetzt.</numerusform>
+            <numerusform>%Ln fehlgeschlagene Nachricht der Stufe %1 wieder auf wartend setzen?</numerusform>
+            <numerusform>%Ln fehlgeschlagene Nachrichten der Stufe %1 wieder auf wartend setzen?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Put %Ln timed-out message(s) of stage %1 back to pending?</source>
+        <translation>
+            <numerusform>%Ln zeitüberschrittene Nachricht der Stufe %1 wieder auf wartend setzen?</numerusform>
+            <numerusform>%Ln zeitüberschrittene Nachrichten der Stufe %1 wieder auf wartend setzen?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s) of stage %1 put back to pending.</source>
+        <translation>
+            <numerusform>%Ln Nachricht der Stufe %1 wieder auf wartend gesetzt.</numerusform>
+            <numerusform>%Ln Nachrichten der Stufe %1 wieder auf wartend gesetzt.</numerusform>
         </translation>
     </message>
 </context>
@@ -970,12 +986,12 @@
         <translation>Fehlschlagend (10 s)</translation>
     </message>
     <message>
-        <source>Failures, timeouts and crashes per second over the last %1 s, and their share of the runs that ended then. Highlighted from %2 %.</source>
-        <translation>Fehler, Zeitüberschreitungen und Abstürze pro Sekunde in den letzten %1 s und ihr Anteil an den Läufen, die dann endeten. Hervorgehoben ab %2 %.</translation>
-    </message>
-    <message>
         <source>%1 (%2 %)</source>
         <translation>%1 (%2 %)</translation>
+    </message>
+    <message>
+        <source>The failed part of the 10-second rate: failures, timeouts and crashes made up this share of the runs that ended in the last %1 s. Highlighted from %2 %.</source>
+        <translation>Der fehlgeschlagene Teil der 10-Sekunden-Rate: Fehler, Zeitüberschreitungen und Abstürze machten diesen Anteil der Läufe aus, die in den letzten %1 s endeten. Hervorgehoben ab %2 %.</translation>
     </message>
 </context>
 <context>

@@ -73,11 +73,7 @@ void ConsoleFeed::summarizeReconnection()
     parts.append(tr("Reconnected after %1.").arg(formatDuration(awayMs)));
     bool problem = false;
     if (m_pidAtLoss != 0 && m_pid != m_pidAtLoss) {
-        parts.append(
-            tr("The daemon restarted (pid %1, was %2): the rows that were running went back to pending when it "
-               "started, and its statistics count from zero.")
-                .arg(m_pid)
-                .arg(m_pidAtLoss));
+        // What the operator must act on first: it reads in the log's line without the tooltip.
         QStringList lost;
         const QJsonObject stages = m_status.value(field::Stages).toObject();
         for (const QString &stage : std::as_const(m_drainedAtLoss)) {
@@ -88,6 +84,11 @@ void ConsoleFeed::summarizeReconnection()
             problem = true;
             parts.append(tr("Drains do not survive a restart: %1 claims messages again.").arg(lost.join(u", "_s)));
         }
+        parts.append(
+            tr("The daemon restarted (pid %1, was %2): the rows that were running went back to pending when it "
+               "started, and its statistics count from zero.")
+                .arg(m_pid)
+                .arg(m_pidAtLoss));
     } else {
         parts.append(tr("The same daemon (pid %1).").arg(m_pid));
     }

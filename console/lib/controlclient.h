@@ -46,6 +46,8 @@ public:
     void setReconnectInterval(int ms) { m_baseInterval = ms; }
     // How long until the next attempt after the last failure (ms).
     int retryInterval() const { return m_retryMs > 0 ? m_retryMs : m_baseInterval; }
+    // The path led to something that is not our daemon: the retries back off.
+    bool isBackingOff() const { return m_retryMs > 0; }
 
     // Connects, and keeps reconnecting until stop().
     void start();

@@ -158,11 +158,11 @@ QString EventText::details(const QJsonObject &e)
         return tr("started");
     if (name == event::WorkerExited) {
         const int n = e.value(field::Messages).toInt();
-        return tr("%1, after %n message(s)", nullptr, n).arg(exitReason(str(field::Reason)));
+        return tr("%1, after %Ln message(s)", nullptr, n).arg(exitReason(str(field::Reason)));
     }
     if (name == event::WorkerCrashed) {
         const int n = e.value(field::Requeued).toInt();
-        return tr("%1; %2 failed; %n other held message(s) put back to pending", nullptr, n)
+        return tr("%1; %2 failed; %Ln other held message(s) put back to pending", nullptr, n)
             .arg(str(field::Cause), message());
     }
     if (name == event::WorkerKilled) {
@@ -193,7 +193,7 @@ QString EventText::details(const QJsonObject &e)
     if (name == event::Requeued) {
         const int n = e.value(field::Count).toInt();
         const QString status = str(field::Status) == "timeout"_L1 ? tr("timed-out") : tr("failed");
-        return tr("%n %1 message(s) put back to pending by %2", nullptr, n).arg(status, user(e.value(field::Uid)));
+        return tr("%Ln %1 message(s) put back to pending by %2", nullptr, n).arg(status, user(e.value(field::Uid)));
     }
     if (name == event::Reload) {
         QStringList stages;

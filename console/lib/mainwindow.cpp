@@ -292,7 +292,12 @@ void MainWindow::buildToolBar()
     m_stageBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     bar->addWidget(m_stageBox);
     bar->addSeparator();
-    bar->addActions(m_actions->all());
+    // Requeueing timed-out messages is rare: the Daemon menu has it, and the
+    // tool bar keeps its room for the stage's name (German words are long).
+    for (QAction *action : m_actions->all()) {
+        if (action != m_actions->requeueTimeout())
+            bar->addAction(action);
+    }
     connect(m_stageBox, &QComboBox::textActivated, this, &MainWindow::selectStage);
 }
 

@@ -19,7 +19,7 @@ namespace field = protocol::field;
 
 namespace {
 constexpr double BoxWidth = 210;
-constexpr double BoxHeight = 132;
+constexpr double BoxHeight = 172;
 constexpr double ColumnGap = 90;
 constexpr double RowGap = 36;
 constexpr double Margin = 24;
@@ -101,11 +101,12 @@ QStringList PipelineWidget::lines(const QString &stage) const
                                            : tr("pending ?"));
     const double failing = m_throughput ? m_throughput->failureRate(stage) : 0;
     const double rate = stats.value(field::Rate10s).toDouble();
-    out << tr("done %1, failing %2").arg(formatRate(qMax(0.0, rate - failing)), formatRate(qMin(rate, failing)));
-    out << (queue.contains(field::Failed) ? tr("failed %L1, timed out %L2")
-                                                .arg(queue.value(field::Failed).toInteger())
-                                                .arg(queue.value(field::Timeout).toInteger())
-                                          : tr("failed ?, timed out ?"));
+    // One figure a line: a box is narrow, and German words are long.
+    out << tr("done %1").arg(formatRate(qMax(0.0, rate - failing)));
+    out << tr("failing %1").arg(formatRate(failing));
+    const bool counted = queue.contains(field::Failed);
+    out << (counted ? tr("failed %L1").arg(queue.value(field::Failed).toInteger()) : tr("failed ?"));
+    out << (counted ? tr("timed out %L1").arg(queue.value(field::Timeout).toInteger()) : tr("timed out ?"));
     return out;
 }
 
@@ -322,7 +323,7 @@ void PipelineWidget::paintEvent(QPaintEvent *)
             QColor pen = text;
             if (!stale && i == 2 && growing)
                 pen = QColor(200, 90, 0);
-            else if (!stale && ((i == 3 && failing) || (i == 4 && hasFailedRows)))
+            else if (!stale && ((i == 4 && failing) || (i >= 5 && hasFailedRows)))
                 pen = QColor(176, 0, 32);
             p.setPen(pen);
             p.drawText(QRectF(inner.left(), y, inner.width(), metrics.height()), Qt::AlignLeft,

@@ -169,8 +169,8 @@ void StageActions::requeue(const QString &status)
         return;
     }
     const int n = int(std::min<qint64>(count, std::numeric_limits<int>::max()));
-    QString question = failed ? tr("Put %n failed message(s) of stage %1 back to pending?", nullptr, n).arg(stage)
-                              : tr("Put %n timed-out message(s) of stage %1 back to pending?", nullptr, n).arg(stage);
+    QString question = failed ? tr("Put %Ln failed message(s) of stage %1 back to pending?", nullptr, n).arg(stage)
+                              : tr("Put %Ln timed-out message(s) of stage %1 back to pending?", nullptr, n).arg(stage);
     if (count > protocol::MaxRequeueLimit)
         question += u' '
             + tr("The daemon moves at most %L1 at a time: the console asks in batches until that many are moved.")
@@ -219,7 +219,7 @@ void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJson
             return;
         }
         const int n = int(std::min<qint64>(request.moved, std::numeric_limits<int>::max()));
-        QString message = tr("%n message(s) of stage %1 put back to pending.", nullptr, n).arg(request.stage);
+        QString message = tr("%Ln message(s) of stage %1 put back to pending.", nullptr, n).arg(request.stage);
         if (r.value(field::More).toBool())
             message += u' ' + tr("More remain; requeue again for the rest.");
         Q_EMIT done(message);

@@ -12,9 +12,17 @@ namespace event = protocol::event;
 namespace field = protocol::field;
 
 namespace {
-// Ours, not the protocol's: derived from the snapshots of the failure window.
-const auto FailRateField = "_fail_rate"_L1;
+// Ours, not the protocol's: the failed share of the runs in the snapshots of the failure window.
 const auto FailShareField = "_fail_share"_L1;
+
+// The 10-second rate's failed part. The share, not a rate of its own: both
+// parts then move with the rate the ticks bring every second, and a burst (a
+// requeue into a stage that fails them all) is not drawn as runs that went
+// well while the snapshots catch up.
+double failedPart(const QJsonObject &stats)
+{
+    return stats.value(field::Rate10s).toDouble() * stats.value(FailShareField).toDouble();
+}
 
 qint64 failedOf(const QJsonObject &stats)
 {
@@ -44,11 +52,9 @@ void ThroughputModel::applyStatus(const QJsonObject &status)
         while (window.size() > 2 && window.at(1).time <= horizon)
             window.removeFirst();
         const Counts &first = window.first();
-        const double seconds = double(first.time.msecsTo(now.time)) / 1000.0;
         const qint64 failed = now.failed - first.failed;
         const qint64 runs = now.runs - first.runs;
-        stats.insert(FailRateField, seconds > 0 ? double(failed) / seconds : 0.0);
-        stats.insert(FailShareField, runs > 0 ? qMin(1.0, double(failed) / double(runs)) : 0.0);
+        stats.insert(FailShareField, runs > 0 ? qBound(0.0, double(failed) / double(runs), 1.0) : 0.0);
         counts.insert(it.key(), window);
         records.insert(it.key(), stats);
     }
@@ -56,10 +62,7 @@ void ThroughputModel::applyStatus(const QJsonObject &status)
     replaceAll(records);
 }
 
-double ThroughputModel::failureRate(const QString &stage) const
-{
-    return pending().value(stage).value(FailRateField).toDouble();
-}
+double ThroughputModel::failureRate(const QString &stage) const { return failedPart(pending().value(stage)); }
 
 double ThroughputModel::failureShare(const QString &stage) const
 {
@@ -70,7 +73,7 @@ bool ThroughputModel::isFailing(const QString &stage) const { return highlighted
 
 bool ThroughputModel::highlighted(const QJsonObject &record) const
 {
-    return record.value(FailRateField).toDouble() > 0 && record.value(FailShareField).toDouble() >= FailingShare;
+    return record.value(FailShareField).toDouble() >= FailingShare;
 }
 
 qint64 ThroughputModel::failedTotal() const
@@ -94,7 +97,7 @@ void ThroughputModel::applyEvent(const QJsonObject &event)
         const double rate = it.value().toObject().value(field::Rate10s).toDouble();
         mergeExisting(it.key(), QJsonObject{{field::Rate10s, rate}});
         // The tick's rate counts failed runs too; the last snapshots say how many of them failed.
-        const double failed = qMin(rate, failureRate(it.key()));
+        const double failed = rate * failureShare(it.key());
         QList<Sample> &samples = m_history[it.key()];
         samples.append({time, rate - failed, failed});
         while (!samples.isEmpty() && samples.first().time < horizon)
@@ -127,7 +130,7 @@ QVariant ThroughputModel::cell(const QString &key, const QJsonObject &record, in
 {
     static const QLatin1StringView fields[] = {{},
                                                field::Rate10s,
-                                               FailRateField,
+                                               {},
                                                field::Rate60s,
                                                field::Runs,
                                                field::Failures,
@@ -137,8 +140,8 @@ QVariant ThroughputModel::cell(const QString &key, const QJsonObject &record, in
     if (role == Qt::TextAlignmentRole)
         return column == Stage ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == FailRate)
-        return tr("Failures, timeouts and crashes per second over the last %1 s, and their share of the runs that "
-                  "ended then. Highlighted from %2 %.")
+        return tr("The failed part of the 10-second rate: failures, timeouts and crashes made up this share of the "
+                  "runs that ended in the last %1 s. Highlighted from %2 %.")
             .arg(FailureWindowSeconds)
             .arg(int(FailingShare * 100));
     if (role != Qt::DisplayRole && role != SortRole)
@@ -154,9 +157,9 @@ QVariant ThroughputModel::cell(const QString &key, const QJsonObject &record, in
         return role == SortRole ? QVariant(value.toDouble()) : QVariant(formatRate(value.toDouble()));
     case FailRate:
         if (role == SortRole)
-            return value.toDouble();
+            return failedPart(record);
         return tr("%1 (%2 %)")
-            .arg(formatRate(value.toDouble()))
+            .arg(formatRate(failedPart(record)))
             .arg(QLocale().toString(100.0 * record.value(FailShareField).toDouble(), 'f', 0));
     case BusyTime:
         return role == SortRole ? QVariant(value.toInteger()) : QVariant(formatDuration(value.toInteger() / 1000));

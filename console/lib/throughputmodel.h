@@ -44,11 +44,11 @@ public:
     QDateTime lastSampleTime() const { return m_last; }
     void clearHistory();
 
-    // Failures, timeouts and crashes per second over the last
-    // FailureWindowSeconds of snapshots, and their share of the runs that
-    // ended then (0 when none ended or too few snapshots came yet).
-    double failureRate(const QString &stage) const;
+    // The share of failures, timeouts and crashes among the runs that ended
+    // in the last FailureWindowSeconds of snapshots (0 when none ended or too
+    // few snapshots came yet), and that share of the current 10-second rate.
     double failureShare(const QString &stage) const;
+    double failureRate(const QString &stage) const;
     bool isFailing(const QString &stage) const;
     // All failures, timeouts and crashes since the daemon started (every stage).
     qint64 failedTotal() const;

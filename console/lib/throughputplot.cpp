@@ -11,6 +11,8 @@
 
 namespace pepsi::console {
 
+using namespace Qt::StringLiterals;
+
 double niceCeiling(double value)
 {
     if (!(value > 0))
@@ -100,7 +102,9 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
     const int step = minutes == 1 ? 10 : 60;
     for (int t = 0; t <= minutes * 60; t += step) {
         const double x = plot.left() + plot.width() * (minutes * 60 - t) / (minutes * 60);
-        const QString label = t == 0 ? tr("now") : step == 60 ? tr("−%1 min").arg(t / 60) : tr("−%1 s").arg(t);
+        // Not connected: the axis ends at the last sample, which is not "now".
+        const QString endLabel = isEnabled() ? tr("now") : end.toLocalTime().toString(u"HH:mm:ss"_s);
+        const QString label = t == 0 ? endLabel : step == 60 ? tr("−%1 min").arg(t / 60) : tr("−%1 s").arg(t);
         const double w = fm.horizontalAdvance(label);
         p.drawText(QPointF(qBound(0.0, x - w / 2, width() - w), plot.bottom() + fm.height() + 2), label);
     }
@@ -135,7 +139,10 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
                     path.lineTo(point);
                 previous = sample.time;
             }
-            p.setPen(QPen(colorOf(stage), failures ? 2.5 : 2, failures ? Qt::DashLine : Qt::SolidLine));
+            QColor color = colorOf(stage);
+            if (!isEnabled())
+                color.setAlpha(90); // greyed with the rest of the window while not connected
+            p.setPen(QPen(color, failures ? 2.5 : 2, failures ? Qt::DashLine : Qt::SolidLine));
             p.drawPath(path);
         }
     }

@@ -490,6 +490,7 @@ void TestConsoleModels::throughputFailures()
             {"deliver"_L1,
              QJsonObject{{"stats"_L1,
                           QJsonObject{{"runs"_L1, deliverRuns},
+                                      {"rate_10s"_L1, 102.0},
                                       {"failures"_L1, deliverFailed - 20},
                                       {"timeouts"_L1, 10},
                                       {"crashes"_L1, 10}}}}}};
@@ -497,9 +498,9 @@ void TestConsoleModels::throughputFailures()
     };
     ThroughputModel model;
     model.applyStatus(status("2026-12-02T19:00:00.000Z", 1000, 100, 20));
-    QCOMPARE(model.failureRate(u"deliver"_s), 0.0); // one snapshot: no rate yet
+    QCOMPARE(model.failureRate(u"deliver"_s), 0.0); // one snapshot: no share yet
     model.applyStatus(status("2026-12-02T19:00:05.000Z", 2000, 610, 520));
-    QCOMPARE(model.failureRate(u"deliver"_s), 100.0);
+    QCOMPARE(model.failureRate(u"deliver"_s), 100.0); // that share of the 10-second rate
     QCOMPARE(model.failureShare(u"deliver"_s), 500.0 / 510.0);
     QVERIFY(model.isFailing(u"deliver"_s));
     QCOMPARE(model.failureRate(u"enrich"_s), 0.0);

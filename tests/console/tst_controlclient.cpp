@@ -222,6 +222,7 @@ void TestControlClient::wrongSocketIsNamed()
     QVERIFY2(client.lastError().contains(path), qPrintable(client.lastError()));
     // Not every 50 ms: each attempt waits twice as long as the one before.
     QTRY_VERIFY(client.retryInterval() >= 400);
+    QVERIFY(client.isBackingOff());
     if (kind != "directory"_L1 && kind != "file"_L1)
         QVERIFY2(connections <= 5, qPrintable(QString::number(connections)));
     QCOMPARE(errors.count(), 1); // said once
