@@ -652,6 +652,14 @@
         <source>timed out ?</source>
         <translation>zeitüberschritten ?</translation>
     </message>
+    <message>
+        <source>done ?</source>
+        <translation>erledigt ?</translation>
+    </message>
+    <message>
+        <source>failing ?</source>
+        <translation>fehlschlagend ?</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::PoolModel</name>
@@ -945,6 +953,10 @@
             <numerusform>%Ln Nachricht der Stufe %1 wieder auf wartend gesetzt.</numerusform>
             <numerusform>%Ln Nachrichten der Stufe %1 wieder auf wartend gesetzt.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>More remain: stage %1 is still failing its messages.</source>
+        <translation>Es bleiben weitere: Stufe %1 lässt ihre Nachrichten weiter fehlschlagen.</translation>
     </message>
 </context>
 <context>

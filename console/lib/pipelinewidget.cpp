@@ -19,7 +19,7 @@ namespace field = protocol::field;
 
 namespace {
 constexpr double BoxWidth = 210;
-constexpr double BoxHeight = 172;
+constexpr double BoxHeight = 160;
 constexpr double ColumnGap = 90;
 constexpr double RowGap = 36;
 constexpr double Margin = 24;
@@ -102,8 +102,12 @@ QStringList PipelineWidget::lines(const QString &stage) const
     const double failing = m_throughput ? m_throughput->failureRate(stage) : 0;
     const double rate = stats.value(field::Rate10s).toDouble();
     // One figure a line: a box is narrow, and German words are long.
-    out << tr("done %1").arg(formatRate(qMax(0.0, rate - failing)));
-    out << tr("failing %1").arg(formatRate(failing));
+    if (m_throughput && m_throughput->isFailureShareKnown(stage)) {
+        out << tr("done %1").arg(formatRate(qMax(0.0, rate - failing)));
+        out << tr("failing %1").arg(formatRate(failing));
+    } else {
+        out << tr("done ?") << tr("failing ?"); // the first seconds: one snapshot cannot tell
+    }
     const bool counted = queue.contains(field::Failed);
     out << (counted ? tr("failed %L1").arg(queue.value(field::Failed).toInteger()) : tr("failed ?"));
     out << (counted ? tr("timed out %L1").arg(queue.value(field::Timeout).toInteger()) : tr("timed out ?"));

@@ -220,8 +220,13 @@ void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJson
         }
         const int n = int(std::min<qint64>(request.moved, std::numeric_limits<int>::max()));
         QString message = tr("%Ln message(s) of stage %1 put back to pending.", nullptr, n).arg(request.stage);
+        // More match than were agreed to: either more failed meanwhile (the
+        // stage still fails them) or the counts were old.
         if (r.value(field::More).toBool())
-            message += u' ' + tr("More remain; requeue again for the rest.");
+            message += u' '
+                + (m_feed->throughput()->isFailing(request.stage)
+                       ? tr("More remain: stage %1 is still failing its messages.").arg(request.stage)
+                       : tr("More remain; requeue again for the rest."));
         Q_EMIT done(message);
     } else if (cmd == cmd::Reload) {
         QStringList stages;

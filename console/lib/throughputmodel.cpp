@@ -64,6 +64,8 @@ void ThroughputModel::applyStatus(const QJsonObject &status)
 
 double ThroughputModel::failureRate(const QString &stage) const { return failedPart(pending().value(stage)); }
 
+bool ThroughputModel::isFailureShareKnown(const QString &stage) const { return m_counts.value(stage).size() >= 2; }
+
 double ThroughputModel::failureShare(const QString &stage) const
 {
     return pending().value(stage).value(FailShareField).toDouble();
@@ -96,7 +98,11 @@ void ThroughputModel::applyEvent(const QJsonObject &event)
     for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
         const double rate = it.value().toObject().value(field::Rate10s).toDouble();
         mergeExisting(it.key(), QJsonObject{{field::Rate10s, rate}});
-        // The tick's rate counts failed runs too; the last snapshots say how many of them failed.
+        // The tick's rate counts failed runs too; the last snapshots say how
+        // many of them failed. Until two snapshots came that is not known:
+        // no sample rather than failures drawn as runs that went well.
+        if (!isFailureShareKnown(it.key()))
+            continue;
         const double failed = rate * failureShare(it.key());
         QList<Sample> &samples = m_history[it.key()];
         samples.append({time, rate - failed, failed});

@@ -49,6 +49,8 @@ public:
     // few snapshots came yet), and that share of the current 10-second rate.
     double failureShare(const QString &stage) const;
     double failureRate(const QString &stage) const;
+    // Whether two snapshots of the stage came, so that the share means something.
+    bool isFailureShareKnown(const QString &stage) const;
     bool isFailing(const QString &stage) const;
     // All failures, timeouts and crashes since the daemon started (every stage).
     qint64 failedTotal() const;

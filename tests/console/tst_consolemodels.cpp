@@ -373,6 +373,11 @@ void TestConsoleModels::throughputHistory()
 {
     ThroughputModel model;
     model.applyStatus(twoStages());
+    // One snapshot cannot say which share of the ticks' rate failed: no samples yet.
+    model.applyEvent(QJsonObject{{"event"_L1, u"tick"_s},
+                                 {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"rate_10s"_L1, 5.0}}}}}});
+    QVERIFY(model.history(u"enrich"_s).isEmpty());
+    model.applyStatus(twoStages());
     model.flush();
     QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs, KeyedTableModel::SortRole).toLongLong(), qint64(52011));
     QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs).toString(), QLocale().toString(52011));
