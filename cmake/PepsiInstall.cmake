@@ -11,10 +11,10 @@ set(PEPSI_SYSTEMD_UNIT_DIR "lib/systemd/system" CACHE STRING
     "Where the systemd units go, relative to the prefix unless absolute")
 set(pepsi_unit_dir "${PEPSI_SYSTEMD_UNIT_DIR}")
 
-install(FILES resources/pepsi.conf.example DESTINATION ${CMAKE_INSTALL_DATADIR}/pepsi)
-install(DIRECTORY resources/sql DESTINATION ${CMAKE_INSTALL_DATADIR}/pepsi)
+install(FILES resources/pepsi.conf.example DESTINATION ${CMAKE_INSTALL_DATADIR}/pepsi COMPONENT server)
+install(DIRECTORY resources/sql DESTINATION ${CMAKE_INSTALL_DATADIR}/pepsi COMPONENT server)
 # The Python stage program of doc/stage-examples.rst.
-install(PROGRAMS stagekit/example/pepsi-stage-example.py DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+install(PROGRAMS stagekit/example/pepsi-stage-example.py DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT server)
 
 # The units name /usr/bin/pepsi-dispatch (so that the sources verify as they
 # are); an install under another prefix (given at install time, as cpack and
@@ -29,5 +29,5 @@ foreach(unit pepsi-dispatch.service pepsi-dispatch@.service)
     string(REPLACE \"/usr/bin/pepsi-dispatch\" \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/pepsi-dispatch\" text \"\${text}\")
     message(STATUS \"Installing: \$ENV{DESTDIR}\${unit_dir}/${unit}\")
     file(WRITE \"\$ENV{DESTDIR}\${unit_dir}/${unit}\" \"\${text}\")
-  ")
+  " COMPONENT server)
 endforeach()

@@ -8,7 +8,7 @@ project = "pepsi-dispatch"
 author = "the PEPSI developers"
 copyright = "the PEPSI developers, AGPL-3.0-or-later"
 # CMake passes the project version (-D version=...); this is for a run by hand.
-version = release = os.environ.get("PEPSI_VERSION", "0.1.0")
+version = release = os.environ.get("PEPSI_VERSION", "0.2.0")
 
 root_doc = "index"
 source_suffix = {".rst": "restructuredtext"}
@@ -29,6 +29,7 @@ man_pages = [
     ("man/pepsi.conf", "pepsi.conf", "configuration of pepsi-dispatch and its stage programs", [], 5),
     ("man/pepsi-schema", "pepsi-schema", "install or upgrade the PEPSI database schema", [], 1),
     ("man/pepsi-console", "pepsi-console", "the PEPSI admin console", [], 1),
+    ("man/pepsi-ctl", "pepsi-ctl", "command-line client of the pepsi-dispatch control socket", [], 1),
 ]
 man_show_urls = False
 

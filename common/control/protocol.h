@@ -208,6 +208,7 @@ inline constexpr Name AfterId{"after_id"};
 inline constexpr Name NextAfterId{"next_after_id"};
 inline constexpr Name Claims{"claims"};
 inline constexpr Name Updated{"updated"};
+inline constexpr Name Created{"created"};
 inline constexpr Name Truncated{"truncated"};
 // set
 inline constexpr Name Option{"option"};

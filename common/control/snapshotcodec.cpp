@@ -4,6 +4,7 @@
 #include "control/protocol.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
 namespace pepsi::protocol {
 
@@ -206,10 +207,18 @@ StatsSnapshot statsFromJson(const QJsonObject &object)
 
 QJsonObject toJson(const StageQueue &queue)
 {
+    QJsonObject ages;
+    const QStringList &buckets = pendingAgeBuckets();
+    for (qsizetype i = 0; i < buckets.size(); ++i)
+        ages.insert(buckets.at(i), double(queue.pendingAges.at(size_t(i))));
     return {
-        {field::Pending, double(queue.pending)}, {field::Running, double(queue.running)},
-        {field::Paused, double(queue.paused)},   {field::Failed, double(queue.failed)},
-        {field::Timeout, double(queue.timeout)}, {field::OldestPendingAgeMs, optionalNumber(queue.oldestPendingAgeMs)},
+        {field::Pending, double(queue.pending)},
+        {field::Running, double(queue.running)},
+        {field::Paused, double(queue.paused)},
+        {field::Failed, double(queue.failed)},
+        {field::Timeout, double(queue.timeout)},
+        {field::OldestPendingAgeMs, optionalNumber(queue.oldestPendingAgeMs)},
+        {field::PendingAges, ages},
     };
 }
 
@@ -222,6 +231,10 @@ StageQueue stageQueueFromJson(const QJsonObject &object)
     queue.failed = object.value(field::Failed).toInteger();
     queue.timeout = object.value(field::Timeout).toInteger();
     queue.oldestPendingAgeMs = numberOrNothing(object.value(field::OldestPendingAgeMs));
+    const QJsonObject ages = object.value(field::PendingAges).toObject();
+    const QStringList &buckets = pendingAgeBuckets();
+    for (qsizetype i = 0; i < buckets.size() && size_t(i) < queue.pendingAges.size(); ++i)
+        queue.pendingAges[size_t(i)] = ages.value(buckets.at(i)).toInteger();
     return queue;
 }
 
@@ -301,6 +314,76 @@ StatusSnapshot statusFromJson(const QJsonObject &object)
             status.queues->stages.insert(it.key(), stageQueueFromJson(stage.value(field::Queue).toObject()));
     }
     return status;
+}
+
+QJsonObject toJson(const MessageRow &row)
+{
+    return {
+        {field::Id, double(row.id)},
+        {field::Stage, row.stage},
+        {field::Status, row.status},
+        {field::Claims, double(row.claims)},
+        {field::Updated, timeToJson(row.updated)},
+        {field::Reason, textOrNull(row.reason)},
+    };
+}
+
+MessageRow messageRowFromJson(const QJsonObject &object)
+{
+    MessageRow row;
+    row.id = object.value(field::Id).toInteger();
+    row.stage = object.value(field::Stage).toString();
+    row.status = object.value(field::Status).toString();
+    row.claims = object.value(field::Claims).toInteger();
+    row.updated = timeFromJson(object.value(field::Updated));
+    row.reason = object.value(field::Reason).toString();
+    return row;
+}
+
+QJsonObject toJson(const MessagePage &page)
+{
+    QJsonArray rows;
+    for (const MessageRow &row : page.rows)
+        rows.append(toJson(row));
+    return {{field::Messages, rows}, {field::NextAfterId, optionalNumber(page.nextAfterId)}};
+}
+
+MessagePage messagePageFromJson(const QJsonObject &object)
+{
+    MessagePage page;
+    const QJsonArray rows = object.value(field::Messages).toArray();
+    for (const QJsonValue each : rows)
+        page.rows.append(messageRowFromJson(each.toObject()));
+    page.nextAfterId = numberOrNothing(object.value(field::NextAfterId));
+    return page;
+}
+
+QJsonObject toJson(const MessageDetail &detail)
+{
+    QJsonObject object = toJson(detail.row);
+    object.insert(field::Created, timeToJson(detail.created));
+    object.insert(field::Timeout, detail.timeout ? timeToJson(*detail.timeout) : QJsonValue(QJsonValue::Null));
+    const QJsonDocument whole = detail.truncated ? QJsonDocument() : QJsonDocument::fromJson(detail.state);
+    if (whole.isObject())
+        object.insert(field::State, whole.object());
+    else
+        object.insert(field::State, QString::fromUtf8(detail.state));
+    object.insert(field::Truncated, detail.truncated);
+    return object;
+}
+
+MessageDetail messageDetailFromJson(const QJsonObject &object)
+{
+    MessageDetail detail;
+    detail.row = messageRowFromJson(object);
+    detail.created = timeFromJson(object.value(field::Created));
+    if (const QDateTime timeout = timeFromJson(object.value(field::Timeout)); timeout.isValid())
+        detail.timeout = timeout;
+    const QJsonValue state = object.value(field::State);
+    detail.state =
+        state.isObject() ? QJsonDocument(state.toObject()).toJson(QJsonDocument::Compact) : state.toString().toUtf8();
+    detail.truncated = object.value(field::Truncated).toBool();
+    return detail;
 }
 
 } // namespace pepsi::protocol

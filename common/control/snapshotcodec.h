@@ -47,4 +47,16 @@ QueueCounts queueCountsFromJson(const QJsonObject &object);
 QJsonObject toJson(const StatusSnapshot &status);
 StatusSnapshot statusFromJson(const QJsonObject &object);
 
+// One row of `messages` ("reason" null when the row has none).
+QJsonObject toJson(const MessageRow &row);
+MessageRow messageRowFromJson(const QJsonObject &object);
+// The `messages` reply: {"messages": [...], "next_after_id": n or null}.
+QJsonObject toJson(const MessagePage &page);
+MessagePage messagePageFromJson(const QJsonObject &object);
+// The `message` reply: the row's fields, "created", "timeout", and "state":
+// the state object when whole, the first MaxStateBytes of its JSON text (a
+// string) with "truncated": true when cut.
+QJsonObject toJson(const MessageDetail &detail);
+MessageDetail messageDetailFromJson(const QJsonObject &object);
+
 } // namespace pepsi::protocol

@@ -5,6 +5,7 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <array>
 #include <optional>
 
 // The values the control protocol carries (doc/control-protocol.rst): what
@@ -95,6 +96,10 @@ struct StatsSnapshot
     bool operator==(const StatsSnapshot &) const = default;
 };
 
+// The upper bounds of the first five pendingAges buckets (the sixth has
+// none): a row of age 1000 ms is in "10s", not "1s".
+inline constexpr std::array<qint64, 5> PendingAgeBoundsMs{1'000, 10'000, 60'000, 600'000, 3'600'000};
+
 struct StageQueue
 {
     qint64 pending = 0;
@@ -102,7 +107,12 @@ struct StageQueue
     qint64 paused = 0;
     qint64 failed = 0;
     qint64 timeout = 0;
+    // Measured from when the row became pending at this stage (its
+    // `updated`), not from its creation: every stage's own wait.
     std::optional<qint64> oldestPendingAgeMs;
+    // Pending rows by that age, in protocol::pendingAgeBuckets() order: under
+    // 1 s, 1-10 s, 10-60 s, 1-10 min, 10-60 min, older (qshape's columns).
+    std::array<qint64, 6> pendingAges{};
 
     bool operator==(const StageQueue &) const = default;
 };
@@ -113,6 +123,43 @@ struct QueueCounts
     QMap<QString, StageQueue> stages;
 
     bool operator==(const QueueCounts &) const = default;
+};
+
+// One row of the `messages` reply.
+struct MessageRow
+{
+    qint64 id = 0;
+    QString stage;
+    QString status; // "pending", "running", "paused", "failed", "timeout" (or "done" in `message`)
+    qint64 claims = 0;
+    QDateTime updated; // UTC
+    QString reason;    // state.dispatch_error; empty: none (null on the wire)
+
+    bool operator==(const MessageRow &) const = default;
+};
+
+// The `messages` reply: rows in id order, and where the next page starts.
+struct MessagePage
+{
+    QList<MessageRow> rows;
+    std::optional<qint64> nextAfterId; // none: this was the last page
+
+    bool operator==(const MessagePage &) const = default;
+};
+
+// The `message` reply: one row, its state whole or cut.
+struct MessageDetail
+{
+    // `state` of a row is cut to this many bytes of its JSON text.
+    static constexpr qsizetype MaxStateBytes = qsizetype(16) * 1024;
+
+    MessageRow row;
+    QDateTime created;
+    std::optional<QDateTime> timeout; // paused: when it is retried
+    QByteArray state;                 // the row's state as JSON text, at most MaxStateBytes
+    bool truncated = false;           // `state` was cut (and is no longer valid JSON)
+
+    bool operator==(const MessageDetail &) const = default;
 };
 
 // The `status` reply: one snapshot of pools, queue counts and statistics.

@@ -2,6 +2,7 @@
 #include "control/commandtable.h"
 
 #include "control/controllog.h"
+#include "control/operatorcommands.h"
 #include "control/protocol.h"
 #include "control/snapshotjson.h"
 
@@ -36,6 +37,8 @@ QString typeName(ArgType type)
         return QStringLiteral("array of integers");
     case ArgType::StringArray:
         return QStringLiteral("array of strings");
+    case ArgType::StringOrInteger:
+        return QStringLiteral("string or integer");
     }
     return {};
 }
@@ -58,6 +61,8 @@ bool hasType(const QJsonValue &value, ArgType type)
         return isInteger(value);
     case ArgType::Boolean:
         return value.isBool();
+    case ArgType::StringOrInteger:
+        return value.isString() || isInteger(value);
     case ArgType::IntegerArray:
     case ArgType::StringArray: {
         if (!value.isArray())
@@ -389,9 +394,31 @@ const QList<CommandSpec> &commandTable()
          QStringLiteral("every command, its arguments and whether it needs admin"),
          {},
          help},
+        {QString(cmd::Message),
+         false,
+         QStringLiteral("one row by id: its status, claims, times and state (cut to 16 KiB)"),
+         {{field::MessageId, ArgType::Integer, true}},
+         nullptr,
+         operatorcommands::message},
+        {QString(cmd::Messages),
+         false,
+         QStringLiteral("a stage's rows in one status (not done), in id order, a page at a time"),
+         {stageArg,
+          {field::Status, ArgType::String, true},
+          {field::AfterId, ArgType::Integer, false},
+          {field::Limit, ArgType::Integer, false}},
+         nullptr,
+         operatorcommands::messages,
+         QStringLiteral("ask for fewer rows (\"limit\")")},
+        {QString(cmd::Metrics),
+         false,
+         QStringLiteral("live state and counters in the Prometheus text format (result.text)"),
+         {},
+         nullptr,
+         operatorcommands::metrics},
         {QString(cmd::Queues),
          false,
-         QStringLiteral("row counts per stage and status (cached for at most 1 s)"),
+         QStringLiteral("row counts per stage and status, pending rows by age (cached for at most 1 s)"),
          {},
          nullptr,
          queues},
@@ -407,6 +434,13 @@ const QList<CommandSpec> &commandTable()
          nullptr,
          requeue},
         {QString(cmd::Resume), true, QStringLiteral("claim for a drained stage again"), {stageArg}, resume},
+        {QString(cmd::Set),
+         true,
+         QStringLiteral(
+             "write a stage's PARALLELISM, QUEUE_LIMIT or MAX_MESSAGES to config_overlay (the graph reloads)"),
+         {stageArg, {field::Option, ArgType::String, true}, {field::Value, ArgType::StringOrInteger, true}},
+         nullptr,
+         operatorcommands::set},
         {QString(cmd::Stages),
          false,
          QStringLiteral("the pipeline graph as loaded, and the daemon settings"),

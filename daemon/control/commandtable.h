@@ -36,7 +36,7 @@ struct CommandContext
     qsizetype maxLine = qsizetype(64) * 1024; // a reply line, its newline included
 };
 
-enum class ArgType { String, Integer, Boolean, IntegerArray, StringArray };
+enum class ArgType { String, Integer, Boolean, IntegerArray, StringArray, StringOrInteger };
 
 struct ArgSpec
 {

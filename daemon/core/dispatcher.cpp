@@ -8,6 +8,8 @@
 #include "storage/notifylistener.h"
 #include "workers/workerpool.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <algorithm>
 
 namespace pepsi {
@@ -51,6 +53,9 @@ Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settin
     connect(&m_heartbeat, &QTimer::timeout, this, [this] {
         if (m_session)
             m_session->checkAlive();
+        // The safety net: a row made pending by nobody who tells us (an
+        // operator's own UPDATE, a trigger disabled) is found by this walk.
+        m_floors.reset();
         requestRound();
     });
     connect(&m_statsTimer, &QTimer::timeout, this, &Dispatcher::flushStatistics);
@@ -113,6 +118,8 @@ WorkerPool *Dispatcher::createPool(const StageConfig &stage)
     connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);
     connect(pool, &WorkerPool::settle, this, &Dispatcher::onSettle);
     connect(pool, &WorkerPool::runEnded, this, [this](const RunReport &report) { m_stats.record(report); });
+    connect(pool, &WorkerPool::advanced, this,
+            [this, pool](qint64 id, const QList<FusedRun> &fused) { onAdvanced(pool->stage().name, id, fused); });
     connect(pool, &WorkerPool::drained, this, [this, pool] { onPoolDrained(pool); });
     return pool;
 }
@@ -138,6 +145,9 @@ void Dispatcher::applyGraph(const StageGraph &graph)
     }
     m_graph = graph;
     m_stats.setGraph(graph);
+    // Answers were credited to the NEXT stages of the old graph: a stage the
+    // new one adds or routes to again may hold rows nobody announced to it.
+    m_floors.reset();
 }
 
 void Dispatcher::reload()
@@ -217,13 +227,41 @@ void Dispatcher::requestRound()
         m_roundTimer.start();
 }
 
-void Dispatcher::onNotified(const QString &channel)
+void Dispatcher::rowsPending(const QString &stage)
 {
-    if (channel == NotifyListener::WorkqueueChannel)
+    m_floors.lower(stage, ClaimFloors::Start);
+    requestRound();
+}
+
+void Dispatcher::onNotified(const QString &channel, const QString &payload)
+{
+    if (channel == NotifyListener::WorkqueueChannel) {
+        // The insert trigger names the lowest id it inserted pending per
+        // stage ({"stage": id}); an empty or unreadable payload (too many
+        // stages for one notification, an older trigger) says nothing:
+        // then every stage is walked from the start.
+        const QJsonObject firsts = QJsonDocument::fromJson(payload.toUtf8()).object();
+        if (firsts.isEmpty() && payload.trimmed() != u"{}")
+            m_floors.reset();
+        for (auto it = firsts.begin(); it != firsts.end(); ++it)
+            m_floors.lower(it.key(), it.value().toInteger());
         requestRound();
-    else if (channel == NotifyListener::ConfigChannel && m_pipelineBuilt
-             && (m_lifecycle == Lifecycle::Running || m_lifecycle == Lifecycle::Reconnecting))
+    } else if (channel == NotifyListener::ConfigChannel && m_pipelineBuilt
+               && (m_lifecycle == Lifecycle::Running || m_lifecycle == Lifecycle::Reconnecting))
         reload();
+}
+
+void Dispatcher::onAdvanced(const QString &stage, qint64 messageId, const QList<FusedRun> &fused)
+{
+    // The stage committed the row before it answered: pending at one of its
+    // NEXT stages, or at a NEXT stage of the last stage it fused (or done).
+    if (const StageConfig *config = m_graph.stage(stage))
+        m_floors.lower(config->next, messageId);
+    for (const FusedRun &run : fused) {
+        m_floors.lower(run.stage, messageId);
+        if (const StageConfig *config = m_graph.stage(run.stage))
+            m_floors.lower(config->next, messageId);
+    }
 }
 
 void Dispatcher::onSettle(const Settlement &settlement)
@@ -253,6 +291,13 @@ void Dispatcher::flushSettlements(bool force)
     }
     m_settleFailures = 0;
     qCDebug(lcStore) << "settled" << *changed << "of" << m_pending.size() << "messages";
+    // Requeued rows are pending again, committed now, at the stage they were
+    // running at (a fused worker's may be another than its pool's); and a
+    // worker that failed, crashed or timed out may have moved its row on
+    // before it did (the guard then left it as the stage wrote it). Rare
+    // enough to look again everywhere from there.
+    for (const Settlement &settlement : std::as_const(m_pending))
+        m_floors.lowerAll(settlement.ticket.id);
     m_pending.clear();
 }
 
@@ -304,11 +349,12 @@ void Dispatcher::runRound()
     QList<StageDemand> demands;
     for (WorkerPool *pool : std::as_const(m_pools)) {
         if (const int spare = pool->spareCapacity(); spare > 0)
-            demands.append({pool->stage().name, spare});
+            demands.append({pool->stage().name, spare, m_floors.floor(pool->stage().name)});
     }
     const auto round = m_session->store().claimRound(demands);
     if (!round)
         return statementFailed(m_session->store().lastError());
+    updateFloors(demands, *round);
     ++m_rounds;
     m_claimedTotal += round->claimed.size();
 
@@ -345,6 +391,27 @@ void Dispatcher::runRound()
     }
     if (round->claimed.isEmpty())
         flushStatisticsWhenIdle();
+}
+
+void Dispatcher::updateFloors(const QList<StageDemand> &demands, const ClaimRound &round)
+{
+    QHash<QString, qint64> highest;
+    for (const ClaimedMessage &message : round.claimed) {
+        const auto it = highest.find(message.stage);
+        if (it == highest.end())
+            highest.insert(message.stage, message.ticket.id);
+        else
+            *it = std::max(*it, message.ticket.id);
+    }
+    for (const StageDemand &demand : demands) {
+        const auto unclaimed = round.unclaimedFrom.constFind(demand.stage);
+        m_floors.advance(demand.stage, demand.floor,
+                         unclaimed == round.unclaimedFrom.cend() ? std::nullopt : std::optional<qint64>(*unclaimed),
+                         highest.value(demand.stage, ClaimFloors::Start));
+    }
+    // Resumed in this round, claimable from the next.
+    for (auto it = round.resumedFrom.cbegin(); it != round.resumedFrom.cend(); ++it)
+        m_floors.lower(it.key(), it.value());
 }
 
 void Dispatcher::armRetryTimer(std::optional<qint64> nextPausedInMs)

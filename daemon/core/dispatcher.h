@@ -5,6 +5,7 @@
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
 #include "core/statistics.h"
+#include "model/claimfloors.h"
 #include "model/dispatchview.h"
 #include "model/ratemeter.h"
 #include "model/ticket.h"
@@ -21,6 +22,8 @@
 namespace pepsi {
 
 class DatabaseSession;
+struct ClaimRound;
+struct StageDemand;
 class DispatchState;
 class WorkerPool;
 
@@ -84,6 +87,9 @@ public:
     // database up), and draining or resuming a current stage (false: no such
     // stage). Whether a command is allowed now is the caller's to check.
     void requestRound();
+    // Rows of `stage` went back to pending behind the dispatcher's back (an
+    // operator's requeue): its next claim walks the stage from the start.
+    void rowsPending(const QString &stage);
     void reloadNow() { reload(); }
     bool setDrained(const QString &stage, bool drained);
 
@@ -111,7 +117,9 @@ private:
     // A statement failed: the session decides whether the connection is
     // gone; on a live one (a timeout, a row lock) the round runs again soon.
     void statementFailed(const QString &what);
-    void onNotified(const QString &channel);
+    void onNotified(const QString &channel, const QString &payload);
+    void onAdvanced(const QString &stage, qint64 messageId, const QList<FusedRun> &fused);
+    void updateFloors(const QList<StageDemand> &demands, const ClaimRound &round);
     void onDatabaseUp(bool first);
     bool startPipeline();
     void onSettle(const Settlement &settlement);
@@ -149,6 +157,7 @@ private:
     RateMeter m_rates;
     QTimer m_rateSampler;  // once a second
     Settlements m_pending; // written before the next claim
+    ClaimFloors m_floors;  // where each stage's claim starts
 
     qint64 m_rounds = 0;
     qint64 m_claimedTotal = 0;

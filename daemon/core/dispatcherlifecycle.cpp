@@ -145,6 +145,9 @@ bool Dispatcher::resetOrphansIfDue()
         return false;
     }
     m_resetDue = false;
+    // Reset rows are pending again anywhere, and notifications sent while
+    // the listener was away are lost: walk every stage from the start.
+    m_floors.reset();
     if (*orphans > 0 && !m_pipelineBuilt)
         qCInfo(lcMain) << "reset" << *orphans << "running rows left by a previous dispatcher to pending";
     else if (*orphans > 0)

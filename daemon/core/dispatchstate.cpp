@@ -226,9 +226,8 @@ void DispatchState::queueCounts(QObject *context, Freshness freshness, Answer<Qu
     const qint64 age = m_queueCache ? m_queueCacheAge.elapsed() : -1;
     if (m_queueCache && age < FreshCountsMs)
         return answer(*m_queueCache);
-    if (!m_d.isDatabaseUp())
-        return answer(QStringLiteral("the database is unreachable")
-                      + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError));
+    if (const auto down = databaseUnreachable())
+        return answer(*down);
     if (freshness == Freshness::Recent && m_queueCache && age < RecentCountsMs) {
         // On a long history a count takes tens of milliseconds: a polled
         // status would wait that long once a second. It gets the last counts
@@ -238,6 +237,28 @@ void DispatchState::queueCounts(QObject *context, Freshness freshness, Answer<Qu
     }
     m_countWaiters.append({QPointer<QObject>(context), m_countGeneration, std::move(answer)});
     startCount();
+}
+
+std::optional<QString> DispatchState::databaseUnreachable() const
+{
+    if (m_d.isDatabaseUp())
+        return std::nullopt;
+    return QStringLiteral("the database is unreachable")
+        + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError);
+}
+
+void DispatchState::messages(const MessagesRequest &request, QObject *context, Answer<MessagePage> answer)
+{
+    if (const auto down = databaseUnreachable())
+        return answer(*down);
+    operatorThread().messages(request, context, std::move(answer));
+}
+
+void DispatchState::message(qint64 id, QObject *context, Answer<MessageDetail> answer)
+{
+    if (const auto down = databaseUnreachable())
+        return answer(*down);
+    operatorThread().message(id, context, std::move(answer));
 }
 
 void DispatchState::startCount()
@@ -354,7 +375,28 @@ void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const R
                {field::Uid, double(uid)}});
     // The dispatcher may have stopped while the statement ran.
     if (outcome->requeued > 0 && m_d.isServing())
-        m_d.requestRound();
+        m_d.rowsPending(request.stage);
+}
+
+void DispatchState::set(const OverlaySetting &setting, uint uid, QObject *context, Answer<bool> answer)
+{
+    if (!m_d.isServing())
+        return answer(QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle())));
+    if (!m_d.isDatabaseUp())
+        return answer(QStringLiteral("the database is unreachable; config_overlay was not written"));
+    // Logged whatever the asker does meanwhile: the row is written either way.
+    operatorThread().setOverlay(
+        setting, this, [setting, uid, asker = QPointer<QObject>(context), answer](Result<bool, QString> written) {
+            if (written)
+                qCInfo(lcMain).noquote() << QStringLiteral(
+                                                "config_overlay (%1, %2) set to %3 on the control socket by uid %4")
+                                                .arg(setting.section, setting.option, setting.value)
+                                                .arg(uid);
+            else
+                qCWarning(lcMain).noquote() << written.error();
+            if (asker)
+                answer(std::move(written));
+        });
 }
 
 } // namespace pepsi

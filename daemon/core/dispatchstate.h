@@ -47,14 +47,19 @@ public:
     QList<WorkerSnapshot> workers() const override;
     StatsSnapshot stats() const override;
     void queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer) override;
+    void messages(const MessagesRequest &request, QObject *context, Answer<MessagePage> answer) override;
+    void message(qint64 id, QObject *context, Answer<MessageDetail> answer) override;
 
     Result<QStringList, QString> reload(uint uid) override;
     std::optional<QString> drain(const QString &stage, uint uid) override;
     std::optional<QString> resume(const QString &stage, uint uid) override;
     void requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer) override;
+    void set(const OverlaySetting &setting, uint uid, QObject *context, Answer<bool> answer) override;
 
 private:
     Lifecycle lifecycle() const;
+    // Why an operator query cannot reach the database now, if it cannot.
+    std::optional<QString> databaseUnreachable() const;
     void emitEvent(const QString &name, QJsonObject fields);
     std::optional<QString> setDrained(const QString &stage, bool drained, uint uid);
     OperatorThread &operatorThread();

@@ -51,6 +51,11 @@ public:
     // One query off the dispatch loop, shared by every asker; an error while
     // the database is down.
     virtual void queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer) = 0;
+    // Off the dispatch loop too, in request order with the counts and
+    // requeues: a page of one stage's rows in one status (the request is
+    // already checked), and one row (an error naming the id if there is none).
+    virtual void messages(const MessagesRequest &request, QObject *context, Answer<MessagePage> answer) = 0;
+    virtual void message(qint64 id, QObject *context, Answer<MessageDetail> answer) = 0;
 
 Q_SIGNALS:
     void lifecycleChanged(pepsi::Lifecycle state);
@@ -70,6 +75,9 @@ public:
     virtual std::optional<QString> resume(const QString &stage, uint uid) = 0;
     // Off the dispatch loop, like queueCounts().
     virtual void requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer) = 0;
+    // Writes one config_overlay row (already validated), off the dispatch
+    // loop; its config_changed reloads the graph as any overlay change does.
+    virtual void set(const OverlaySetting &setting, uint uid, QObject *context, Answer<bool> answer) = 0;
 };
 
 } // namespace pepsi

@@ -47,6 +47,23 @@ struct RequeueOutcome
     bool more = false;
 };
 
+// `messages`: a page of one stage's rows in one status, in id order.
+struct MessagesRequest
+{
+    QString stage;
+    QString status; // pending, running, paused, failed or timeout
+    qint64 afterId = 0;
+    int limit = 100; // 1..protocol::MaxMessagesLimit
+};
+
+// `set`: one [stage-NAME] option in config_overlay, already validated.
+struct OverlaySetting
+{
+    QString section; // "stage-enrich"
+    QString option;  // "PARALLELISM"
+    QString value;   // "8"
+};
+
 // Something that happened, for subscribers (doc/control-protocol.rst, Events):
 // the event name and its fields, without "event", "seq" and "time", which the
 // control socket adds.

@@ -10,29 +10,53 @@
 
 namespace pepsi {
 
-// Pending, running and paused rows are counted through their partial indexes
-// (index-only where the visibility map allows), so the cost follows the
-// backlog. The oldest pending row is the lowest pending id of the stage: ids
-// are handed out in insertion order, and this reads one heap row per stage.
-// failed and timeout rows are counted through workqueue_failed (schema
-// version 2); nothing here reads the done rows.
+namespace {
+
+// ARRAY[1000,10000,...]: the bucket bounds of `pending_ages`, for width_bucket().
+QString pendingAgeBounds()
+{
+    QStringList bounds;
+    for (qint64 bound : PendingAgeBoundsMs)
+        bounds << QString::number(bound);
+    return u"ARRAY[" + bounds.join(u',') + u"]::numeric[]";
+}
+
+} // namespace
+
+// Pending rows are read through their partial index, and for each one its
+// `updated` from the heap: a row's wait at a stage counts from when it became
+// pending there (a stage's write moving it on, a requeue, a reset after a
+// crash all set `updated`), not from its creation, which would give every
+// stage of the pipeline the same age. The cost follows the backlog, never the
+// history. running and paused rows are counted through their partial indexes
+// (index-only where the visibility map allows); failed and timeout rows
+// through workqueue_failed (schema version 2). Nothing here reads done rows.
+// Columns: stage, status, count, oldest pending age in ms, then the six
+// pending_ages buckets (width_bucket: 0 below the first bound, 5 past the last).
 // No quote characters in comments inside the SQL (QSqlQuery placeholder parser).
 const QString QueueCountsSql = QStringLiteral(R"sql(
 WITH pending AS (
-    SELECT stage, count(*) AS n, min(workqueue_id) AS oldest
-      FROM workqueue WHERE status = 'pending' GROUP BY stage
+    SELECT stage, updated,
+           width_bucket(extract(epoch FROM now() - updated) * 1000, %1) AS bucket
+      FROM workqueue WHERE status = 'pending'
 )
-SELECT p.stage, 'pending', p.n,
-       (SELECT floor(extract(epoch FROM now() - w.created) * 1000)::bigint
-          FROM workqueue w WHERE w.workqueue_id = p.oldest)
-  FROM pending p
+SELECT stage, 'pending', count(*),
+       floor(extract(epoch FROM now() - min(updated)) * 1000)::bigint,
+       count(*) FILTER (WHERE bucket = 0), count(*) FILTER (WHERE bucket = 1),
+       count(*) FILTER (WHERE bucket = 2), count(*) FILTER (WHERE bucket = 3),
+       count(*) FILTER (WHERE bucket = 4), count(*) FILTER (WHERE bucket = 5)
+  FROM pending GROUP BY stage
 UNION ALL
-SELECT stage, 'running', count(*), NULL FROM workqueue WHERE status = 'running' GROUP BY stage
+SELECT stage, 'running', count(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL
+  FROM workqueue WHERE status = 'running' GROUP BY stage
 UNION ALL
-SELECT stage, 'paused', count(*), NULL FROM workqueue WHERE status = 'paused' GROUP BY stage
+SELECT stage, 'paused', count(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL
+  FROM workqueue WHERE status = 'paused' GROUP BY stage
 UNION ALL
-SELECT stage, status::text, count(*), NULL FROM workqueue WHERE status IN ('failed', 'timeout') GROUP BY stage, status
-)sql");
+SELECT stage, status::text, count(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL
+  FROM workqueue WHERE status IN ('failed', 'timeout') GROUP BY stage, status
+)sql")
+                                   .arg(pendingAgeBounds());
 
 namespace {
 
@@ -60,6 +84,18 @@ WITH picked AS (
 SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM picked) > CAST(:limit3 AS integer)
 )sql");
 
+// The delete and the insert touch different rows: one statement, one
+// transaction, one config_changed.
+const QString SetOverlaySql = QStringLiteral(R"sql(
+WITH gone AS (
+    DELETE FROM config_overlay
+     WHERE lower(btrim(section)) = lower(:section) AND lower(btrim(option)) = lower(:option)
+       AND NOT (section = :section2 AND option = :option2)
+)
+INSERT INTO config_overlay (section, option, value) VALUES (:section3, :option3, :value)
+    ON CONFLICT (section, option) DO UPDATE SET value = excluded.value
+)sql");
+
 } // namespace
 
 ControlStore::ControlStore(QString connectionName)
@@ -84,6 +120,8 @@ std::optional<QueueCounts> ControlStore::queueCounts()
             stage.pending = n;
             if (!query.isNull(3))
                 stage.oldestPendingAgeMs = std::max<qint64>(0, query.value(3).toLongLong());
+            for (int bucket = 0; bucket < int(stage.pendingAges.size()); ++bucket)
+                stage.pendingAges[size_t(bucket)] = query.value(4 + bucket).toLongLong();
         } else if (status == u"running") {
             stage.running = n;
         } else if (status == u"paused") {
@@ -121,6 +159,27 @@ std::optional<RequeueOutcome> ControlStore::requeue(const RequeueRequest &reques
         return std::nullopt;
     }
     return RequeueOutcome{query.value(0).toLongLong(), query.value(1).toBool()};
+}
+
+bool ControlStore::setOverlay(const OverlaySetting &setting)
+{
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    if (!query.prepare(SetOverlaySql)) {
+        m_lastError =
+            QStringLiteral("preparing the config_overlay write failed: ") + query.lastError().text().trimmed();
+        return false;
+    }
+    for (const char *name : {":section", ":section2", ":section3"})
+        query.bindValue(QLatin1StringView(name), setting.section);
+    for (const char *name : {":option", ":option2", ":option3"})
+        query.bindValue(QLatin1StringView(name), setting.option);
+    query.bindValue(QStringLiteral(":value"), setting.value);
+    if (!query.exec()) {
+        m_lastError = QStringLiteral("writing config_overlay (%1, %2) failed: ").arg(setting.section, setting.option)
+            + query.lastError().text().trimmed();
+        return false;
+    }
+    return true;
 }
 
 } // namespace pepsi

@@ -12,20 +12,24 @@ namespace pepsi {
 // must read indexes only, never the history of done rows.
 extern const QString QueueCountsSql;
 
-// The statements behind the control socket's `queues` and `requeue`, on the
-// operator connection (storage/operatorthread.h). Both are single autocommit
-// statements with bounded work.
+// The statements behind the control socket's `queues`, `requeue` and `set`,
+// on the operator connection (storage/operatorthread.h). Each is a single
+// autocommit statement with bounded work.
 class ControlStore
 {
 public:
     explicit ControlStore(QString connectionName);
 
     // Row counts per stage for pending, running, paused, failed and timeout,
-    // and the age of the oldest pending row per stage, in one query.
+    // and the pending rows by age (the oldest, and pending_ages), in one query.
     std::optional<QueueCounts> queueCounts();
     // Moves at most request.limit matching rows back to pending in one
     // statement, skipping rows another session holds locked.
     std::optional<RequeueOutcome> requeue(const RequeueRequest &request);
+    // Writes the config_overlay row, replacing any row that names the same
+    // option in another case or with blanks around it (the overlay compares
+    // names that way): its trigger's config_changed reloads the graph.
+    bool setOverlay(const OverlaySetting &setting);
 
     QString lastError() const { return m_lastError; }
 

@@ -38,8 +38,7 @@ DatabaseSession::DatabaseSession(const QString &database, const SessionLimits &l
 {
     m_retry.setSingleShot(true);
     connect(&m_retry, &QTimer::timeout, this, &DatabaseSession::attempt);
-    connect(m_listener.get(), &NotifyListener::notified, this,
-            [this](const QString &channel) { Q_EMIT notified(channel); });
+    connect(m_listener.get(), &NotifyListener::notified, this, &DatabaseSession::notified);
     connect(m_listener.get(), &NotifyListener::lost, this,
             [this](const QString &reason) { onConnectionLost(QStringLiteral("LISTEN"), reason); });
     connect(&m_queueWatch, &ConnectionWatch::lost, this,
@@ -161,12 +160,18 @@ bool DatabaseSession::takeLock()
         return false;
     }
     if (DispatcherLock::isOwnEarlierBackend(*holder)) {
-        // The server has not finished ending the session it dropped; that
-        // one is ours, not another dispatcher's.
-        if (!m_ownWaitLogged)
-            qCInfo(lcStore).noquote() << "waiting for this dispatcher's previous session to end, which still "
-                                         "holds the lock:"
+        // A session of ours that we lost but the server keeps: it may be
+        // ending already, or (a network cut, no server keepalives) kept for
+        // hours, with the lock, while nobody dispatches. It holds nothing we
+        // need: what it claimed is reset as orphans once we hold the lock.
+        if (!m_ownWaitLogged) {
+            const bool ended = m_lock->endEarlierSession(*holder);
+            qCInfo(lcStore).noquote() << (ended ? "ending this dispatcher's previous session, which the server still "
+                                                  "keeps with the lock:"
+                                                : "waiting for this dispatcher's previous session to end, which "
+                                                  "still holds the lock (the server would not end it):")
                                       << holder->description;
+        }
         m_ownWaitLogged = true;
         waitForLock(holder->description, FirstRetry, false);
         return false;

@@ -63,7 +63,8 @@ Q_SIGNALS:
     void waiting(const QString &status);
     // The schema is missing or older than this build needs (exit 78).
     void schemaRefused(const QString &message);
-    void notified(const QString &channel);
+    // payload: what the sender said (the workqueue trigger: where the rows it inserted start).
+    void notified(const QString &channel, const QString &payload);
 
 private:
     enum class State { Down, WaitingForLock, Up };

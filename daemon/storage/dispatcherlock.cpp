@@ -61,6 +61,18 @@ std::optional<bool> DispatcherLock::tryAcquire()
     return query.value(0).toBool();
 }
 
+bool DispatcherLock::endEarlierSession(const Holder &holder)
+{
+    QSqlQuery query(m_connection.database());
+    query.prepare(QStringLiteral("SELECT pg_terminate_backend(:pid)"));
+    query.bindValue(QStringLiteral(":pid"), holder.backendPid);
+    if (!query.exec() || !query.next()) {
+        m_lastError = QStringLiteral("ending the previous session failed: ") + query.lastError().text();
+        return false;
+    }
+    return query.value(0).toBool();
+}
+
 std::optional<bool> DispatcherLock::isHeld()
 {
     QSqlQuery query(m_connection.database());

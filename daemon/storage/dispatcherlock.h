@@ -42,6 +42,10 @@ public:
     // The holder is a backend of this very process that is not the current
     // session: one the server is still ending after it dropped us.
     static bool isOwnEarlierBackend(const Holder &holder);
+    // Asks the server to end a session of this process that it still keeps
+    // after the connection to it was lost (without server-side keepalives it
+    // keeps it, and the lock, for hours). false: the server refused.
+    bool endEarlierSession(const Holder &holder);
 
 private:
     QueueConnection &m_connection;

@@ -2,6 +2,7 @@
 #include "storage/operatorthread.h"
 
 #include "storage/controlstore.h"
+#include "storage/messagestore.h"
 
 #include <QPointer>
 #include <QSqlDatabase>
@@ -21,6 +22,7 @@ public:
         , m_applicationName(std::move(applicationName))
         , m_limits(limits)
         , m_store(OperatorConnection)
+        , m_messages(OperatorConnection)
     { }
 
     // The store on an open connection, or why there is none.
@@ -32,6 +34,14 @@ public:
         if (!db)
             return db.error();
         return &m_store;
+    }
+
+    // The message store on an open connection, or why there is none.
+    Result<MessageStore *, QString> messageStore()
+    {
+        if (auto open = store(); !open)
+            return open.error();
+        return &m_messages;
     }
 
     // A statement failed: if the connection went with it, the next job opens a new one.
@@ -55,6 +65,7 @@ private:
     QString m_applicationName;
     SessionLimits m_limits;
     ControlStore m_store;
+    MessageStore m_messages;
 };
 
 OperatorThread::OperatorThread(QString database, QString applicationName, SessionLimits limits, QObject *parent)
@@ -129,6 +140,52 @@ void OperatorThread::requeue(const RequeueRequest &request, QObject *context, Do
             if (!outcome)
                 return worker.failed(store.value()->lastError());
             return *outcome;
+        },
+        context, std::move(done));
+}
+
+void OperatorThread::messages(const MessagesRequest &request, QObject *context, Done<MessagePage> done)
+{
+    submit<MessagePage>(
+        [request](OperatorWorker &worker) -> Result<MessagePage, QString> {
+            auto store = worker.messageStore();
+            if (!store)
+                return store.error();
+            auto page = store.value()->messages(request);
+            if (!page)
+                return worker.failed(store.value()->lastError());
+            return *page;
+        },
+        context, std::move(done));
+}
+
+void OperatorThread::message(qint64 id, QObject *context, Done<MessageDetail> done)
+{
+    submit<MessageDetail>(
+        [id](OperatorWorker &worker) -> Result<MessageDetail, QString> {
+            auto store = worker.messageStore();
+            if (!store)
+                return store.error();
+            auto detail = store.value()->message(id);
+            if (!detail)
+                return worker.failed(store.value()->lastError());
+            if (!detail->has_value())
+                return QStringLiteral("no message with id %1").arg(id);
+            return **detail;
+        },
+        context, std::move(done));
+}
+
+void OperatorThread::setOverlay(const OverlaySetting &setting, QObject *context, Done<bool> done)
+{
+    submit<bool>(
+        [setting](OperatorWorker &worker) -> Result<bool, QString> {
+            auto store = worker.store();
+            if (!store)
+                return store.error();
+            if (!store.value()->setOverlay(setting))
+                return worker.failed(store.value()->lastError());
+            return true;
         },
         context, std::move(done));
 }

@@ -14,7 +14,7 @@ namespace pepsi {
 
 class OperatorWorker;
 
-// The operator's queries (queue counts, requeue) on a database connection of
+// The operator's queries (queue counts, requeue, messages, message, set) on a database connection of
 // their own, in a thread of their own, so that a slow count on a table with a
 // long history never holds up a claim round (STYLE #6: the connection is
 // opened, used and removed in that thread). Jobs run one at a time in the
@@ -37,6 +37,10 @@ public:
 
     void queueCounts(QObject *context, Done<QueueCounts> done);
     void requeue(const RequeueRequest &request, QObject *context, Done<RequeueOutcome> done);
+    void messages(const MessagesRequest &request, QObject *context, Done<MessagePage> done);
+    // An error naming the id when there is no such row.
+    void message(qint64 id, QObject *context, Done<MessageDetail> done);
+    void setOverlay(const OverlaySetting &setting, QObject *context, Done<bool> done);
     // The dispatcher is stopping: jobs not yet begun are answered with an
     // error instead of touching the database (a requeue after a stop began
     // would go unlogged and unannounced).

@@ -16,6 +16,17 @@ namespace pepsi {
 // pending -> running writer (advisory lock), but an operator may hold a row
 // lock (an open transaction): both picks skip locked rows, so one such row
 // stalls nothing, and it is taken by the first round after the lock goes.
+// Each stage is walked from its floor (:floors, the lowest id that may still
+// be pending there, see ClaimFloors): the entries below it are rows claimed
+// long ago, which a snapshot held elsewhere keeps in the index, and walking
+// them cost a round a buffer visit each. The round says where the next walk
+// may start: per stage, the lowest pending id it saw and did not claim.
+// Rows are (kind, id, stage, n):
+//   c  a claimed row: its id, stage and claim token;
+//   r  rows resumed at a stage: the lowest id and how many;
+//   f  a stage asked for: the lowest pending id from its floor left
+//      unclaimed (locked by another session, or past the cap), NULL if none;
+//   s  the summary: ms to the next paused row, due paused rows left locked.
 // No quote characters in comments inside the SQL: the placeholder parser of
 // QSqlQuery takes one for the start of a literal and leaves :names unbound.
 const QString ClaimRoundSql = QStringLiteral(R"sql(
@@ -25,12 +36,13 @@ WITH resumed AS (
             SELECT r.workqueue_id FROM workqueue r
              WHERE r.status = 'paused' AND (r.timeout IS NULL OR r.timeout <= now())
                FOR UPDATE SKIP LOCKED))
-    RETURNING 1
+    RETURNING workqueue_id, stage
 ), claimed AS (
     -- The ids are picked first (an InitPlan run once, per stage through the
-    -- partial index, stopping at the cap) and then updated through the primary
-    -- key. Two forms below look odd on purpose; both keep the plan right when
-    -- the statistics are stale (taken while a burst was still pending):
+    -- partial index from the floor, stopping at the cap) and then updated
+    -- through the primary key. Two forms below look odd on purpose; both keep
+    -- the plan right when the statistics are stale (taken while a burst was
+    -- still pending):
     --  * the stage is a range of one, so that (stage, workqueue_id) is an
     --    ordering only the partial index gives; with a plain equality the
     --    planner may walk the primary key through every finished row instead;
@@ -41,33 +53,40 @@ WITH resumed AS (
        SET status = 'running', claims = w.claims + 1, updated = now()
      WHERE w.workqueue_id = ANY (ARRAY(
             SELECT p.workqueue_id
-              FROM unnest(:stages::text[], :caps::integer[]) AS d(stage, cap)
+              FROM unnest(:stages::text[], :caps::integer[], :floors::bigint[]) AS d(stage, cap, from_id)
              CROSS JOIN LATERAL (
                     SELECT q.workqueue_id FROM workqueue q
                      WHERE q.status = 'pending' AND q.stage >= d.stage AND q.stage <= d.stage
+                       AND q.workqueue_id >= d.from_id
                      ORDER BY q.stage, q.workqueue_id
                      LIMIT d.cap
                        FOR UPDATE SKIP LOCKED) AS p))
        AND w.status::text = 'pending'
     RETURNING w.workqueue_id, w.stage, w.claims
 )
-SELECT workqueue_id, stage, claims::bigint, NULL::bigint FROM claimed
+SELECT 'c', workqueue_id, stage, claims::bigint FROM claimed
 UNION ALL
-SELECT (SELECT count(*) FROM resumed), NULL,
+SELECT 'r', min(workqueue_id), stage, count(*) FROM resumed GROUP BY stage
+UNION ALL
+-- The claimed rows are still pending in this statement: passed over by id.
+SELECT 'f', (SELECT q.workqueue_id FROM workqueue q
+              WHERE q.status = 'pending' AND q.stage >= d.stage AND q.stage <= d.stage
+                AND q.workqueue_id >= d.from_id
+                AND q.workqueue_id <> ALL (ARRAY(SELECT c.workqueue_id FROM claimed c))
+              ORDER BY q.stage, q.workqueue_id
+              LIMIT 1),
+       d.stage, NULL
+  FROM unnest(:stages::text[], :floors::bigint[]) AS d(stage, from_id)
+UNION ALL
+SELECT 's',
        (SELECT ceil(extract(epoch FROM min(timeout) - now()) * 1000)::bigint
           FROM workqueue WHERE status = 'paused' AND timeout > now()),
-       -- Rows skipped because another session holds a lock on them: due
-       -- paused rows left paused, and stages that got less than they asked
-       -- for while an unclaimed pending row remains. Nothing announces the
-       -- lock going away, so the dispatcher looks again soon.
+       NULL,
+       -- Due paused rows left paused: another session holds a lock on them.
+       -- Nothing announces the lock going away, so the dispatcher looks again soon.
        (SELECT count(*) FROM workqueue r
          WHERE r.status = 'paused' AND (r.timeout IS NULL OR r.timeout <= now()))
        - (SELECT count(*) FROM resumed)
-       + (SELECT count(*) FROM unnest(:stages::text[], :caps::integer[]) AS d(stage, cap)
-           WHERE (SELECT count(*) FROM claimed c WHERE c.stage = d.stage) < d.cap
-             AND EXISTS (SELECT 1 FROM workqueue q
-                          WHERE q.status = 'pending' AND q.stage >= d.stage AND q.stage <= d.stage
-                            AND q.workqueue_id <> ALL (ARRAY(SELECT c.workqueue_id FROM claimed c))))
 )sql");
 
 namespace {
@@ -111,13 +130,15 @@ QString statusName(Settlement::Outcome outcome)
 void bindDemands(QSqlQuery &query, const QList<StageDemand> &demands)
 {
     QStringList stages;
-    QList<qint64> caps;
+    QList<qint64> caps, floors;
     for (const StageDemand &demand : demands) {
         stages << demand.stage;
         caps << demand.capacity;
+        floors << demand.floor;
     }
     query.bindValue(QStringLiteral(":stages"), pgTextArray(stages));
     query.bindValue(QStringLiteral(":caps"), pgIntArray(caps));
+    query.bindValue(QStringLiteral(":floors"), pgIntArray(floors));
 }
 
 } // namespace
@@ -175,16 +196,37 @@ std::optional<ClaimRound> QueueStore::claimRound(const QList<StageDemand> &deman
         return std::nullopt;
     ClaimRound round;
     round.claimed.reserve(m_claim->size() > 0 ? m_claim->size() : 0);
+    QHash<QString, int> claimedAt;
     while (m_claim->next()) {
-        if (m_claim->isNull(1)) { // the summary row
-            round.resumed = m_claim->value(0).toLongLong();
-            if (!m_claim->isNull(2))
-                round.nextPausedInMs = m_claim->value(2).toLongLong();
-            round.skippedLocked = m_claim->value(3).toLongLong();
-            continue;
+        const char kind = m_claim->value(0).toString().at(0).toLatin1();
+        const QString stage = m_claim->value(2).toString();
+        switch (kind) {
+        case 'c':
+            round.claimed.append({Ticket{m_claim->value(1).toLongLong(), m_claim->value(3).toInt()}, stage});
+            ++claimedAt[stage];
+            break;
+        case 'r':
+            round.resumedFrom.insert(stage, m_claim->value(1).toLongLong());
+            round.resumed += m_claim->value(3).toLongLong();
+            break;
+        case 'f':
+            if (!m_claim->isNull(1))
+                round.unclaimedFrom.insert(stage, m_claim->value(1).toLongLong());
+            break;
+        case 's':
+            if (!m_claim->isNull(1))
+                round.nextPausedInMs = m_claim->value(1).toLongLong();
+            round.skippedLocked += m_claim->value(3).toLongLong();
+            break;
+        default:
+            break;
         }
-        round.claimed.append(
-            {Ticket{m_claim->value(0).toLongLong(), m_claim->value(2).toInt()}, m_claim->value(1).toString()});
+    }
+    // A stage that got less than it asked for while a pending row is left
+    // unclaimed: another session holds a lock on that row.
+    for (const StageDemand &demand : demands) {
+        if (claimedAt.value(demand.stage) < demand.capacity && round.unclaimedFrom.contains(demand.stage))
+            ++round.skippedLocked;
     }
     m_claim->finish();
     return round;

@@ -4,10 +4,12 @@
 #include "model/ticket.h"
 #include "storage/queueconnection.h"
 
+#include <QHash>
 #include <QList>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -17,6 +19,9 @@ struct StageDemand
 {
     QString stage;
     int capacity = 0;
+    // The walk starts here (ClaimFloors): below it nothing is pending at the
+    // stage that the dispatcher was not told of. By default, below every id.
+    qint64 floor = std::numeric_limits<qint64>::min();
 };
 
 struct ClaimedMessage
@@ -28,13 +33,17 @@ struct ClaimedMessage
 struct ClaimRound
 {
     QList<ClaimedMessage> claimed;
-    qint64 resumed = 0;                   // paused rows that were due and are pending again
+    qint64 resumed = 0;                 // paused rows that were due and are pending again
+    QHash<QString, qint64> resumedFrom; // per stage, the lowest id among them
+    // Per stage asked for, the lowest pending id from its floor that it did
+    // not claim (past the cap, or locked); absent: none was left.
+    QHash<QString, qint64> unclaimedFrom;
     std::optional<qint64> nextPausedInMs; // the earliest paused row still waiting
     qint64 skippedLocked = 0;             // due or claimable rows another session holds a lock on
 };
 
 // The claim round's statement as claimRound() prepares it (:stages text[],
-// :caps integer[]); tst_queuestore checks its plan.
+// :caps integer[], :floors bigint[]); tst_queuestore checks its plan.
 extern const QString ClaimRoundSql;
 
 // Every statement the dispatcher runs against workqueue, in one place, on one
@@ -50,8 +59,9 @@ public:
     QString lastError() const { return m_lastError; }
 
     // One statement: due paused rows -> pending, claim up to each stage's
-    // capacity (oldest first, via the partial pending index), and the time of
-    // the next paused row. Rows resumed here are claimable from the next round.
+    // capacity (oldest first from the stage's floor, via the partial pending
+    // index), where each stage's next walk may start, and the time of the
+    // next paused row. Rows resumed here are claimable from the next round.
     std::optional<ClaimRound> claimRound(const QList<StageDemand> &demands);
 
     // Guarded writes for messages that did not succeed; one statement per batch.

@@ -187,6 +187,7 @@ void WorkerPool::onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLi
             qCInfo(lcPool).noquote() << "stage" << m_stage.name << "workers run again";
             m_startFailures = 0;
         }
+        Q_EMIT advanced(ticket.id, status.fused);
         report(RunReport::Result::Succeeded, busyUsec, status.fused);
     } else if (status.code == StatusLine::TryLater) {
         settleOne(ticket, Settlement::Outcome::Pause, QStringLiteral("status 75: ") + status.reason,

@@ -66,6 +66,9 @@ Q_SIGNALS:
     void capacityFreed();
     void settle(const pepsi::Settlement &settlement);
     void runEnded(const pepsi::RunReport &report);
+    // The worker answered 0 for the message: its stage committed it pending
+    // at a NEXT stage of ours (or of the last fused stage), or finished it.
+    void advanced(qint64 messageId, const QList<pepsi::FusedRun> &fused);
     void drained();
 
     // What happens to the workers, in plain values (for the control socket).

@@ -35,34 +35,6 @@ std::optional<QString> fill(BenchDatabase &db, int finished, int pending)
     return std::nullopt;
 }
 
-bool statStatementsLoaded(BenchDatabase &db)
-{
-    if (!db.scalar(QStringLiteral("SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%'"))
-             .toBool())
-        return false;
-    return db.exec(QStringLiteral("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
-}
-
-// The claim round is the daemon's one statement with SKIP LOCKED that runs
-// all the time (pg_stat_statements shows constants as $n, so match by shape).
-void readClaimStatement(BenchDatabase &db, BacklogRun *run)
-{
-    QSqlQuery q = db.query(QStringLiteral(
-        "SELECT calls, mean_exec_time, max_exec_time, stddev_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', "
-        "'g'), 70), (shared_blks_hit + shared_blks_read)::float8 / greatest(calls, 1) FROM pg_stat_statements WHERE "
-        "query LIKE '%SKIP LOCKED%' AND query LIKE '%workqueue%' "
-        "ORDER BY calls DESC LIMIT 1"));
-    if (!q.next())
-        return;
-    run->claimCalls = q.value(0).toLongLong();
-    run->claimMeanMs = q.value(1).toDouble();
-    run->claimMaxMs = q.value(2).toDouble();
-    run->claimStddevMs = q.value(3).toDouble();
-    run->claimRows = q.value(4).toLongLong();
-    run->claimQuery = q.value(5).toString();
-    run->claimBuffers = q.value(6).toDouble();
-}
-
 Result<BacklogRun, QString> runOne(const BenchOptions &o, BenchDatabase &db, const QString &config,
                                    const QString &logFile, int pending, bool statStatements)
 {
@@ -122,8 +94,16 @@ Result<BacklogRun, QString> runOne(const BenchOptions &o, BenchDatabase &db, con
                       .arg(stageNames().at(2), stageNames().at(1))
                       .arg(o.finishedRows))
             .toLongLong();
-    if (statStatements)
-        readClaimStatement(db, &run);
+    if (statStatements) {
+        const ClaimStatement claim = readClaimStatement(db);
+        run.claimCalls = claim.calls;
+        run.claimMeanMs = claim.meanMs;
+        run.claimMaxMs = claim.maxMs;
+        run.claimStddevMs = claim.stddevMs;
+        run.claimRows = claim.rows;
+        run.claimQuery = claim.query;
+        run.claimBuffers = claim.buffers;
+    }
     return run;
 }
 

@@ -8,8 +8,8 @@
 
 namespace pepsi::bench {
 
-BenchDatabase::BenchDatabase()
-    : m_connectionName(QStringLiteral("pepsi-bench"))
+BenchDatabase::BenchDatabase(const QString &connectionName)
+    : m_connectionName(connectionName)
 { }
 
 BenchDatabase::~BenchDatabase()

@@ -11,7 +11,8 @@ namespace pepsi::bench {
 class BenchDatabase
 {
 public:
-    BenchDatabase();
+    // A second connection (a session that holds a snapshot) needs a name of its own.
+    explicit BenchDatabase(const QString &connectionName = QStringLiteral("pepsi-bench"));
     ~BenchDatabase();
     BenchDatabase(const BenchDatabase &) = delete;
     BenchDatabase &operator=(const BenchDatabase &) = delete;

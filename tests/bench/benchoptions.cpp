@@ -93,6 +93,9 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
         {QStringLiteral("vacuum-seconds"),
          QStringLiteral("--backlog: VACUUM workqueue every S seconds during a run (default 0: never)"),
          QStringLiteral("S")},
+        {QStringLiteral("hold-snapshot"),
+         QStringLiteral("the pipeline clean, then with a session holding an XID (BEGIN; SELECT txid_current()) for the "
+                        "whole run: hops/s per quarter and per 5 s, the claim round's time and buffers")},
         {QStringLiteral("control"),
          QStringLiteral("the control plane at production scale: hops/s with and without a client polling the "
                         "control socket, beside a large history; the status reply's latency")},
@@ -121,15 +124,17 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
     BenchOptions o;
     o.fused = parser.isSet(QStringLiteral("fused"));
     const int modes = int(parser.isSet(QStringLiteral("latency"))) + int(parser.isSet(QStringLiteral("backlog")))
-        + int(parser.isSet(QStringLiteral("control")));
+        + int(parser.isSet(QStringLiteral("control"))) + int(parser.isSet(QStringLiteral("hold-snapshot")));
     if (modes > 1)
-        return QStringLiteral("--latency, --backlog and --control are separate runs: give one");
+        return QStringLiteral("--latency, --backlog, --control and --hold-snapshot are separate runs: give one");
     if (parser.isSet(QStringLiteral("latency")))
         o.mode = BenchOptions::Mode::Latency;
     else if (parser.isSet(QStringLiteral("backlog")))
         o.mode = BenchOptions::Mode::Backlog;
     else if (parser.isSet(QStringLiteral("control")))
         o.mode = BenchOptions::Mode::Control;
+    else if (parser.isSet(QStringLiteral("hold-snapshot")))
+        o.mode = BenchOptions::Mode::HeldSnapshot;
     if (parser.isSet(QStringLiteral("pool-size")) && o.mode != BenchOptions::Mode::Control)
         return QStringLiteral("--pool-size belongs to --control");
     if (parser.isSet(QStringLiteral("backlog-sizes"))) {

@@ -16,7 +16,8 @@ struct BenchOptions
     // Control: the pipeline beside a production-sized history, with and
     // without a client on the control socket (or, with --pool-size, the
     // size of the replies about one big pool).
-    enum class Mode { Pipeline, Latency, Backlog, Control };
+    // HeldSnapshot: the pipeline clean, then with a session holding an XID.
+    enum class Mode { Pipeline, Latency, Backlog, Control, HeldSnapshot };
     Mode mode = Mode::Pipeline;
 
     QString database;                       // libpq URI of a database with the schema installed

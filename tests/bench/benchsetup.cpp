@@ -4,7 +4,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSqlQuery>
 #include <QTextStream>
+#include <QVariant>
 
 #include <algorithm>
 
@@ -146,6 +148,35 @@ Result<int, QString> stopDaemon(QProcess *daemon, const QString &logFile)
         return QStringLiteral("the daemon did not stop within 60 s of SIGTERM; see %1").arg(logFile);
     }
     return daemon->exitStatus() == QProcess::NormalExit ? daemon->exitCode() : -1;
+}
+
+bool statStatementsLoaded(BenchDatabase &db)
+{
+    if (!db.scalar(QStringLiteral("SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%'"))
+             .toBool())
+        return false;
+    return db.exec(QStringLiteral("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
+}
+
+ClaimStatement readClaimStatement(BenchDatabase &db)
+{
+    // pg_stat_statements shows constants as $n: match by shape.
+    QSqlQuery q = db.query(QStringLiteral(
+        "SELECT calls, mean_exec_time, max_exec_time, stddev_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', "
+        "'g'), 70), (shared_blks_hit + shared_blks_read)::float8 / greatest(calls, 1) FROM pg_stat_statements WHERE "
+        "query LIKE '%SKIP LOCKED%' AND query LIKE '%workqueue%' AND query NOT LIKE '%EXPLAIN%' "
+        "ORDER BY calls DESC LIMIT 1"));
+    ClaimStatement claim;
+    if (!q.next())
+        return claim;
+    claim.calls = q.value(0).toLongLong();
+    claim.meanMs = q.value(1).toDouble();
+    claim.maxMs = q.value(2).toDouble();
+    claim.stddevMs = q.value(3).toDouble();
+    claim.rows = q.value(4).toLongLong();
+    claim.query = q.value(5).toString();
+    claim.buffers = q.value(6).toDouble();
+    return claim;
 }
 
 void progress(const QString &text)

@@ -45,6 +45,25 @@ std::optional<QString> startDaemon(const BenchOptions &options, const QString &c
 // the error when it had to be killed.
 Result<int, QString> stopDaemon(QProcess *daemon, const QString &logFile);
 
+// Whether pg_stat_statements is preloaded (run-bench --stat-statements); then
+// creates the extension in the database.
+bool statStatementsLoaded(BenchDatabase &db);
+
+// The claim round as pg_stat_statements saw it (server-side execution time,
+// lock waits included): the daemon's one statement with SKIP LOCKED that runs
+// all the time. calls < 0: not found.
+struct ClaimStatement
+{
+    qint64 calls = -1;
+    double meanMs = 0;
+    double maxMs = 0;
+    double stddevMs = 0;
+    qint64 rows = 0;
+    double buffers = 0; // shared buffers a call touched (hit + read), mean
+    QString query;      // its first characters, to show what was matched
+};
+ClaimStatement readClaimStatement(BenchDatabase &db);
+
 // One line on stderr: what the driver is doing.
 void progress(const QString &text);
 

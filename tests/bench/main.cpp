@@ -5,6 +5,7 @@
 #include "backlogrun.h"
 #include "benchoptions.h"
 #include "controlrun.h"
+#include "heldrun.h"
 #include "latencyrun.h"
 #include "pgbenchrun.h"
 #include "pipelinerun.h"
@@ -49,6 +50,12 @@ int main(int argc, char **argv)
         if (!backlog)
             return failed(backlog.error());
         return printBacklogReport(options, backlog.value()) ? 0 : 1;
+    }
+    if (options.mode == BenchOptions::Mode::HeldSnapshot) {
+        const auto held = runHeldSnapshot(options);
+        if (!held)
+            return failed(held.error());
+        return printHeldReport(options, held.value()) ? 0 : 1;
     }
     if (options.mode == BenchOptions::Mode::Control && options.poolSize > 0) {
         const auto pool = runPool(options);

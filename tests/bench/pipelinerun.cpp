@@ -130,7 +130,7 @@ qint64 committedTransactions(BenchDatabase &db)
 
 } // namespace
 
-Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
+Result<PipelineResult, QString> runPipeline(const BenchOptions &o, const PipelineHooks &hooks)
 {
     BenchDatabase db;
     const auto config = prepareRun(o, db);
@@ -143,6 +143,10 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
     const qint64 postmaster = parentPid(db.scalar(QStringLiteral("SELECT pg_backend_pid()")).toLongLong());
     const qint64 postgresBefore = postmaster > 0 ? processTreeCpuUsec(postmaster) : 0;
     const qint64 commitsBefore = committedTransactions(db);
+    if (hooks.beforeStart) {
+        if (auto error = hooks.beforeStart())
+            return *error;
+    }
 
     PipelineResult result;
     result.logFile = o.workDir + QStringLiteral("/daemon.log");
@@ -154,6 +158,7 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
                  .arg(stageNames().constFirst(), o.buildDir + QStringLiteral("/daemon/pepsi-dispatch")));
     const MachineCpu cpuBefore = sampleMachineCpu();
     const qint64 startEpochMs = QDateTime::currentMSecsSinceEpoch();
+    result.startEpochMs = startEpochMs;
     QElapsedTimer clock;
     clock.start();
     if (auto error = startDaemon(o, *config, result.logFile, &daemon))
@@ -209,6 +214,12 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o)
     result.peakRssKiB = sample.peakRssKiB;
     result.workersCpuUsec = sample.reapedChildUsec + liveChildrenCpuUsec(pid);
     result.machineBusy = busyShare(cpuBefore, sampleMachineCpu());
+    if (hooks.whenDone) {
+        if (auto error = hooks.whenDone()) {
+            (void)stopDaemon(&daemon, result.logFile);
+            return *error;
+        }
+    }
 
     const auto stopped = stopDaemon(&daemon, result.logFile);
     if (!stopped)

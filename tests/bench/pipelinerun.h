@@ -6,6 +6,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+#include <optional>
+
 namespace pepsi::bench {
 
 struct PipelineResult
@@ -24,6 +27,7 @@ struct PipelineResult
     qint64 workersCpuUsec = 0;             // the workers' utime + stime, reaped and alive, at the same instant
     qint64 peakRssKiB = 0;                 // the daemon's VmHWM
     double machineBusy = 0;                // share of all cores busy during the run
+    qint64 startEpochMs = 0;               // when the daemon was started
     qint64 rounds = -1;                    // from the daemon's "rounds R claimed C" line
     qint64 claimed = -1;
     int daemonExitCode = -1;
@@ -33,9 +37,18 @@ struct PipelineResult
     QString synchronousCommit; // (run-bench's default is on/on; --fast-unsafe turns fsync off)
 };
 
+// What a mode does around the run: before the daemon starts (the queue
+// filled) and once every message is done (the daemon still running). An
+// error ends the run.
+struct PipelineHooks
+{
+    std::function<std::optional<QString>()> beforeStart;
+    std::function<std::optional<QString>()> whenDone;
+};
+
 // Prepares the queue and the configuration, runs the daemon until every
 // message is done, stops it and collects the figures. The error says what
 // went wrong (the daemon's log is kept in the work directory).
-Result<PipelineResult, QString> runPipeline(const BenchOptions &options);
+Result<PipelineResult, QString> runPipeline(const BenchOptions &options, const PipelineHooks &hooks = {});
 
 } // namespace pepsi::bench

@@ -174,6 +174,13 @@ void printHeader(const BenchOptions &o)
                 .arg(o.queueLimit)
                 .arg(o.workers())
                 .arg(o.controlRepeat));
+    else if (o.mode == BenchOptions::Mode::HeldSnapshot)
+        out(QStringLiteral("  --hold-snapshot: %1 messages a run, 3 stages of pepsi-stage-example, PARALLELISM %2, "
+                           "QUEUE_LIMIT %3 (%4 workers)")
+                .arg(o.messages)
+                .arg(o.parallelism)
+                .arg(o.queueLimit)
+                .arg(o.workers()));
     else if (o.mode == BenchOptions::Mode::Backlog)
         out(QStringLiteral("  --backlog: 3 stages of pepsi-stage-example, PARALLELISM %1, QUEUE_LIMIT %2 (%3 workers)")
                 .arg(o.parallelism)

@@ -62,6 +62,17 @@ FakeDispatch::FakeDispatch()
     m_queues.takenAt = QDateTime::currentDateTimeUtc();
     m_queues.stages[u"enrich"_s] = StageQueue{1200, 9, 3, 12, 0, 5400};
     m_queues.stages[u"score"_s] = StageQueue{0, 0, 0, 0, 2, std::nullopt};
+    m_queues.stages[u"enrich"_s].pendingAges = {1000, 150, 40, 10, 0, 0};
+
+    const QDateTime updated = QDateTime::fromString(u"2026-12-02T19:51:47.123Z"_s, Qt::ISODateWithMs);
+    for (qint64 id = 101; id <= 105; ++id)
+        m_messages.append(MessageRow{id, u"enrich"_s, u"failed"_s, 2, updated, u"status 3: bad input %1"_s.arg(id)});
+    m_messages.append(MessageRow{106, u"enrich"_s, u"timeout"_s, 1, updated, {}});
+    MessageDetail detail;
+    detail.row = m_messages.first();
+    detail.created = updated.addSecs(-60);
+    detail.state = R"({"dispatch_error": "status 3: bad input 101", "url": "https://example.org/"})"_ba;
+    m_messageDetails.insert(101, detail);
 }
 
 QList<PoolSnapshot> FakeDispatch::pools() const
@@ -92,6 +103,34 @@ void FakeDispatch::queueCounts(QObject *context, Freshness freshness, Answer<Que
     if (!m_queuesError.isEmpty())
         return answer(failure(m_queuesError));
     answer(m_queues);
+}
+
+void FakeDispatch::messages(const MessagesRequest &request, QObject *, Answer<MessagePage> answer)
+{
+    MessagePage page;
+    for (const MessageRow &row : std::as_const(m_messages)) {
+        if (row.stage != request.stage || row.status != request.status || row.id <= request.afterId)
+            continue;
+        if (page.rows.size() == request.limit) {
+            page.nextAfterId = page.rows.last().id;
+            break;
+        }
+        page.rows.append(row);
+    }
+    answer(page);
+}
+
+void FakeDispatch::message(qint64 id, QObject *, Answer<MessageDetail> answer)
+{
+    if (!m_messageDetails.contains(id))
+        return answer(failure(u"no message with id %1"_s.arg(id)));
+    answer(m_messageDetails.value(id));
+}
+
+void FakeDispatch::set(const OverlaySetting &setting, uint uid, QObject *, Answer<bool> answer)
+{
+    m_calls << u"set %1 %2 %3 %4"_s.arg(setting.section, setting.option, setting.value).arg(uid);
+    answer(true);
 }
 
 Result<QStringList, QString> FakeDispatch::reload(uint uid)

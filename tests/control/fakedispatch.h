@@ -25,12 +25,17 @@ public:
     pepsi::StatsSnapshot stats() const override { return m_stats; }
     // Both answer at once, as a warm cache would.
     void queueCounts(QObject *context, Freshness freshness, pepsi::Answer<pepsi::QueueCounts> answer) override;
+    // m_messages filtered and paged as the daemon's query would; m_messageDetails by id.
+    void messages(const pepsi::MessagesRequest &request, QObject *context,
+                  pepsi::Answer<pepsi::MessagePage> answer) override;
+    void message(qint64 id, QObject *context, pepsi::Answer<pepsi::MessageDetail> answer) override;
 
     pepsi::Result<QStringList, QString> reload(uint uid) override;
     std::optional<QString> drain(const QString &stage, uint uid) override;
     std::optional<QString> resume(const QString &stage, uint uid) override;
     void requeue(const pepsi::RequeueRequest &request, uint uid, QObject *context,
                  pepsi::Answer<pepsi::RequeueOutcome> answer) override;
+    void set(const pepsi::OverlaySetting &setting, uint uid, QObject *context, pepsi::Answer<bool> answer) override;
 
     void emitEvent(const QString &name, const QJsonObject &fields)
     {
@@ -47,7 +52,10 @@ public:
     pepsi::QueueCounts m_queues;
     QString m_queuesError; // non-empty: queueCounts() fails
     QString m_drainError;  // non-empty: drain() fails with it
-    QStringList m_calls;   // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000"
+    QList<pepsi::MessageRow> m_messages;
+    QMap<qint64, pepsi::MessageDetail> m_messageDetails;
+    QStringList
+        m_calls; // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000", "set stage-score PARALLELISM 8 0"
     int m_queueQueries = 0;
     // true: queueCounts() keeps its answers until releaseAnswers(), as the
     // daemon's operator thread answers later; an asker gone by then gets none.

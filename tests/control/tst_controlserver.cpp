@@ -54,6 +54,8 @@ private Q_SLOTS:
     void adminCommandsReachTheDaemon();
     void adminRequestIsLoggedCut();
     void queuesErrorInStatus();
+    void messagesPageFitsTheLine();
+    void metricsExposition();
     void eventsAndFilters();
     void ticksCoalesce();
 
@@ -142,6 +144,69 @@ void tst_ControlServer::requests_data()
                                    << u"result.stages.enrich.oldest_pending_age_ms"_s << "5400"_ba;
     QTest::newRow("queues none pending") << R"({"cmd":"queues"})"_ba << true
                                          << u"result.stages.score.oldest_pending_age_ms"_s << "null"_ba;
+    QTest::newRow("queues pending_ages") << R"({"cmd":"queues"})"_ba << true
+                                         << u"result.stages.enrich.pending_ages.1s"_s << "1000"_ba;
+    QTest::newRow("queues pending_ages older")
+        << R"({"cmd":"queues"})"_ba << true << u"result.stages.score.pending_ages.older"_s << "0"_ba;
+    QTest::newRow("status pending_ages") << R"({"cmd":"status"})"_ba << true
+                                         << u"result.stages.enrich.queue.pending_ages.10s"_s << "150"_ba;
+    QTest::newRow("messages first page") << R"({"cmd":"messages","stage":"enrich","status":"failed","limit":2})"_ba
+                                         << true << u"result.messages.1.id"_s << "102"_ba;
+    QTest::newRow("messages next_after_id") << R"({"cmd":"messages","stage":"enrich","status":"failed","limit":2})"_ba
+                                            << true << u"result.next_after_id"_s << "102"_ba;
+    QTest::newRow("messages last page") << R"({"cmd":"messages","stage":"enrich","status":"failed","after_id":104})"_ba
+                                        << true << u"result.next_after_id"_s << "null"_ba;
+    QTest::newRow("messages reason") << R"({"cmd":"messages","stage":"enrich","status":"failed","after_id":104})"_ba
+                                     << true << u"result.messages.0.reason"_s << R"("status 3: bad input 105")"_ba;
+    QTest::newRow("messages fields")
+        << R"({"cmd":"messages","stage":"enrich","status":"timeout"})"_ba << true << u"result.messages.0"_s
+        << R"({"id":106,"stage":"enrich","status":"timeout","claims":1,"updated":"2026-12-02T19:51:47.123Z","reason":null})"_ba;
+    QTest::newRow("messages none") << R"({"cmd":"messages","stage":"score","status":"pending"})"_ba << true
+                                   << u"result"_s << R"({"messages":[],"next_after_id":null})"_ba;
+    QTest::newRow("messages done") << R"({"cmd":"messages","stage":"enrich","status":"done"})"_ba << false << QString()
+                                   << "done rows are not listed"_ba;
+    QTest::newRow("messages bad status") << R"({"cmd":"messages","stage":"enrich","status":"lost"})"_ba << false
+                                         << QString() << R"("status" must be one of pending, running, paused)"_ba;
+    QTest::newRow("messages unknown stage")
+        << R"({"cmd":"messages","stage":"nope","status":"failed"})"_ba << false << QString()
+        << R"('messages': unknown stage "nope" (stages: enrich, score))"_ba;
+    QTest::newRow("messages limit 0") << R"({"cmd":"messages","stage":"enrich","status":"failed","limit":0})"_ba
+                                      << false << QString() << R"("limit" must be 1 to 500)"_ba;
+    QTest::newRow("messages limit 501") << R"({"cmd":"messages","stage":"enrich","status":"failed","limit":501})"_ba
+                                        << false << QString() << R"("limit" must be 1 to 500)"_ba;
+    QTest::newRow("messages negative after")
+        << R"({"cmd":"messages","stage":"enrich","status":"failed","after_id":-1})"_ba << false << QString()
+        << R"("after_id" must not be negative)"_ba;
+    QTest::newRow("messages no status") << R"({"cmd":"messages","stage":"enrich"})"_ba << false << QString()
+                                        << R"(needs the argument "status")"_ba;
+    QTest::newRow("message state") << R"({"cmd":"message","message_id":101})"_ba << true << u"result.state.url"_s
+                                   << R"("https://example.org/")"_ba;
+    QTest::newRow("message truncated") << R"({"cmd":"message","message_id":101})"_ba << true << u"result.truncated"_s
+                                       << "false"_ba;
+    QTest::newRow("message created") << R"({"cmd":"message","message_id":101})"_ba << true << u"result.created"_s
+                                     << R"("2026-12-02T19:50:47.123Z")"_ba;
+    QTest::newRow("message unknown id") << R"({"cmd":"message","message_id":999})"_ba << false << QString()
+                                        << "'message': no message with id 999"_ba;
+    QTest::newRow("message id text") << R"({"cmd":"message","message_id":"101"})"_ba << false << QString()
+                                     << R"("message_id" must be an integer)"_ba;
+    QTest::newRow("set") << R"({"cmd":"set","stage":"score","option":"PARALLELISM","value":8})"_ba << true
+                         << u"result"_s << R"({"stage":"score","option":"PARALLELISM","value":"8"})"_ba;
+    QTest::newRow("set text value, option in any case")
+        << R"({"cmd":"set","stage":"score","option":"queue_limit","value":" 16 "})"_ba << true << u"result"_s
+        << R"({"stage":"score","option":"QUEUE_LIMIT","value":"16"})"_ba;
+    QTest::newRow("set out of range") << R"({"cmd":"set","stage":"score","option":"PARALLELISM","value":0})"_ba << false
+                                      << QString() << "config_overlay (stage-score, PARALLELISM)"_ba;
+    QTest::newRow("set not a number") << R"({"cmd":"set","stage":"score","option":"MAX_MESSAGES","value":"many"})"_ba
+                                      << false << QString() << R"("many" is not a whole number)"_ba;
+    QTest::newRow("set a variable") << R"({"cmd":"set","stage":"score","option":"MAX_MESSAGES","value":"$MAX"})"_ba
+                                    << false << QString() << "must be a plain number"_ba;
+    QTest::newRow("set unknown option")
+        << R"({"cmd":"set","stage":"score","option":"PROGRAM","value":"/bin/sh"})"_ba << false << QString()
+        << R"("option" must be one of PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES, not "PROGRAM")"_ba;
+    QTest::newRow("set unknown stage") << R"({"cmd":"set","stage":"nope","option":"PARALLELISM","value":2})"_ba << false
+                                       << QString() << R"('set': unknown stage "nope" (stages: enrich, score))"_ba;
+    QTest::newRow("set value a list") << R"({"cmd":"set","stage":"score","option":"PARALLELISM","value":[2]})"_ba
+                                      << false << QString() << R"("value" must be a string or integer)"_ba;
     QTest::newRow("stats totals") << R"({"cmd":"stats"})"_ba << true << u"result.totals.stage_runs"_s << "360"_ba;
     QTest::newRow("stats stage") << R"({"cmd":"stats"})"_ba << true << u"result.stages.enrich.busy_usec"_s
                                  << "8123456"_ba;
@@ -247,9 +312,10 @@ void tst_ControlServer::everyCommandIsInHelp()
         QVERIFY(!command[u"summary"_s].toString().isEmpty());
     }
     QCOMPARE(names,
-             QStringList({u"drain"_s, u"help"_s, u"queues"_s, u"reload"_s, u"requeue"_s, u"resume"_s, u"stages"_s,
-                          u"stats"_s, u"status"_s, u"subscribe"_s, u"unsubscribe"_s, u"version"_s, u"workers"_s}));
-    QCOMPARE(admin, QStringList({u"drain"_s, u"reload"_s, u"requeue"_s, u"resume"_s}));
+             QStringList({u"drain"_s, u"help"_s, u"message"_s, u"messages"_s, u"metrics"_s, u"queues"_s, u"reload"_s,
+                          u"requeue"_s, u"resume"_s, u"set"_s, u"stages"_s, u"stats"_s, u"status"_s, u"subscribe"_s,
+                          u"unsubscribe"_s, u"version"_s, u"workers"_s}));
+    QCOMPARE(admin, QStringList({u"drain"_s, u"reload"_s, u"requeue"_s, u"resume"_s, u"set"_s}));
     // Every command answers something other than "unknown command".
     for (const QString &name : std::as_const(names)) {
         const QJsonObject reply = client.request(QJsonObject{{u"cmd"_s, name}});
@@ -264,6 +330,7 @@ void tst_ControlServer::adminRefused_data()
     QTest::newRow("drain") << R"({"cmd":"drain","stage":"enrich"})"_ba;
     QTest::newRow("resume") << R"({"cmd":"resume","stage":"enrich"})"_ba;
     QTest::newRow("requeue") << R"({"cmd":"requeue","stage":"enrich","status":"failed"})"_ba;
+    QTest::newRow("set") << R"({"cmd":"set","stage":"enrich","option":"PARALLELISM","value":2})"_ba;
 }
 
 void tst_ControlServer::adminRefused()
@@ -300,9 +367,79 @@ void tst_ControlServer::adminCommandsReachTheDaemon()
         R"({"cmd":"requeue","stage":"enrich","status":"failed","ids":[4,5],"max_age_ms":60000,"limit":7})"_ba);
     QCOMPARE(requeued.value(u"result"_s)[u"requeued"_s].toInt(), 3);
     QCOMPARE(requeued.value(u"result"_s)[u"more"_s].toBool(), false);
+    QCOMPARE(client.request(R"({"cmd":"set","stage":"score","option":"MAX_MESSAGES","value":"50"})"_ba)
+                 .value(u"ok"_s)
+                 .toBool(),
+             true);
     QCOMPARE(m_fake->m_calls,
              QStringList({u"drain enrich "_s + uid, u"resume enrich "_s + uid, u"reload "_s + uid,
-                          u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s}));
+                          u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s,
+                          u"set stage-score MAX_MESSAGES 50 "_s + uid}));
+}
+
+// A page of 500 rows with long reasons passes the line limit: refused, naming "limit"; fewer rows fit.
+void tst_ControlServer::messagesPageFitsTheLine()
+{
+    for (qint64 id = 1000; id < 1500; ++id)
+        m_fake->m_messages.append(
+            MessageRow{id, u"score"_s, u"failed"_s, 1, QDateTime::currentDateTimeUtc(), QString(1000, u'r')});
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    const QJsonObject refused =
+        client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":500})"_ba);
+    QCOMPARE(refused.value(u"ok"_s).toBool(), false);
+    QVERIFY2(refused.value(u"error"_s).toString().contains(u"ask for fewer rows (\"limit\")"_s),
+             qPrintable(refused.value(u"error"_s).toString()));
+    const QJsonObject page = client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":50})"_ba);
+    QCOMPARE(page.value(u"result"_s)[u"messages"_s].toArray().size(), 50);
+    QCOMPARE(page.value(u"result"_s)[u"next_after_id"_s].toInteger(), 1049);
+}
+
+// The Prometheus text: HELP and TYPE per family, every stage labelled, label values escaped.
+void tst_ControlServer::metricsExposition()
+{
+    PoolSnapshot odd;
+    odd.stage = u"we\"ird\\stage\n"_s;
+    m_fake->m_pools.append(odd);
+    m_fake->m_drained.insert(odd.stage);
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    const QString text = client.request(R"({"cmd":"metrics"})"_ba).value(u"result"_s)[u"text"_s].toString();
+    const QStringList lines = text.split(u'\n', Qt::SkipEmptyParts);
+    for (const QString &line : {u"# TYPE pepsi_dispatch_up gauge"_s,
+                                u"pepsi_dispatch_up 1"_s,
+                                u"pepsi_dispatch_running 1"_s,
+                                u"pepsi_dispatch_workers{stage=\"enrich\"} 3"_s,
+                                u"pepsi_dispatch_busy_workers{stage=\"enrich\"} 2"_s,
+                                u"pepsi_dispatch_in_flight{stage=\"enrich\"} 5"_s,
+                                u"pepsi_dispatch_capacity{stage=\"enrich\"} 16"_s,
+                                u"pepsi_dispatch_cooldown{stage=\"score\"} 1"_s,
+                                u"pepsi_dispatch_cooldown{stage=\"enrich\"} 0"_s,
+                                u"pepsi_dispatch_drained{stage=\"we\\\"ird\\\\stage\\n\"} 1"_s,
+                                u"pepsi_dispatch_queue_messages{stage=\"enrich\",status=\"pending\"} 1200"_s,
+                                u"pepsi_dispatch_queue_messages{stage=\"score\",status=\"timeout\"} 2"_s,
+                                u"pepsi_dispatch_oldest_pending_age_seconds{stage=\"enrich\"} 5.400"_s,
+                                u"pepsi_dispatch_pending_messages_by_age{stage=\"enrich\",age=\"1s\"} 1000"_s,
+                                u"# TYPE pepsi_dispatch_runs_total counter"_s,
+                                u"pepsi_dispatch_runs_total{stage=\"enrich\"} 52"_s,
+                                u"pepsi_dispatch_failures_total{stage=\"enrich\"} 12"_s,
+                                u"pepsi_dispatch_failures_total{stage=\"score\"} 0"_s,
+                                u"pepsi_dispatch_crashes_total{stage=\"enrich\"} 1"_s,
+                                u"pepsi_dispatch_claimed_total 120"_s})
+        QVERIFY2(lines.contains(line), qPrintable(line + u"\n--- not in ---\n"_s + text));
+    // Every sample's family has its HELP and TYPE before it.
+    QSet<QString> typed;
+    for (const QString &line : lines) {
+        if (line.startsWith(u"# TYPE "_s))
+            typed.insert(line.section(u' ', 2, 2));
+        else if (!line.startsWith(u'#'))
+            QVERIFY2(typed.contains(line.section(u'{', 0, 0).section(u' ', 0, 0)), qPrintable(line));
+    }
+    // Without queue counts (the database down) the rest is still there.
+    m_fake->m_queuesError = u"the database is unreachable"_s;
+    const QString down = client.request(R"({"cmd":"metrics"})"_ba).value(u"result"_s)[u"text"_s].toString();
+    QVERIFY(down.contains(u"pepsi_dispatch_up 1\n"_s));
+    QVERIFY(!down.contains(u"pepsi_dispatch_queue_messages"_s));
 }
 
 void tst_ControlServer::adminRequestIsLoggedCut()

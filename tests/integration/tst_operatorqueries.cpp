@@ -5,18 +5,56 @@
 // dispatcher's) goes on while one waits.
 #include "storage/controlstore.h"
 #include "storage/dispatcherconnection.h"
+#include "storage/messagestore.h"
 #include "storage/operatorthread.h"
 #include "testdatabase.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTest>
 #include <QTimer>
+#include <algorithm>
 #include <memory>
 
 using namespace pepsi;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// EXPLAIN (COSTS OFF) of `sql` on a dispatcher connection of its own: the plan's text.
+QString planOf(const QString &uri, const QString &sql)
+{
+    const QString name = u"tst-explain"_s;
+    QString plan;
+    {
+        auto db = openDispatcherConnection(name, uri, u"tst"_s, SessionLimits{});
+        if (!db)
+            return db.error();
+        QSqlQuery explain(QSqlDatabase::database(name, false));
+        if (!explain.exec(u"EXPLAIN (COSTS OFF) "_s + sql))
+            plan = explain.lastError().text();
+        while (explain.next())
+            plan += explain.value(0).toString() + u'\n';
+    }
+    QSqlDatabase::removeDatabase(name);
+    return plan;
+}
+
+// Runs one operator job and waits for its answer.
+template<typename T, typename Submit>
+Result<T, QString> await(QObject *context, Submit submit)
+{
+    std::optional<Result<T, QString>> answer;
+    submit(context, [&answer](Result<T, QString> result) { answer = std::move(result); });
+    if (!QTest::qWaitFor([&answer] { return answer.has_value(); }, 20000))
+        return QStringLiteral("no answer within 20 s");
+    return *answer;
+}
+
+} // namespace
 
 class tst_OperatorQueries : public QObject
 {
@@ -26,6 +64,8 @@ private Q_SLOTS:
     void countsReadNoHistory();
     void answersWhileTheCallerRuns();
     void requeueMovesTheRowsItNames();
+    void messageCutsItsState();
+    void setReplacesTheOverlayRow();
 };
 
 // A million done rows (a week of history) beside the open ones: the counts
@@ -39,23 +79,33 @@ void tst_OperatorQueries::countsReadNoHistory()
                      "'failed', '{\"dispatch_error\": \"status 3: bad\"}' FROM generate_series(1, 20000) g"_s));
     QVERIFY(tdb.exec(u"INSERT INTO workqueue (stage, status) SELECT 'a', 'timeout' FROM generate_series(1, 300)"_s));
     QVERIFY(tdb.exec(u"INSERT INTO workqueue (stage, status) SELECT 'a', 'pending' FROM generate_series(1, 50)"_s));
+    QVERIFY(tdb.exec(u"INSERT INTO workqueue (stage, status, created) "
+                     "SELECT 'b', 'pending', now() - interval '2 h' FROM generate_series(1, 4)"_s));
+    QVERIFY(tdb.exec(
+        u"INSERT INTO workqueue (stage, status, claims) SELECT 'a', 'running', 1 FROM generate_series(1, 30)"_s));
     QVERIFY(tdb.exec(u"INSERT INTO workqueue (stage, status, timeout) "
                      "SELECT 'b', 'paused', now() + interval '1 h' FROM generate_series(1, 5)"_s));
     QVERIFY(tdb.exec(u"VACUUM ANALYZE workqueue"_s));
 
+    // Pending rows by how long they have waited at their stage (`updated`):
+    // 5 written by a host whose clock is ahead (the youngest bucket), then
+    // 10 of 5 s, 15 of 30 s, 10 of 5 min, 5 of 30 min, 5 of 2 h. Stage b's
+    // rows were created 2 h ago but became pending there 30 s ago.
+    const QString someOfA = u"UPDATE workqueue SET updated = now() - interval '%1' WHERE workqueue_id IN "
+                            "(SELECT workqueue_id FROM workqueue WHERE stage = 'a' AND status = 'pending' "
+                            "ORDER BY workqueue_id LIMIT %2 OFFSET %3)"_s;
+    QVERIFY(tdb.exec(someOfA.arg(u"-1 hour"_s).arg(5).arg(0)));
+    QVERIFY(tdb.exec(someOfA.arg(u"5 s"_s).arg(10).arg(5)));
+    QVERIFY(tdb.exec(someOfA.arg(u"30 s"_s).arg(15).arg(15)));
+    QVERIFY(tdb.exec(someOfA.arg(u"5 min"_s).arg(10).arg(30)));
+    QVERIFY(tdb.exec(someOfA.arg(u"30 min"_s).arg(5).arg(40)));
+    QVERIFY(tdb.exec(someOfA.arg(u"2 h"_s).arg(5).arg(45)));
+    QVERIFY(
+        tdb.exec(u"UPDATE workqueue SET updated = now() - interval '30 s' WHERE stage = 'b' AND status = 'pending'"_s));
+
     // The plan: the partial indexes, never a scan of workqueue's heap.
     SessionLimits limits;
-    const QString name = u"tst-explain"_s;
-    QVERIFY(openDispatcherConnection(name, tdb.uri(), u"tst"_s, limits));
-    QString plan;
-    {
-        QSqlQuery explain(QSqlDatabase::database(name, false));
-        if (!explain.exec(u"EXPLAIN (COSTS OFF) "_s + QueueCountsSql))
-            plan = explain.lastError().text();
-        while (explain.next())
-            plan += explain.value(0).toString() + u'\n';
-    }
-    QSqlDatabase::removeDatabase(name);
+    const QString plan = planOf(tdb.uri(), QueueCountsSql);
     QVERIFY2(!plan.contains(u"Seq Scan"_s), qPrintable(plan));
     QVERIFY2(plan.contains(u"workqueue_failed"_s), qPrintable(plan));
     QVERIFY2(plan.contains(u"workqueue_pending"_s), qPrintable(plan));
@@ -71,9 +121,67 @@ void tst_OperatorQueries::countsReadNoHistory()
     QCOMPARE(stages.value(u"a"_s).timeout, 300);
     QCOMPARE(stages.value(u"a"_s).pending, 50);
     QCOMPARE(stages.value(u"b"_s).paused, 5);
-    QVERIFY(stages.value(u"a"_s).oldestPendingAgeMs.has_value());
+    QCOMPARE(stages.value(u"a"_s).pendingAges, (std::array<qint64, 6>{5, 10, 15, 10, 5, 5}));
+    QCOMPARE(stages.value(u"b"_s).pendingAges, (std::array<qint64, 6>{0, 0, 4, 0, 0, 0}));
+    const qint64 oldestA = stages.value(u"a"_s).oldestPendingAgeMs.value_or(-1);
+    QVERIFY2(oldestA >= 7'200'000 && oldestA < 7'260'000, qPrintable(QString::number(oldestA)));
+    const qint64 oldestB = stages.value(u"b"_s).oldestPendingAgeMs.value_or(-1);
+    QVERIFY2(oldestB >= 30'000 && oldestB < 90'000, qPrintable(QString::number(oldestB)));
     // Done rows are never counted: the stage that has only those does not appear.
     QVERIFY(!stages.contains(u"deliver"_s));
+
+    // Each status of `messages` pages through an index of its own, never the history.
+    const QMap<QString, QString> indexOf{{u"pending"_s, u"workqueue_pending"_s},
+                                         {u"running"_s, u"workqueue_running"_s},
+                                         {u"paused"_s, u"workqueue_paused"_s},
+                                         {u"failed"_s, u"workqueue_failed"_s},
+                                         {u"timeout"_s, u"workqueue_failed"_s}};
+    QCOMPARE(indexOf.keys(), [] {
+        auto s = MessageStore::listableStatuses();
+        s.sort();
+        return s;
+    }());
+    for (auto it = indexOf.cbegin(); it != indexOf.cend(); ++it) {
+        const QString sql = MessageStore::messagesSql(it.key())
+                                .replace(u":stage"_s, u"'a'"_s)
+                                .replace(u":after"_s, u"0"_s)
+                                .replace(u":limit"_s, u"101"_s);
+        const QString messagesPlan = planOf(tdb.uri(), sql);
+        QVERIFY2(!messagesPlan.contains(u"Seq Scan"_s), qPrintable(it.key() + u":\n"_s + messagesPlan));
+        QVERIFY2(messagesPlan.contains(it.value()), qPrintable(it.key() + u":\n"_s + messagesPlan));
+        QVERIFY2(!messagesPlan.contains(u"workqueue_pkey"_s), qPrintable(it.key() + u":\n"_s + messagesPlan));
+    }
+
+    // Paging a's 300 timeout rows by 128: every row once, in id order, and the end said.
+    QList<qint64> seen;
+    MessagesRequest request{u"a"_s, u"timeout"_s, 0, 128};
+    QList<int> pageSizes;
+    for (int page = 0; page < 10; ++page) {
+        const auto answer = await<MessagePage>(
+            this, [&](QObject *context, auto done) { operatorThread.messages(request, context, done); });
+        QVERIFY2(answer.ok(), qPrintable(answer.ok() ? QString() : answer.error()));
+        pageSizes << int(answer->rows.size());
+        for (const MessageRow &row : answer->rows) {
+            QCOMPARE(row.stage, u"a"_s);
+            QCOMPARE(row.status, u"timeout"_s);
+            seen << row.id;
+        }
+        if (!answer->nextAfterId)
+            break;
+        QCOMPARE(*answer->nextAfterId, seen.last());
+        request.afterId = *answer->nextAfterId;
+    }
+    QCOMPARE(pageSizes, QList<int>({128, 128, 44}));
+    QCOMPARE(tdb.scalar(u"SELECT min(workqueue_id) FROM workqueue WHERE status = 'timeout'"_s), seen.first());
+    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+    QCOMPARE(QSet<qint64>(seen.begin(), seen.end()).size(), 300);
+    // The reason is state.dispatch_error.
+    const auto failed = await<MessagePage>(this, [&](QObject *context, auto done) {
+        operatorThread.messages(MessagesRequest{u"b"_s, u"failed"_s, 0, 3}, context, done);
+    });
+    QVERIFY(failed.ok());
+    QCOMPARE(failed->rows.size(), 3);
+    QCOMPARE(failed->rows.first().reason, u"status 3: bad"_s);
 }
 
 // A count that waits for a lock keeps the operator thread busy, not the
@@ -142,6 +250,61 @@ void tst_OperatorQueries::requeueMovesTheRowsItNames()
                         "'1:pending 2:failed 3:timeout 4:failed')::int FROM workqueue"_s),
              1);
     QCOMPARE(tdb.scalar(u"SELECT count(*) FROM workqueue WHERE state ? 'dispatch_error'"_s), 0);
+}
+
+// `message`: the row, its state whole when it fits in 16 KiB, cut on a
+// character boundary with `truncated` when it does not; an unknown id named.
+void tst_OperatorQueries::messageCutsItsState()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    // 20,000 three-byte characters: 60 KB of JSON text.
+    QVERIFY(tdb.exec(u"INSERT INTO workqueue (workqueue_id, stage, status, claims, state) OVERRIDING SYSTEM VALUE "
+                     "VALUES (7, 'a', 'failed', 2, '{\"dispatch_error\": \"status 3: bad\", \"n\": 1}'), "
+                     "(8, 'a', 'done', 1, jsonb_build_object('text', repeat('€', 20000)))"_s));
+    OperatorThread operatorThread(tdb.uri(), u"tst"_s, SessionLimits{});
+    const auto whole =
+        await<MessageDetail>(this, [&](QObject *context, auto done) { operatorThread.message(7, context, done); });
+    QVERIFY2(whole.ok(), qPrintable(whole.ok() ? QString() : whole.error()));
+    QCOMPARE(whole->row.id, 7);
+    QCOMPARE(whole->row.status, u"failed"_s);
+    QCOMPARE(whole->row.claims, 2);
+    QCOMPARE(whole->row.reason, u"status 3: bad"_s);
+    QCOMPARE(whole->truncated, false);
+    QCOMPARE(QJsonDocument::fromJson(whole->state).object().value(u"n"_s).toInt(), 1);
+
+    const auto cut =
+        await<MessageDetail>(this, [&](QObject *context, auto done) { operatorThread.message(8, context, done); });
+    QVERIFY(cut.ok());
+    QCOMPARE(cut->row.status, u"done"_s);
+    QCOMPARE(cut->truncated, true);
+    QVERIFY(cut->state.size() <= 16384 && cut->state.size() > 16380);
+    QVERIFY(cut->state.startsWith("{\"text\": \""));
+    // Whole characters only: it decodes as UTF-8 without a replacement character.
+    QVERIFY(!QString::fromUtf8(cut->state).contains(QChar::ReplacementCharacter));
+
+    const auto none =
+        await<MessageDetail>(this, [&](QObject *context, auto done) { operatorThread.message(99, context, done); });
+    QVERIFY(!none.ok());
+    QCOMPARE(none.error(), u"no message with id 99"_s);
+}
+
+// `set`: the one row for the option, whatever case or blanks an older row used.
+void tst_OperatorQueries::setReplacesTheOverlayRow()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(u"INSERT INTO config_overlay VALUES (' Stage-A ', 'parallelism', '2'), "
+                     "('stage-a', 'QUEUE_LIMIT', '3'), ('stage-b', 'PARALLELISM', '5')"_s));
+    OperatorThread operatorThread(tdb.uri(), u"tst"_s, SessionLimits{});
+    for (const QString &value : {u"8"_s, u"9"_s}) {
+        const auto written = await<bool>(this, [&](QObject *context, auto done) {
+            operatorThread.setOverlay(OverlaySetting{u"stage-a"_s, u"PARALLELISM"_s, value}, context, done);
+        });
+        QVERIFY2(written.ok(), qPrintable(written.ok() ? QString() : written.error()));
+    }
+    QCOMPARE(tdb.scalar(u"SELECT (string_agg(section || '/' || option || '=' || value, ' ' ORDER BY section, option) "
+                        "= 'stage-a/PARALLELISM=9 stage-a/QUEUE_LIMIT=3 stage-b/PARALLELISM=5')::int "
+                        "FROM config_overlay"_s),
+             1);
 }
 
 QTEST_GUILESS_MAIN(tst_OperatorQueries)

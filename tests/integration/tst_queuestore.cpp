@@ -21,22 +21,26 @@ namespace {
 QString explainClaim(const QString &connectionName, const QList<StageDemand> &demands)
 {
     QStringList stages;
-    QList<qint64> caps;
+    QList<qint64> caps, floors;
     for (const StageDemand &demand : demands) {
         stages << demand.stage;
         caps << demand.capacity;
+        floors << demand.floor;
     }
     const auto literal = [](QString text) -> QString {
         return u'\'' + text.replace(u'\'', QStringLiteral("''")) + u'\'';
     };
     QString sql = ClaimRoundSql;
-    sql.replace(QStringLiteral(":stages"), QStringLiteral("$1")).replace(QStringLiteral(":caps"), QStringLiteral("$2"));
+    sql.replace(QStringLiteral(":stages"), QStringLiteral("$1"))
+        .replace(QStringLiteral(":caps"), QStringLiteral("$2"))
+        .replace(QStringLiteral(":floors"), QStringLiteral("$3"));
 
     QSqlQuery query(QSqlDatabase::database(connectionName, false));
     QString plan;
-    if (!query.exec(QStringLiteral("PREPARE pepsi_explain_claim (text[], integer[]) AS ") + sql)
-        || !query.exec(QStringLiteral("EXPLAIN (COSTS OFF) EXECUTE pepsi_explain_claim (%1, %2)")
-                           .arg(literal(pgTextArray(stages)), literal(pgIntArray(caps))))) {
+    if (!query.exec(QStringLiteral("PREPARE pepsi_explain_claim (text[], integer[], bigint[]) AS ") + sql)
+        || !query.exec(
+            QStringLiteral("EXPLAIN (COSTS OFF) EXECUTE pepsi_explain_claim (%1, %2, %3)")
+                .arg(literal(pgTextArray(stages)), literal(pgIntArray(caps)), literal(pgIntArray(floors))))) {
         plan = query.lastError().text();
     } else {
         while (query.next())
@@ -64,6 +68,9 @@ private Q_SLOTS:
     void claimPlanUsesThePartialIndex_data();
     void claimPlanUsesThePartialIndex();
     void claimIsPlannedOnce();
+    void claimWalksFromEachStageFloor();
+    void claimSaysWhereTheNextWalkStarts();
+    void resumedRowsNameTheirStage();
 
 private:
     static QList<qint64> ids(const ClaimRound &round, const QString &stage)
@@ -371,6 +378,90 @@ void TestQueueStore::claimIsPlannedOnce()
     QVERIFY(plans.next());
     QCOMPARE(plans.value(0).toInt(), 10);
     QCOMPARE(plans.value(1).toInt(), 0);
+}
+
+// A stage is walked from its floor: rows below it are not looked at (the
+// dispatcher keeps the floor below every row it knows to be pending).
+void TestQueueStore::claimWalksFromEachStageFloor()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
+                                    "FROM generate_series(1, 12) i")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
+    // GIVEN a's floor at 6 and b's at 0 (a's ids are the even ones, b's the odd)
+    const auto round = store.claimRound({{QStringLiteral("a"), 10, 6}, {QStringLiteral("b"), 2, 0}});
+    QVERIFY2(round, qPrintable(store.lastError()));
+    QCOMPARE(ids(*round, QStringLiteral("a")), (QList<qint64>{6, 8, 10, 12}));
+    QCOMPARE(ids(*round, QStringLiteral("b")), (QList<qint64>{1, 3}));
+    // WHEN a is walked from the start THEN it gets what lay below its floor
+    const auto next = store.claimRound({{QStringLiteral("a"), 10, 0}});
+    QVERIFY(next);
+    QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{2, 4}));
+}
+
+// Per stage asked for: the lowest pending id from the floor the round left,
+// past its cap or locked by another session, so the floor never passes it.
+void TestQueueStore::claimSaysWhereTheNextWalkStarts()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 5)")));
+    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'b' FROM generate_series(1, 2)")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
+    QSqlDatabase locker = tdb.newConnection(QStringLiteral("locker"));
+    QVERIFY(locker.transaction());
+    QSqlQuery lock(locker);
+    QVERIFY(lock.exec(QStringLiteral("SELECT 1 FROM workqueue WHERE workqueue_id = 2 FOR UPDATE")) && lock.next());
+
+    // GIVEN 2 locked, a capped at 2 WHEN claimed THEN 1 and 3, and 2 is where a's walk starts next
+    const auto round = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}, {QStringLiteral("c"), 1}});
+    QVERIFY2(round, qPrintable(store.lastError()));
+    QCOMPARE(ids(*round, QStringLiteral("a")), (QList<qint64>{1, 3}));
+    QCOMPARE(round->unclaimedFrom.value(QStringLiteral("a"), -1), 2);
+    // b got everything, c had nothing: neither has a row left
+    QCOMPARE(ids(*round, QStringLiteral("b")), (QList<qint64>{6, 7}));
+    QVERIFY(!round->unclaimedFrom.contains(QStringLiteral("b")));
+    QVERIFY(!round->unclaimedFrom.contains(QStringLiteral("c")));
+    // a got its cap: nothing counts as skipped
+    QCOMPARE(round->skippedLocked, 0);
+
+    // WHEN a asks for more than is left THEN 4 and 5; 2 is still left, and counted as skipped
+    const auto next = store.claimRound({{QStringLiteral("a"), 10, 2}});
+    QVERIFY(next);
+    QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{4, 5}));
+    QCOMPARE(next->unclaimedFrom.value(QStringLiteral("a"), -1), 2);
+    QCOMPARE(next->skippedLocked, 1);
+
+    // Once the lock goes, the walk from 2 takes it.
+    QVERIFY(locker.rollback());
+    const auto last = store.claimRound({{QStringLiteral("a"), 10, 2}});
+    QVERIFY(last);
+    QCOMPARE(ids(*last, QStringLiteral("a")), (QList<qint64>{2}));
+    QVERIFY(last->unclaimedFrom.isEmpty());
+    QCOMPARE(last->skippedLocked, 0);
+}
+
+// Paused rows resumed by a round: the lowest id per stage, so that the
+// floors go below them before the next round claims them.
+void TestQueueStore::resumedRowsNameTheirStage()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(
+        QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
+                       "(3,'a','paused', now() - interval '1 s'), (9,'a','paused', NULL),"
+                       "(5,'b','paused', now() - interval '1 s'), (7,'b','paused', now() + interval '1 h')")));
+    QueueConnection queue(QStringLiteral("tst-queue"));
+    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
+    QueueStore store(queue);
+    const auto round = store.claimRound({{QStringLiteral("a"), 10, 100}});
+    QVERIFY(round);
+    QCOMPARE(round->resumed, 3);
+    QCOMPARE(round->resumedFrom.value(QStringLiteral("a")), 3);
+    QCOMPARE(round->resumedFrom.value(QStringLiteral("b")), 5);
+    QCOMPARE(round->resumedFrom.size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestQueueStore)

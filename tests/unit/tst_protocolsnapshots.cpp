@@ -29,6 +29,7 @@ private Q_SLOTS:
     void stageQueue_data();
     void stageQueue();
     void queueCounts();
+    void messages();
     void status();
     void statusWithoutQueueCounts();
     void lifecycleNames();
@@ -166,6 +167,7 @@ void TestProtocolSnapshots::stageQueue_data()
 {
     QTest::addColumn<StageQueue>("queue");
     QTest::newRow("with a pending row") << StageQueue{1200, 9, 3, 12, 0, 5400};
+    QTest::newRow("pending by age") << StageQueue{1200, 9, 3, 12, 0, 7'300'000, {1000, 150, 40, 6, 3, 1}};
     QTest::newRow("nothing pending") << StageQueue{0, 0, 0, 0, 2, std::nullopt};
 }
 
@@ -175,6 +177,44 @@ void TestProtocolSnapshots::stageQueue()
     const QJsonObject json = wire(toJson(queue));
     QCOMPARE(stageQueueFromJson(json), queue);
     QCOMPARE(json.value(field::OldestPendingAgeMs).isNull(), !queue.oldestPendingAgeMs);
+    // pending_ages: one key per bucket, youngest first, as qshape's columns
+    const QJsonObject ages = json.value(field::PendingAges).toObject();
+    QCOMPARE(ages.keys().size(), 6);
+    for (qsizetype i = 0; i < pendingAgeBuckets().size(); ++i)
+        QCOMPARE(ages.value(pendingAgeBuckets().at(i)).toInteger(), queue.pendingAges.at(size_t(i)));
+}
+
+// messages and message: both ways; a state that was cut travels as text.
+void TestProtocolSnapshots::messages()
+{
+    MessagePage page;
+    page.rows = {MessageRow{4711, u"enrich"_s, u"failed"_s, 2, when, u"status 3: bad input"_s},
+                 MessageRow{4712, u"enrich"_s, u"failed"_s, 1, when, {}}};
+    page.nextAfterId = 4712;
+    const QJsonObject json = wire(toJson(page));
+    QCOMPARE(messagePageFromJson(json), page);
+    QVERIFY(json.value(field::Messages)[1][field::Reason].isNull());
+    page.nextAfterId.reset();
+    QVERIFY(wire(toJson(page)).value(field::NextAfterId).isNull());
+    QCOMPARE(messagePageFromJson(wire(toJson(page))), page);
+
+    MessageDetail whole;
+    whole.row = page.rows.first();
+    whole.created = when.addSecs(-60);
+    whole.state = R"({"dispatch_error":"status 3: bad input","n":1})";
+    const QJsonObject wholeJson = wire(toJson(whole));
+    QVERIFY(wholeJson.value(field::State).isObject());
+    QCOMPARE(wholeJson.value(field::Truncated).toBool(), false);
+    QVERIFY(wholeJson.value(field::Timeout).isNull());
+    QCOMPARE(messageDetailFromJson(wholeJson), whole);
+
+    MessageDetail cut = whole;
+    cut.state = R"({"blob": "xxxx)";
+    cut.truncated = true;
+    cut.timeout = when.addSecs(30);
+    const QJsonObject cutJson = wire(toJson(cut));
+    QCOMPARE(cutJson.value(field::State).toString(), QString::fromUtf8(cut.state));
+    QCOMPARE(messageDetailFromJson(cutJson), cut);
 }
 
 void TestProtocolSnapshots::queueCounts()

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "commandline.h"
+
+#include "config/relativetime.h"
+#include "control/protocol.h"
+
+#include <QHash>
+#include <QRegularExpression>
+
+namespace pepsi::ctl {
+
+namespace cmd = protocol::cmd;
+
+namespace {
+
+// What a command takes: how many positional arguments (the first is a stage
+// where `stageFirst`), and which of its own options.
+struct CommandSpec
+{
+    QLatin1StringView name;
+    const char *synopsis;
+    int minArgs;
+    int maxArgs; // -1: any number
+    bool stageFirst;
+    QStringList options;
+};
+
+const QList<CommandSpec> &specs()
+{
+    const QString status = QStringLiteral("--status");
+    const QString limit = QStringLiteral("--limit");
+    static const QList<CommandSpec> list{
+        {cmd::Status, "status [STAGE]", 0, 1, true, {}},
+        {cmd::Workers, "workers [STAGE] [--no-ids]", 0, 1, true, {QStringLiteral("--no-ids")}},
+        {cmd::Queues, "queues", 0, 0, false, {}},
+        {cmd::Stages, "stages", 0, 0, false, {}},
+        {cmd::Stats, "stats", 0, 0, false, {}},
+        {QLatin1StringView("events"), "events [NAME...]", 0, -1, false, {}},
+        {cmd::Messages,
+         "messages STAGE [--status S] [--limit N] [--after ID]",
+         1,
+         1,
+         true,
+         {status, limit, QStringLiteral("--after")}},
+        {cmd::Message, "message ID", 1, 1, false, {}},
+        {cmd::Drain, "drain STAGE", 1, 1, true, {}},
+        {cmd::Resume, "resume STAGE", 1, 1, true, {}},
+        {cmd::Requeue,
+         "requeue STAGE --status failed|timeout [--ids -] [--limit N] [--max-age TIME]",
+         1,
+         1,
+         true,
+         {status, QStringLiteral("--ids"), limit, QStringLiteral("--max-age")}},
+        {cmd::Set, "set STAGE OPTION VALUE", 3, 3, true, {}},
+        {cmd::Reload, "reload", 0, 0, false, {}},
+        {cmd::Metrics, "metrics", 0, 0, false, {}},
+    };
+    return list;
+}
+
+const CommandSpec *specOf(const QString &name)
+{
+    for (const CommandSpec &spec : specs()) {
+        if (spec.name == name)
+            return &spec;
+    }
+    return nullptr;
+}
+
+// Options that take a value, global or a command's.
+const QStringList &valueOptions()
+{
+    static const QStringList names{
+        QStringLiteral("-c"),        QStringLiteral("--config"),  QStringLiteral("--socket"), QStringLiteral("-t"),
+        QStringLiteral("--timeout"), QStringLiteral("--status"),  QStringLiteral("--limit"),  QStringLiteral("--after"),
+        QStringLiteral("--ids"),     QStringLiteral("--max-age"),
+    };
+    return names;
+}
+
+std::optional<qint64> positiveInteger(const QString &text)
+{
+    bool ok = false;
+    const qint64 number = text.toLongLong(&ok);
+    if (!ok || number < 1 || text.startsWith(u'+'))
+        return std::nullopt;
+    return number;
+}
+
+bool isStageName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9][a-z0-9_-]{0,62}$"));
+    return pattern.match(name).hasMatch();
+}
+
+} // namespace
+
+const QStringList &CommandLine::commands()
+{
+    static const QStringList names = [] {
+        QStringList list;
+        for (const CommandSpec &spec : specs())
+            list.append(spec.name);
+        return list;
+    }();
+    return names;
+}
+
+QString CommandLine::usage()
+{
+    return QStringLiteral(
+        "Usage: pepsi-ctl [-c FILE] [--socket PATH] [--json] [-t TIME] [-h] [-v] COMMAND [ARGS]\n"
+        "\n"
+        "Command-line client of the pepsi-dispatch control socket.\n"
+        "\n"
+        "Options:\n"
+        "  -c, --config FILE  configuration file whose CONTROL_SOCKET names the socket\n"
+        "                     (default: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf, if readable)\n"
+        "  --socket PATH      the control socket (wins over the configuration)\n"
+        "  --json             print the daemon's result as JSON instead of tables\n"
+        "  -t, --timeout TIME longest wait for each reply (default 15 s; \"500 ms\", \"1 min\")\n"
+        "  -v, --version      print the version and exit\n"
+        "  -h, --help         print this help and exit\n"
+        "\n"
+        "Commands:\n"
+        "  status [STAGE]     pools, in flight, queue and rates per stage\n"
+        "  workers [STAGE]    every worker process (--no-ids: without the ids they hold, with --json)\n"
+        "  queues             rows per stage and status, pending rows by age\n"
+        "  stages             the pipeline graph and the daemon's settings\n"
+        "  stats              totals and per-stage counters since the daemon started\n"
+        "  events [NAME...]   follow events (all, or the named ones) until interrupted\n"
+        "  messages STAGE     a stage's rows with their reasons\n"
+        "    --status S       pending, running, paused, failed (default), timeout or done\n"
+        "    --limit N        at most N rows (1 to 500)\n"
+        "    --after ID       the page after that id\n"
+        "  message ID         one row and its state\n"
+        "  drain STAGE        stop claiming for a stage; its workers finish what they hold\n"
+        "  resume STAGE       claim for a drained stage again\n"
+        "  requeue STAGE      move failed or timeout rows back to pending\n"
+        "    --status S       failed or timeout (required)\n"
+        "    --ids -          only the ids read from stdin, one per line\n"
+        "    --limit N        at most N rows (1 to 10000; default 1000)\n"
+        "    --max-age TIME   only rows that reached the status at most TIME ago\n"
+        "  set STAGE OPTION VALUE  write a config_overlay row (PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES)\n"
+        "  reload             re-read config_overlay and start a claim round\n"
+        "  metrics            the Prometheus text format\n"
+        "\n"
+        "Exit status: 0 done, 1 the daemon refused, 64 bad command line, 69 no daemon answers.\n");
+}
+
+Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
+{
+    CommandLine line;
+    QStringList positional;
+    QHash<QString, QString> given; // command options, by name
+    bool optionsEnded = false;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        QString arg = arguments[i];
+        if (optionsEnded || !arg.startsWith(u'-') || arg == u"-") {
+            positional.append(arg);
+            continue;
+        }
+        if (arg == u"--") {
+            optionsEnded = true;
+            continue;
+        }
+        QString value;
+        bool hasValue = false;
+        if (arg.startsWith(u"--") && arg.contains(u'=')) {
+            value = arg.mid(arg.indexOf(u'=') + 1);
+            arg = arg.left(arg.indexOf(u'='));
+            hasValue = true;
+        } else if (!arg.startsWith(u"--") && arg.size() > 2) {
+            value = arg.mid(2); // -cFILE, -t5
+            arg = arg.left(2);
+            hasValue = true;
+        }
+        if (valueOptions().contains(arg)) {
+            if (!hasValue) {
+                if (i + 1 >= arguments.size())
+                    return QStringLiteral("option %1 needs a value").arg(arg);
+                value = arguments[++i];
+            }
+        } else if (hasValue) {
+            return QStringLiteral("option %1 takes no value").arg(arg);
+        }
+
+        if (arg == u"-h" || arg == u"--help") {
+            line.action = Action::Help;
+            return line;
+        }
+        if (arg == u"-v" || arg == u"--version") {
+            line.action = Action::Version;
+            return line;
+        }
+        if (arg == u"-c" || arg == u"--config") {
+            if (value.isEmpty())
+                return QStringLiteral("%1: the file name is empty").arg(arg);
+            line.configFile = value;
+        } else if (arg == u"--socket") {
+            if (value.isEmpty())
+                return QStringLiteral("--socket: the path is empty");
+            line.socketPath = value;
+        } else if (arg == u"--json") {
+            line.json = true;
+        } else if (arg == u"-t" || arg == u"--timeout") {
+            const auto timeout = parseRelativeTime(value);
+            if (!timeout || timeout->count() <= 0)
+                return QStringLiteral("%1: \"%2\" is not a time above zero (\"10 s\", \"500 ms\")").arg(arg, value);
+            line.timeout = *timeout;
+        } else if (arg == u"--no-ids" || valueOptions().contains(arg)) {
+            given.insert(arg, value);
+        } else {
+            return QStringLiteral("unknown option \"%1\"").arg(arg);
+        }
+    }
+
+    if (positional.isEmpty())
+        return QStringLiteral("missing command (one of: %1)").arg(commands().join(u", "));
+    line.command = positional.takeFirst();
+    const CommandSpec *spec = specOf(line.command);
+    if (!spec)
+        return QStringLiteral("unknown command \"%1\" (one of: %2)").arg(line.command.left(64), commands().join(u", "));
+    for (auto it = given.cbegin(); it != given.cend(); ++it) {
+        if (!spec->options.contains(it.key()))
+            return QStringLiteral("%1: unknown option \"%2\"").arg(line.command, it.key());
+    }
+    if (positional.size() < spec->minArgs)
+        return QStringLiteral("%1: missing argument (pepsi-ctl %2)")
+            .arg(line.command, QLatin1StringView(spec->synopsis));
+    if (spec->maxArgs >= 0 && positional.size() > spec->maxArgs)
+        return QStringLiteral("%1: unexpected argument \"%2\"")
+            .arg(line.command, positional.at(spec->maxArgs).left(64));
+    if (spec->stageFirst && !positional.isEmpty()) {
+        line.stage = positional.takeFirst();
+        if (!isStageName(line.stage))
+            return QStringLiteral("%1: \"%2\" is not a stage name ([a-z0-9][a-z0-9_-]*)")
+                .arg(line.command, line.stage.left(64));
+    }
+
+    if (line.command == cmd::Message) {
+        const auto id = positiveInteger(positional.first());
+        if (!id)
+            return QStringLiteral("message: \"%1\" is not a message id").arg(positional.first().left(64));
+        line.messageId = *id;
+    } else if (line.command == cmd::Set) {
+        line.option = positional.at(0).toUpper();
+        if (!protocol::settableOptions().contains(line.option))
+            return QStringLiteral("set: OPTION is one of %1, not \"%2\"")
+                .arg(protocol::settableOptions().join(u", "), positional.at(0).left(64));
+        const auto value = positiveInteger(positional.at(1));
+        if (!value)
+            return QStringLiteral("set: VALUE must be a whole number above zero, not \"%1\"")
+                .arg(positional.at(1).left(64));
+        line.value = *value;
+    } else if (line.command == u"events") {
+        line.events = positional;
+        const QStringList &known = protocol::eventNames();
+        for (const QString &name : std::as_const(line.events)) {
+            if (!known.contains(name))
+                return QStringLiteral("events: unknown event \"%1\" (known: %2)").arg(name.left(64), known.join(u", "));
+        }
+    }
+
+    line.withIds = !given.contains(QStringLiteral("--no-ids"));
+    if (given.contains(QStringLiteral("--status"))) {
+        line.status = given.value(QStringLiteral("--status"));
+        const QStringList allowed = line.command == cmd::Requeue
+            ? QStringList{protocol::value::Failed, protocol::value::Timeout}
+            : QStringList{protocol::value::Pending, protocol::value::Running, protocol::value::Paused,
+                          protocol::value::Failed,  protocol::value::Timeout, protocol::value::Done};
+        if (!allowed.contains(line.status))
+            return QStringLiteral("%1: --status is one of %2, not \"%3\"")
+                .arg(line.command, allowed.join(u", "), line.status.left(64));
+    } else if (line.command == cmd::Requeue) {
+        return QStringLiteral("requeue: --status failed or --status timeout is required");
+    }
+    if (given.contains(QStringLiteral("--limit"))) {
+        const int most = line.command == cmd::Requeue ? protocol::MaxRequeueLimit : protocol::MaxMessagesLimit;
+        const auto limit = positiveInteger(given.value(QStringLiteral("--limit")));
+        if (!limit || *limit > most)
+            return QStringLiteral("%1: --limit must be 1 to %2").arg(line.command).arg(most);
+        line.limit = int(*limit);
+    }
+    if (given.contains(QStringLiteral("--after"))) {
+        const auto after = positiveInteger(given.value(QStringLiteral("--after")));
+        if (!after)
+            return QStringLiteral("messages: --after needs a message id");
+        line.afterId = *after;
+    }
+    if (given.contains(QStringLiteral("--ids"))) {
+        if (given.value(QStringLiteral("--ids")) != u"-")
+            return QStringLiteral("requeue: --ids takes \"-\" (the ids on stdin, one per line)");
+        line.idsFromStdin = true;
+    }
+    if (given.contains(QStringLiteral("--max-age"))) {
+        const auto age = parseRelativeTime(given.value(QStringLiteral("--max-age")));
+        if (!age)
+            return QStringLiteral("requeue: --max-age: %1").arg(age.error());
+        line.maxAgeMs = age->count();
+    }
+    return line;
+}
+
+} // namespace pepsi::ctl

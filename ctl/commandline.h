@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "result.h"
+
+#include <QString>
+#include <QStringList>
+#include <chrono>
+#include <optional>
+
+namespace pepsi::ctl {
+
+// The exit statuses of CONTRACT.md, "Programs".
+enum Exit : int {
+    ExitOk = 0,
+    ExitRefused = 1,      // the daemon answered ok:false
+    ExitUsage = 64,       // EX_USAGE: a bad command line (or bad ids on stdin)
+    ExitUnavailable = 69, // EX_UNAVAILABLE: no daemon answers on the socket
+};
+
+// pepsi-ctl [-c FILE] [--socket PATH] [--json] [-t TIME] [-h] [-v] COMMAND [ARGS]
+// Options may come before or after the command; what a command takes is
+// checked here, so that nothing is sent for a line that is wrong.
+struct CommandLine
+{
+    enum class Action { Run, Help, Version };
+    Action action = Action::Run;
+    QString configFile; // -c; empty: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf, if readable
+    QString socketPath; // --socket; wins over any configuration
+    bool json = false;
+    std::chrono::milliseconds timeout{std::chrono::seconds(15)}; // for each reply
+
+    QString command;
+    QString stage;                  // drain, resume, requeue, set, messages; status and workers (optional)
+    QString status;                 // requeue (required), messages (optional)
+    std::optional<int> limit;       // requeue, messages
+    std::optional<qint64> afterId;  // messages --after
+    std::optional<qint64> maxAgeMs; // requeue --max-age
+    qint64 messageId = 0;           // message
+    QString option;                 // set: upper case
+    qint64 value = 0;               // set
+    bool idsFromStdin = false;      // requeue --ids -
+    bool withIds = true;            // workers --no-ids
+    QStringList events;             // events NAME...: only these
+
+    // Arguments without the program name. The error is one line for stderr (exit 64).
+    static Result<CommandLine, QString> parse(const QStringList &arguments);
+    static QString usage();
+    // Every command, for the usage text and the bash completion's test.
+    static const QStringList &commands();
+};
+
+} // namespace pepsi::ctl

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "control/operatorcommands.h"
+
+#include "config/configuration.h"
+#include "config/stagegraph.h"
+#include "control/metricstext.h"
+#include "control/protocol.h"
+#include "control/snapshotcodec.h"
+
+#include <QJsonArray>
+
+namespace pepsi::operatorcommands {
+namespace cmd = protocol::cmd;
+namespace field = protocol::field;
+
+namespace {
+
+CommandReply fail(const QString &message) { return failure(message); }
+
+// The argument's types were checked: an integer here is exact in a double.
+qint64 integerOf(const QJsonValue &value) { return qint64(value.toDouble()); }
+
+// The stages a row may be listed under: the graph's and the retired ones still draining.
+QStringList knownStages(const DispatchView &view)
+{
+    QStringList names;
+    for (const PoolSnapshot &pool : view.pools())
+        names << pool.stage;
+    return names;
+}
+
+QString unknownStage(QLatin1StringView command, const QString &stage, const QStringList &stages)
+{
+    return QStringLiteral("'%1': unknown stage \"%2\" (stages: %3)")
+        .arg(command, stage.left(64), stages.isEmpty() ? QStringLiteral("none") : stages.join(u", "));
+}
+
+// "8" or 8, as a config file would have it.
+QString valueText(const QJsonValue &value)
+{
+    return value.isString() ? value.toString() : QString::number(integerOf(value));
+}
+
+} // namespace
+
+void messages(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    MessagesRequest what;
+    what.stage = request.value(field::Stage).toString();
+    what.status = request.value(field::Status).toString();
+    const QStringList stages = knownStages(context.view);
+    if (!stages.contains(what.stage))
+        return reply(fail(unknownStage(cmd::Messages, what.stage, stages)));
+    static const QStringList listable{protocol::value::Pending, protocol::value::Running, protocol::value::Paused,
+                                      protocol::value::Failed, protocol::value::Timeout};
+    if (what.status == protocol::value::Done)
+        return reply(fail(QStringLiteral("'messages': done rows are not listed: they have no index of their own and "
+                                         "their history may hold millions (\"message\" shows one by id)")));
+    if (!listable.contains(what.status))
+        return reply(fail(QStringLiteral("'messages': \"status\" must be one of %1, not \"%2\"")
+                              .arg(listable.join(u", "), what.status.left(64))));
+    if (const QJsonValue after = request.value(field::AfterId); after.isDouble()) {
+        if (integerOf(after) < 0)
+            return reply(fail(QStringLiteral("'messages': \"after_id\" must not be negative")));
+        what.afterId = integerOf(after);
+    }
+    if (const QJsonValue limit = request.value(field::Limit); limit.isDouble()) {
+        if (integerOf(limit) < 1 || integerOf(limit) > protocol::MaxMessagesLimit)
+            return reply(fail(QStringLiteral("'messages': \"limit\" must be 1 to %1").arg(protocol::MaxMessagesLimit)));
+        what.limit = int(integerOf(limit));
+    }
+    context.view.messages(what, context.connection, [reply](const Result<MessagePage, QString> &page) {
+        if (!page)
+            return reply(fail(QStringLiteral("'messages': ") + page.error()));
+        reply(QJsonValue(protocol::toJson(page.value())));
+    });
+}
+
+void message(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    const qint64 id = integerOf(request.value(field::MessageId));
+    if (id < 1)
+        return reply(fail(QStringLiteral("'message': no message with id %1").arg(id)));
+    context.view.message(id, context.connection, [reply](const Result<MessageDetail, QString> &detail) {
+        if (!detail)
+            return reply(fail(QStringLiteral("'message': ") + detail.error()));
+        reply(QJsonValue(protocol::toJson(detail.value())));
+    });
+}
+
+std::optional<QString> settingError(const QString &stage, const QString &option, const QString &value)
+{
+    // A value the loader would expand ($VAR) is expanded against the file's
+    // [PATHS] and the environment of whoever reads it: not what the operator
+    // sees here. Control characters would not survive a config file either.
+    for (const QChar c : value) {
+        if (c == u'$' || c.category() == QChar::Other_Control)
+            return QStringLiteral("'set': the value of %1 must be a plain number, not \"%2\"")
+                .arg(option, value.left(64));
+    }
+    // The loader's own checks on a graph of this stage alone, the value as an
+    // overlay row: the same bounds and the same words as a reload would use.
+    const QString section = QStringLiteral("stage-") + stage;
+    const auto base = Configuration::parse(QStringLiteral("[%1]\nPROGRAM = /bin/true\n").arg(section).toUtf8(),
+                                           QStringLiteral("set"));
+    if (!base)
+        return QStringLiteral("'set': ") + base.error().toString();
+    const Configuration config = base.value().withOverlay({OverlayRow{section, option, value}});
+    const auto graph = StageGraph::fromConfiguration(config);
+    if (!graph)
+        return QStringLiteral("'set': ") + graph.error().toString();
+    return std::nullopt;
+}
+
+void set(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    const QString stage = request.value(field::Stage).toString();
+    const QString option = request.value(field::Option).toString().trimmed().toUpper();
+    const QString value = valueText(request.value(field::Value)).trimmed();
+    const StageGraph graph = context.view.graph();
+    if (!graph.stage(stage))
+        return reply(fail(unknownStage(cmd::Set, stage, graph.names())));
+    if (!protocol::settableOptions().contains(option))
+        return reply(
+            fail(QStringLiteral("'set': \"option\" must be one of %1, not \"%2\"")
+                     .arg(protocol::settableOptions().join(u", "), request.value(field::Option).toString().left(64))));
+    if (const auto bad = settingError(stage, option, value))
+        return reply(fail(*bad));
+    const OverlaySetting setting{QStringLiteral("stage-") + stage, option, value};
+    context.control.set(
+        setting, context.peer.uid, context.connection,
+        [reply, stage, option, value](const Result<bool, QString> &written) {
+            if (!written)
+                return reply(fail(QStringLiteral("'set': ") + written.error()));
+            reply(QJsonValue(QJsonObject{{field::Stage, stage}, {field::Option, option}, {field::Value, value}}));
+        });
+}
+
+void metrics(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
+{
+    DispatchView *view = &context.view;
+    // As `status`: the last counts at once while a fresh one runs; the pools
+    // and counters are read when the counts arrive, so the text is one moment's.
+    view->queueCounts(
+        context.connection, DispatchView::Freshness::Recent, [view, reply](const Result<QueueCounts, QString> &counts) {
+            MetricsInput input{view->info(), view->pools(), view->stats(), std::nullopt};
+            if (counts)
+                input.queues = counts.value();
+            reply(QJsonValue(QJsonObject{{field::Text, metricsText(input, QDateTime::currentDateTimeUtc())}}));
+        });
+}
+
+} // namespace pepsi::operatorcommands

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "control/commandtable.h"
+
+// The operator's commands of issues 21 and 22 (doc/control-protocol.rst):
+// `messages`, `message`, `set` and `metrics`, each answered off the dispatch
+// loop. Their arguments' types are already checked (commandTable()).
+namespace pepsi::operatorcommands {
+
+void messages(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
+void message(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
+void set(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
+void metrics(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
+
+// Why `value` cannot be `option` of [stage-`stage`], checked as the
+// configuration loader checks an overlay row; nullopt: it can.
+std::optional<QString> settingError(const QString &stage, const QString &option, const QString &value);
+
+} // namespace pepsi::operatorcommands
