@@ -581,6 +581,18 @@
         <source>(choose)</source>
         <translation>(wählen)</translation>
     </message>
+    <message>
+        <source>Set %1 of %2…</source>
+        <translation>%1 von %2 setzen…</translation>
+    </message>
+    <message>
+        <source>Set %1 of %2</source>
+        <translation>%1 von %2 setzen</translation>
+    </message>
+    <message>
+        <source>%1 (now %2):</source>
+        <translation>%1 (jetzt %2):</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::PipelineWidget</name>
@@ -723,6 +735,14 @@
         <source>claiming</source>
         <translation>holt Nachrichten</translation>
     </message>
+    <message>
+        <source>Queue limit</source>
+        <translation>Warteschlangenlimit</translation>
+    </message>
+    <message>
+        <source>PARALLELISM and QUEUE_LIMIT can be set here (the context menu) by root and the service account.</source>
+        <translation>PARALLELISM und QUEUE_LIMIT lassen sich hier setzen (Kontextmenü), von root und dem Dienstkonto.</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::QueueModel</name>
@@ -777,6 +797,18 @@
     <message>
         <source>falling (%1)</source>
         <translation>sinkt (%1)</translation>
+    </message>
+    <message>
+        <source>Pending waited</source>
+        <translation>Wartend seit</translation>
+    </message>
+    <message>
+        <source>How long the pending rows have waited at this stage (since they became pending here), as Postfix's qshape counts its queue: under 1 s, 1–10 s, 10–60 s, 1–10 min, 10–60 min, an hour or more. Sorted by the rows that waited a minute or more.</source>
+        <translation>Wie lange die wartenden Zeilen an dieser Stufe schon warten (seit sie hier wartend wurden), gezählt wie Postfix’ qshape seine Warteschlange zählt: unter 1 s, 1–10 s, 10–60 s, 1–10 min, 10–60 min, eine Stunde oder länger. Sortiert nach den Zeilen, die eine Minute oder länger warten.</translation>
+    </message>
+    <message>
+        <source>%1 %L2</source>
+        <translation>%1 %L2</translation>
     </message>
 </context>
 <context>
@@ -957,6 +989,26 @@
     <message>
         <source>More remain: stage %1 is still failing its messages.</source>
         <translation>Es bleiben weitere: Stufe %1 lässt ihre Nachrichten weiter fehlschlagen.</translation>
+    </message>
+    <message>
+        <source>Set %1 of stage %2 from %3 to %4? The daemon writes it to the configuration overlay and reloads, which retires every worker (they finish what they hold) and starts new ones.</source>
+        <translation>%1 der Stufe %2 von %3 auf %4 setzen? Der Daemon schreibt es in das Konfigurations-Overlay und lädt neu; dabei werden alle Worker ausgemustert (sie beenden, was sie halten) und neue gestartet.</translation>
+    </message>
+    <message>
+        <source>its current value</source>
+        <translation>seinem jetzigen Wert</translation>
+    </message>
+    <message>
+        <source>Set %1 of %2</source>
+        <translation>%1 von %2 setzen</translation>
+    </message>
+    <message>
+        <source>Setting %1 of %2</source>
+        <translation>Setze %1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 of stage %2 set to %3; the Pools view shows it once the daemon has reloaded.</source>
+        <translation>%1 der Stufe %2 auf %3 gesetzt; die Pool-Ansicht zeigt es, sobald der Daemon neu geladen hat.</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -82,6 +83,32 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     m_tabs->addTab(buildEvents(), tr("&Events"));
 
     m_views[PoolsTab] = qobject_cast<QTableView *>(m_tabs->widget(PoolsTab));
+    // PARALLELISM and QUEUE_LIMIT of a pool, live, through `set` (admin, confirmed).
+    m_views[PoolsTab]->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_views[PoolsTab], &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        const QModelIndex index = m_views[PoolsTab]->indexAt(at);
+        const QString stage = index.siblingAtColumn(0).data(KeyedTableModel::KeyRole).toString();
+        if (stage.isEmpty())
+            return;
+        QMenu menu(this);
+        const QJsonObject pool = m_feed->pools()->record(stage);
+        const auto add = [&](const QString &option, QLatin1StringView field) {
+            QAction *action =
+                menu.addAction(tr("Set %1 of %2…").arg(option, stage), this, [this, stage, option, pool, field] {
+                    bool ok = false;
+                    const int value =
+                        QInputDialog::getInt(this, tr("Set %1 of %2").arg(option, stage),
+                                             tr("%1 (now %2):").arg(option).arg(pool.value(field).toInt()),
+                                             pool.value(field).toInt(), 1, 1024, 1, &ok);
+                    if (ok)
+                        m_actions->setOption(stage, option, value);
+                });
+            action->setEnabled(m_actions->reload()->isEnabled()); // admin and connected
+        };
+        add(u"PARALLELISM"_s, field::Parallelism);
+        add(u"QUEUE_LIMIT"_s, field::QueueLimit);
+        menu.exec(m_views[PoolsTab]->viewport()->mapToGlobal(at));
+    });
     m_views[QueuesTab] = qobject_cast<QTableView *>(m_tabs->widget(QueuesTab));
     m_views[ThroughputTab] = qobject_cast<QTableView *>(split->widget(1));
     m_views[WorkersTab] = qobject_cast<QTableView *>(m_tabs->widget(WorkersTab));

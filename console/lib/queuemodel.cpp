@@ -71,8 +71,8 @@ QString signedCount(qint64 n) { return (n > 0 ? u"+"_s : n < 0 ? u"−"_s : QStr
 
 QStringList QueueModel::headers() const
 {
-    return {tr("Stage"),  tr("Pending"),   tr("Running"),        tr("Paused"),
-            tr("Failed"), tr("Timed out"), tr("Oldest pending"), tr("Backlog")};
+    return {tr("Stage"),     tr("Pending"),        tr("Running"),        tr("Paused"), tr("Failed"),
+            tr("Timed out"), tr("Oldest pending"), tr("Pending waited"), tr("Backlog")};
 }
 
 QVariant QueueModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
@@ -81,6 +81,10 @@ QVariant QueueModel::cell(const QString &key, const QJsonObject &record, int col
         {}, field::Pending, field::Running, field::Paused, field::Failed, field::Timeout};
     if (role == Qt::TextAlignmentRole)
         return column == Stage || column == Trend ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column == PendingAges)
+        return tr("How long the pending rows have waited at this stage (since they became pending here), as "
+                  "Postfix's qshape counts its queue: under 1 s, 1–10 s, 10–60 s, 1–10 min, 10–60 min, an hour "
+                  "or more. Sorted by the rows that waited a minute or more.");
     if (role == Qt::ToolTipRole && column == Trend)
         return tr("How the pending backlog moved since the snapshot before (the console asks for one every few "
                   "seconds). Highlighted, \"growing\": it grew in %1 snapshots in a row and holds at least %L2 "
@@ -103,6 +107,24 @@ QVariant QueueModel::cell(const QString &key, const QJsonObject &record, int col
         if (age.isNull() || age.isUndefined())
             return role == SortRole ? QVariant(qint64(-1)) : QVariant();
         return role == SortRole ? QVariant(age.toInteger()) : QVariant(formatDuration(age.toInteger()));
+    }
+    case PendingAges: {
+        // "10s 150 · 1m 40": the buckets that hold rows, youngest first.
+        const QJsonObject ages = record.value(field::PendingAges).toObject();
+        const QStringList &buckets = protocol::pendingAgeBuckets();
+        if (role == SortRole) {
+            qint64 waitedAMinute = 0;
+            for (qsizetype i = 2; i < buckets.size(); ++i)
+                waitedAMinute += ages.value(buckets.at(i)).toInteger();
+            return waitedAMinute;
+        }
+        QStringList parts;
+        for (const QString &bucket : buckets) {
+            const qint64 n = ages.value(bucket).toInteger();
+            if (n > 0)
+                parts.append(tr("%1 %L2").arg(bucket).arg(n));
+        }
+        return parts.join(u" · "_s);
     }
     case Trend:
         if (role == SortRole)

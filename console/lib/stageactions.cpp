@@ -145,6 +145,20 @@ void StageActions::confirmDrain()
     send(cmd::Drain, {{field::Stage, stage}}, Request{tr("Draining %1").arg(stage)});
 }
 
+void StageActions::setOption(const QString &stage, const QString &option, int value)
+{
+    const QString now = m_feed->pools()->record(stage).value(option.toLower()).toVariant().toString();
+    const QString question =
+        tr("Set %1 of stage %2 from %3 to %4? The daemon writes it to the configuration overlay and reloads, which "
+           "retires every worker (they finish what they hold) and starts new ones.")
+            .arg(option, stage, now.isEmpty() ? tr("its current value") : now)
+            .arg(value);
+    if (!m_confirm(tr("Set %1 of %2").arg(option, stage), question))
+        return;
+    send(cmd::Set, {{field::Stage, stage}, {field::Option, option}, {field::Value, value}},
+         Request{tr("Setting %1 of %2").arg(option, stage), stage});
+}
+
 QString StageActions::failingWarning(const QString &stage) const
 {
     const ThroughputModel *throughput = m_feed->throughput();
@@ -228,6 +242,10 @@ void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJson
                        ? tr("More remain: stage %1 is still failing its messages.").arg(request.stage)
                        : tr("More remain; requeue again for the rest."));
         Q_EMIT done(message);
+    } else if (cmd == cmd::Set) {
+        Q_EMIT done(tr("%1 of stage %2 set to %3; the Pools view shows it once the daemon has reloaded.")
+                        .arg(r.value(field::Option).toString(), r.value(field::Stage).toString(),
+                             r.value(field::Value).toVariant().toString()));
     } else if (cmd == cmd::Reload) {
         QStringList stages;
         for (const QJsonValue v : r.value(field::Stages).toArray())

@@ -40,6 +40,11 @@ public:
     QAction *reload() const { return m_reload; }
     QList<QAction *> all() const { return {m_drain, m_resume, m_requeueFailed, m_requeueTimeout, m_reload}; }
 
+    // `set` (admin): the stage's PARALLELISM or QUEUE_LIMIT to `value`, after
+    // a confirmation. The daemon writes the configuration overlay and reloads;
+    // the Pools view shows the value once the reload's snapshot came.
+    void setOption(const QString &stage, const QString &option, int value);
+
     void setStage(const QString &stage);
     QString stage() const { return m_stage; }
     void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }

@@ -42,6 +42,7 @@ inline void scriptThreeStages(FakeDispatch &dispatch)
     dispatch.m_queues.stages = {{u"ingest"_s, StageQueue{5000, 8, 0, 0, 0, 900}},
                                 {u"enrich"_s, StageQueue{1200, 9, 3, 12, 2, 5400}},
                                 {u"deliver"_s, StageQueue{40, 0, 0, 0, 0, 100}}};
+    dispatch.m_queues.stages[u"enrich"_s].pendingAges = {1000, 150, 40, 10, 0, 0};
 
     WorkerSnapshot worker;
     worker.pid = 5001;

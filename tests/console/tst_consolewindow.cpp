@@ -62,6 +62,7 @@ private Q_SLOTS:
     void drainAndResumeSendTheCommand();
     void requeueAsksWithTheCount_data();
     void requeueAsksWithTheCount();
+    void setFromThePools();
     void everyErrorIsShown();
     void missingQueueCountsSayWhy();
     void eachTabAsksForWhatItShows();
@@ -123,6 +124,9 @@ void TestConsoleWindow::viewsFillFromTheDaemon()
     QSortFilterProxyModel *queues = window.proxy(MainWindow::QueuesTab);
     QCOMPARE(queues->index(0, 0).data().toString(), u"deliver"_s);
     QCOMPARE(queues->index(2, 0).data().toString(), u"ingest"_s);
+    // How long the pending rows waited at their stage, qshape's way (`pending_ages`).
+    QCOMPARE(queues->index(1, QueueModel::PendingAges).data().toString(), u"1s 1,000 · 10s 150 · 1m 40 · 10m 10"_s);
+    QCOMPARE(queues->index(1, QueueModel::PendingAges).data(KeyedTableModel::SortRole).toLongLong(), qint64(50));
     QTRY_VERIFY(window.connectionStatus()->versionText().contains(u"0.1.0"_s));
     QVERIFY(window.connectionStatus()->uptimeText().startsWith(u"up "_s));
 
@@ -272,6 +276,32 @@ void TestConsoleWindow::requeueAsksWithTheCount()
     QCOMPARE(sent.value("status"_L1).toString(), status);
     QCOMPARE(sent.value("stage"_L1).toString(), u"enrich"_s);
     QCOMPARE(sent.value("limit"_L1).toInt(), limit);
+}
+
+void TestConsoleWindow::setFromThePools()
+{
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    client.start();
+    QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
+    QString asked;
+    window.actions()->setConfirm([&](const QString &, const QString &text) {
+        asked = text;
+        return true;
+    });
+    QSignalSpy done(window.actions(), &StageActions::done);
+    window.actions()->setOption(u"enrich"_s, u"PARALLELISM"_s, 8);
+    QVERIFY2(asked.startsWith(u"Set PARALLELISM of stage enrich from 4 to 8?"_s), qPrintable(asked));
+    QTRY_COMPARE(done.count(), 1);
+    const QJsonObject sent = m_daemon->requests(u"set"_s).value(0);
+    QCOMPARE(sent.value("stage"_L1).toString(), u"enrich"_s);
+    QCOMPARE(sent.value("option"_L1).toString(), u"PARALLELISM"_s);
+    QCOMPARE(sent.value("value"_L1).toInt(), 8);
+    QVERIFY2(done.first().first().toString().startsWith(u"PARALLELISM of stage enrich set to 8"_s),
+             qPrintable(done.first().first().toString()));
 }
 
 void TestConsoleWindow::everyErrorIsShown()
