@@ -7,73 +7,140 @@
 #include <QCommandLineParser>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QSet>
 #include <QTranslator>
-#include <memory>
+#include <cstdio>
+#include <variant>
 
 using namespace pepsi::console;
 
 namespace {
 
-// --help and --version must work without a display: they get a core
-// application, everything else the GUI one.
-bool onlyPrints(int argc, char **argv)
+// Ours from the resources, Qt's own (dialog buttons, the command line
+// parser's errors) from the system's Qt translations (qt6-translations-l10n).
+struct Translations
 {
-    for (int i = 1; i < argc; ++i) {
-        const QByteArray arg(argv[i]);
-        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version" || arg == "-?")
-            return true;
+    QTranslator ours;
+    QTranslator qt;
+    bool oursLoaded = false;
+    bool qtLoaded = false;
+
+    Translations()
+    {
+        // English is the fallback: its file holds the plural forms of "%n message(s)".
+        oursLoaded =
+            ours.load(QLocale(), QStringLiteral("pepsi-console"), QStringLiteral("_"), QStringLiteral(":/i18n"))
+            || ours.load(QStringLiteral(":/i18n/pepsi-console_en.qm"));
+        qtLoaded = qt.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                           QLibraryInfo::path(QLibraryInfo::TranslationsPath));
     }
-    return false;
+    // Into the application there is now (there are two, one after the other).
+    void install()
+    {
+        if (oursLoaded)
+            QCoreApplication::installTranslator(&ours);
+        if (qtLoaded)
+            QCoreApplication::installTranslator(&qt);
+    }
+};
+
+void setNames()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("pepsi"));
+    QCoreApplication::setApplicationName(QStringLiteral("pepsi-console"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PEPSI_VERSION));
+}
+
+// The arguments without Qt's own GUI options, which QApplication takes out of
+// argv itself: the first parse, made before there is a display, must not call
+// them unknown.
+QStringList withoutQtOptions(int argc, char **argv)
+{
+    static const QSet<QByteArray> withValue{"-platform",        "-platformpluginpath",
+                                            "-platformtheme",   "-plugin",
+                                            "-qwindowgeometry", "-qwindowicon",
+                                            "-qwindowtitle",    "-display",
+                                            "-geometry",        "-style",
+                                            "-stylesheet",      "-session",
+                                            "-title",           "-qmljsdebugger"};
+    static const QSet<QByteArray> flags{"-reverse", "-nograb", "-dograb", "-sync", "-widgetcount", "-testability"};
+    QStringList out;
+    for (int i = 0; i < argc; ++i) {
+        QByteArray arg(argv[i]);
+        if (i > 0 && arg.startsWith("--"))
+            arg.remove(0, 1);
+        const QByteArray name = arg.left(arg.indexOf('=') < 0 ? arg.size() : arg.indexOf('='));
+        if (i > 0 && withValue.contains(name)) {
+            if (!arg.contains('='))
+                ++i; // its value
+            continue;
+        }
+        if (i > 0 && flags.contains(arg))
+            continue;
+        out.append(QString::fromLocal8Bit(argv[i]));
+    }
+    return out;
+}
+
+// The command line, read before any window can be opened: --help, --version
+// and usage errors need no display. Returns the socket path, or the exit status.
+std::variant<QString, int> parseCommandLine(int argc, char **argv, Translations &translations)
+{
+    QCoreApplication core(argc, argv);
+    setNames();
+    translations.install();
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main",
+                                    "The admin console of pepsi-dispatch: watches and steers a running "
+                                    "dispatcher through its control socket."));
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    const QCommandLineOption socket(QStringLiteral("socket"),
+                                    QCoreApplication::translate("main", "The daemon's control socket (default: %1).")
+                                        .arg(pepsi::protocol::defaultSocketPath()),
+                                    QCoreApplication::translate("main", "PATH"), pepsi::protocol::defaultSocketPath());
+    parser.addOption(socket);
+    if (!parser.parse(withoutQtOptions(argc, argv))) {
+        QString error = parser.errorText(); // Qt's words, with a full stop we follow with our own
+        if (error.endsWith(u'.'))
+            error.chop(1);
+        (void)fputs(qPrintable(QCoreApplication::translate("main", "pepsi-console: %1; see --help\n").arg(error)),
+                    stderr);
+        return 64;
+    }
+    if (parser.isSet(help))
+        parser.showHelp(0); // exits
+    if (parser.isSet(version))
+        parser.showVersion(); // exits
+    if (!parser.positionalArguments().isEmpty()) {
+        (void)fputs(
+            qPrintable(QCoreApplication::translate("main", "pepsi-console: unexpected argument '%1'; see --help\n")
+                           .arg(parser.positionalArguments().first())),
+            stderr);
+        return 64;
+    }
+    return parser.value(socket);
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    std::unique_ptr<QCoreApplication> app(onlyPrints(argc, argv) ? new QCoreApplication(argc, argv)
-                                                                 : new QApplication(argc, argv));
-    QApplication::setOrganizationName(QStringLiteral("pepsi"));
-    QApplication::setApplicationName(QStringLiteral("pepsi-console"));
-    QApplication::setApplicationVersion(QStringLiteral(PEPSI_VERSION));
+    Translations translations;
+    const auto parsed = parseCommandLine(argc, argv, translations);
+    if (const int *status = std::get_if<int>(&parsed))
+        return *status;
 
-    // Ours from the resources, Qt's own (dialog buttons) from the system.
-    QTranslator translator;
-    // English is the fallback: its file holds the plural forms of "%n message(s)".
-    if (translator.load(QLocale(), QStringLiteral("pepsi-console"), QStringLiteral("_"), QStringLiteral(":/i18n"))
-        || translator.load(QStringLiteral(":/i18n/pepsi-console_en.qm")))
-        QApplication::installTranslator(&translator);
-    QTranslator qtTranslator;
-    if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(&qtTranslator);
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QApplication::translate("main",
-                                "The admin console of pepsi-dispatch: watches and steers a running "
-                                "dispatcher through its control socket."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption socket(QStringLiteral("socket"),
-                                    QApplication::translate("main", "The daemon's control socket (default: %1).")
-                                        .arg(pepsi::protocol::defaultSocketPath()),
-                                    QApplication::translate("main", "PATH"), pepsi::protocol::defaultSocketPath());
-    parser.addOption(socket);
-    parser.process(*app);
-    if (!parser.positionalArguments().isEmpty()) {
-        // QCommandLineParser's own errors exit 1; a stray argument is a usage error too.
-        (void)fputs(qPrintable(QApplication::translate("main", "pepsi-console: unexpected argument '%1'; see --help\n")
-                                   .arg(parser.positionalArguments().first())),
-                    stderr);
-        return 64;
-    }
-
+    QApplication app(argc, argv);
+    setNames();
+    translations.install();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/pepsi-console.png")));
     QGuiApplication::setDesktopFileName(QStringLiteral("pepsi-console"));
     ControlClient client;
-    client.setSocketPath(parser.value(socket));
+    client.setSocketPath(std::get<QString>(parsed));
     MainWindow window(&client);
     window.show();
     client.start();
-    return app->exec();
+    return QApplication::exec();
 }

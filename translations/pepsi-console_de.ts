@@ -2,13 +2,257 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>EventText</name>
+    <message>
+        <source>Worker starts and exits (recycling)</source>
+        <translation>Start und Ende von Workern (Recycling)</translation>
+    </message>
+    <message>
+        <source>Crashes, kills, start failures, cooldowns</source>
+        <translation>Abstürze, Abbrüche, Startfehler, Abkühlungen</translation>
+    </message>
+    <message>
+        <source>Drains, resumes, requeues</source>
+        <translation>Anhalten, Fortsetzen, erneut Einreihen</translation>
+    </message>
+    <message>
+        <source>Reloads, database, daemon state</source>
+        <translation>Neuladen, Datenbank, Daemon-Zustand</translation>
+    </message>
+    <message>
+        <source>The console's own notes</source>
+        <translation>Eigene Meldungen der Konsole</translation>
+    </message>
+    <message>
+        <source>worker started</source>
+        <translation>Worker gestartet</translation>
+    </message>
+    <message>
+        <source>worker exited</source>
+        <translation>Worker beendet</translation>
+    </message>
+    <message>
+        <source>worker crashed</source>
+        <translation>Worker abgestürzt</translation>
+    </message>
+    <message>
+        <source>worker killed</source>
+        <translation>Worker abgebrochen</translation>
+    </message>
+    <message>
+        <source>start failed</source>
+        <translation>Start fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cooldown</source>
+        <translation>Abkühlung</translation>
+    </message>
+    <message>
+        <source>cooldown over</source>
+        <translation>Abkühlung vorbei</translation>
+    </message>
+    <message>
+        <source>stage drained</source>
+        <translation>Stufe angehalten</translation>
+    </message>
+    <message>
+        <source>stage resumed</source>
+        <translation>Stufe fortgesetzt</translation>
+    </message>
+    <message>
+        <source>requeued</source>
+        <translation>erneut eingereiht</translation>
+    </message>
+    <message>
+        <source>reload</source>
+        <translation>Neuladen</translation>
+    </message>
+    <message>
+        <source>database lost</source>
+        <translation>Datenbank verloren</translation>
+    </message>
+    <message>
+        <source>database back</source>
+        <translation>Datenbank zurück</translation>
+    </message>
+    <message>
+        <source>daemon state</source>
+        <translation>Daemon-Zustand</translation>
+    </message>
+    <message>
+        <source>console</source>
+        <translation>Konsole</translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation>jemand</translation>
+    </message>
+    <message>
+        <source>%1 (uid %2)</source>
+        <translation>%1 (UID %2)</translation>
+    </message>
+    <message>
+        <source>uid %1</source>
+        <translation>UID %1</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>startet</translation>
+    </message>
+    <message>
+        <source>waiting for the dispatcher lock</source>
+        <translation>wartet auf die Dispatcher-Sperre</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>reconnecting to the database</source>
+        <translation>verbindet neu mit der Datenbank</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>stoppt</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>untätig</translation>
+    </message>
+    <message>
+        <source>recycled after its message limit</source>
+        <translation>nach seinem Nachrichtenlimit ersetzt</translation>
+    </message>
+    <message>
+        <source>retired by a reload or drain</source>
+        <translation>durch Neuladen oder Anhalten ausgemustert</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>exited by itself</source>
+        <translation>von selbst beendet</translation>
+    </message>
+    <message>
+        <source>message %1</source>
+        <translation>Nachricht %1</translation>
+    </message>
+    <message>
+        <source>no message held</source>
+        <translation>keine Nachricht gehalten</translation>
+    </message>
+    <message>
+        <source>started</source>
+        <translation>gestartet</translation>
+    </message>
+    <message>
+        <source>it ran past its max runtime</source>
+        <translation>es lief länger als seine maximale Laufzeit</translation>
+    </message>
+    <message>
+        <source>it broke the stage protocol</source>
+        <translation>es verletzte das Stufenprotokoll</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1; %2</translation>
+    </message>
+    <message>
+        <source>could not start: %1</source>
+        <translation>konnte nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>could not start: %1; its last error line: %2</source>
+        <translation>konnte nicht starten: %1; seine letzte Fehlerzeile: %2</translation>
+    </message>
+    <message>
+        <source>claims nothing until %1: %2</source>
+        <translation>holt nichts bis %1: %2</translation>
+    </message>
+    <message>
+        <source>claims again</source>
+        <translation>holt wieder</translation>
+    </message>
+    <message>
+        <source>drained by %1: claims nothing until resumed</source>
+        <translation>angehalten von %1: holt nichts, bis sie fortgesetzt wird</translation>
+    </message>
+    <message>
+        <source>resumed by %1</source>
+        <translation>fortgesetzt von %1</translation>
+    </message>
+    <message>
+        <source>timed-out</source>
+        <translation>zeitüberschrittene</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagene</translation>
+    </message>
+    <message>
+        <source>the configuration changed</source>
+        <translation>die Konfiguration hat sich geändert</translation>
+    </message>
+    <message>
+        <source>asked on the control socket</source>
+        <translation>über den Steuer-Socket verlangt</translation>
+    </message>
+    <message>
+        <source>the database is back</source>
+        <translation>die Datenbank ist zurück</translation>
+    </message>
+    <message>
+        <source>SIGHUP</source>
+        <translation>SIGHUP</translation>
+    </message>
+    <message>
+        <source>configuration reloaded (%1); stages: %2</source>
+        <translation>Konfiguration neu geladen (%1); Stufen: %2</translation>
+    </message>
+    <message>
+        <source>lost the database: %1</source>
+        <translation>Datenbank verloren: %1</translation>
+    </message>
+    <message>
+        <source>the database is back after %1</source>
+        <translation>die Datenbank ist nach %1 zurück</translation>
+    </message>
+    <message>
+        <source>the daemon is %1</source>
+        <translation>der Daemon %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, after %Ln message(s)</source>
+        <translation>
+            <numerusform>%1, nach %Ln Nachricht</numerusform>
+            <numerusform>%1, nach %Ln Nachrichten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; %2 failed; %Ln other held message(s) put back to pending</source>
+        <translation>
+            <numerusform>%1; %2 fehlgeschlagen; %Ln weitere gehaltene Nachricht wieder wartend</numerusform>
+            <numerusform>%1; %2 fehlgeschlagen; %Ln weitere gehaltene Nachrichten wieder wartend</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln %1 message(s) put back to pending by %2</source>
+        <translation>
+            <numerusform>%Ln %1 Nachricht von %2 wieder auf wartend gesetzt</numerusform>
+            <numerusform>%Ln %1 Nachrichten von %2 wieder auf wartend gesetzt</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>The admin console of pepsi-dispatch: watches and steers a running dispatcher through its control socket.</source>
         <translation>Die Verwaltungskonsole von pepsi-dispatch: beobachtet und steuert einen laufenden Dispatcher über seinen Steuer-Socket.</translation>
     </message>
     <message>
-        <source>The daemon&apos;s control socket (default: %1).</source>
+        <source>The daemon's control socket (default: %1).</source>
         <translation>Der Steuer-Socket des Daemons (Vorgabe: %1).</translation>
     </message>
     <message>
@@ -16,41 +260,51 @@
         <translation>PFAD</translation>
     </message>
     <message>
-        <source>pepsi-console: unexpected argument &apos;%1&apos;; see --help
+        <source>pepsi-console: unexpected argument '%1'; see --help
 </source>
         <translation>pepsi-console: unerwartetes Argument „%1“; siehe --help
+</translation>
+    </message>
+    <message>
+        <source>pepsi-console: %1; see --help
+</source>
+        <translation>pepsi-console: %1; siehe --help
 </translation>
     </message>
 </context>
 <context>
     <name>pepsi::console::ConnectionStatus</name>
     <message>
-        <source>Connected to %1</source>
-        <translation>Verbunden mit %1</translation>
-    </message>
-    <message>
-        <source>Reconnecting to %1 (lost at %2)…</source>
-        <translation>Verbinde neu mit %1 (getrennt um %2) …</translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>Verbinde mit %1 …</translation>
-    </message>
-    <message>
-        <source>Incompatible daemon on %1</source>
-        <translation>Inkompatibler Daemon an %1</translation>
-    </message>
-    <message>
-        <source>pepsi-dispatch %1 (pid %2, %3)</source>
-        <translation>pepsi-dispatch %1 (PID %2, %3)</translation>
-    </message>
-    <message>
         <source>up %1</source>
-        <translation>läuft seit %1</translation>
+        <translation>Betriebszeit %1</translation>
     </message>
     <message>
-        <source>No daemon on %1 yet; retrying every second…</source>
-        <translation>Noch kein Daemon an %1; neuer Versuch jede Sekunde …</translation>
+        <source>Connected</source>
+        <translation>Verbunden</translation>
+    </message>
+    <message>
+        <source>Not connected since %1; retrying every %2</source>
+        <translation>Nicht verbunden seit %1; neuer Versuch alle %2</translation>
+    </message>
+    <message>
+        <source>No daemon yet; retrying every %1</source>
+        <translation>Noch kein Daemon; neuer Versuch alle %1</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbinde…</translation>
+    </message>
+    <message>
+        <source>Incompatible daemon</source>
+        <translation>Inkompatibler Daemon</translation>
+    </message>
+    <message>
+        <source>pepsi-dispatch %1, pid %2, %3</source>
+        <translation>pepsi-dispatch %1, PID %2, %3</translation>
+    </message>
+    <message>
+        <source>Not the daemon's socket; retrying every %1</source>
+        <translation>Nicht der Socket des Daemons; neuer Versuch alle %1</translation>
     </message>
 </context>
 <context>
@@ -58,6 +312,22 @@
     <message>
         <source>Connected to %1.</source>
         <translation>Verbunden mit %1.</translation>
+    </message>
+    <message>
+        <source>Reconnected after %1.</source>
+        <translation>Nach %1 wieder verbunden.</translation>
+    </message>
+    <message>
+        <source>The daemon restarted (pid %1, was %2): the rows that were running went back to pending when it started, and its statistics count from zero.</source>
+        <translation>Der Daemon wurde neu gestartet (PID %1, vorher %2): die laufenden Zeilen wurden bei seinem Start wieder wartend, und seine Statistik zählt von null.</translation>
+    </message>
+    <message>
+        <source>Drains do not survive a restart: %1 claims messages again.</source>
+        <translation>Anhalten überdauert keinen Neustart: %1 holt wieder Nachrichten.</translation>
+    </message>
+    <message>
+        <source>The same daemon (pid %1).</source>
+        <translation>Derselbe Daemon (PID %1).</translation>
     </message>
 </context>
 <context>
@@ -111,7 +381,7 @@
         <translation>Der Daemon meldet: %1</translation>
     </message>
     <message>
-        <source>The daemon refused &apos;%1&apos;: %2</source>
+        <source>The daemon refused '%1': %2</source>
         <translation>Der Daemon hat „%1“ abgelehnt: %2</translation>
     </message>
     <message>
@@ -135,16 +405,32 @@
         <translation>niemand lauscht daran (von einem abgestürzten Daemon übrig?)</translation>
     </message>
     <message>
-        <source>permission denied (the socket is for root, the service account and its group)</source>
-        <translation>Zugriff verweigert (der Socket ist für root, das Dienstkonto und seine Gruppe)</translation>
+        <source>Cannot talk to the daemon on %1: it is a directory, not a socket (the daemon's socket is CONTROL_SOCKET, dispatch.sock in its runtime directory)</source>
+        <translation>Keine Verbindung zum Daemon an %1: das ist ein Verzeichnis, kein Socket (der Socket des Daemons ist CONTROL_SOCKET, dispatch.sock in seinem Laufzeitverzeichnis)</translation>
+    </message>
+    <message>
+        <source>Cannot talk to the daemon on %1: it is a regular file, not a socket</source>
+        <translation>Keine Verbindung zum Daemon an %1: das ist eine gewöhnliche Datei, kein Socket</translation>
+    </message>
+    <message>
+        <source>Cannot talk to the daemon on %1: it is not a socket</source>
+        <translation>Keine Verbindung zum Daemon an %1: das ist kein Socket</translation>
+    </message>
+    <message>
+        <source>%1 closed the connection before answering 'version': not a pepsi-dispatch control socket (PostgreSQL's, say)?</source>
+        <translation>%1 hat die Verbindung geschlossen, ohne auf „version“ zu antworten: kein Steuer-Socket von pepsi-dispatch (etwa der von PostgreSQL)?</translation>
+    </message>
+    <message>
+        <source>Cannot talk to the daemon on %1: permission denied (the socket is for root, the service account and its group)</source>
+        <translation>Keine Verbindung zum Daemon an %1: Zugriff verweigert (der Socket ist für root, das Dienstkonto und seine Gruppe)</translation>
+    </message>
+    <message>
+        <source>%1 is not a pepsi-dispatch control socket: its first line is not ours (%2): %3</source>
+        <translation>%1 ist kein Steuer-Socket von pepsi-dispatch: seine erste Zeile ist nicht unsere (%2): %3</translation>
     </message>
 </context>
 <context>
     <name>pepsi::console::EventLogModel</name>
-    <message>
-        <source>console</source>
-        <translation>Konsole</translation>
-    </message>
     <message>
         <source>Time</source>
         <translation>Zeit</translation>
@@ -220,10 +506,6 @@
         <translation>W&amp;orker</translation>
     </message>
     <message>
-        <source>Filter events (any column)…</source>
-        <translation>Ereignisse filtern (alle Spalten) …</translation>
-    </message>
-    <message>
         <source>&amp;Events</source>
         <translation>&amp;Ereignisse</translation>
     </message>
@@ -275,6 +557,42 @@
         <source>pepsi-console</source>
         <translation>pepsi-console</translation>
     </message>
+    <message>
+        <source>PEPSI dispatcher console – %1</source>
+        <translation>PEPSI-Dispatcher-Konsole – %1</translation>
+    </message>
+    <message>
+        <source>Filter events (any column: a stage, a pid, a message id)…</source>
+        <translation>Ereignisse filtern (jede Spalte: eine Stufe, eine PID, eine Nachrichten-ID)…</translation>
+    </message>
+    <message>
+        <source>Show…</source>
+        <translation>Zeigen…</translation>
+    </message>
+    <message>
+        <source>Which kinds of event the log shows. Worker starts and exits are hidden at first: a pool that recycles its workers writes them by the hundred.</source>
+        <translation>Welche Arten von Ereignissen das Protokoll zeigt. Start und Ende von Workern sind zunächst ausgeblendet: ein Pool, der seine Worker ersetzt, schreibt sie zu Hunderten.</translation>
+    </message>
+    <message>
+        <source>Not connected to the daemon: what the views show is from %1 and no longer live. The console reconnects by itself.</source>
+        <translation>Nicht mit dem Daemon verbunden: was die Ansichten zeigen, stammt von %1 und ist nicht mehr aktuell. Die Konsole verbindet sich von selbst neu.</translation>
+    </message>
+    <message>
+        <source>(choose)</source>
+        <translation>(wählen)</translation>
+    </message>
+    <message>
+        <source>Set %1 of %2…</source>
+        <translation>%1 von %2 setzen…</translation>
+    </message>
+    <message>
+        <source>Set %1 of %2</source>
+        <translation>%1 von %2 setzen</translation>
+    </message>
+    <message>
+        <source>%1 (now %2):</source>
+        <translation>%1 (jetzt %2):</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::PipelineWidget</name>
@@ -295,10 +613,6 @@
         <translation>wartend ?</translation>
     </message>
     <message>
-        <source>rate %1</source>
-        <translation>Rate %1</translation>
-    </message>
-    <message>
         <source>No pipeline yet: waiting for the daemon.</source>
         <translation>Noch keine Pipeline: warte auf den Daemon.</translation>
     </message>
@@ -315,8 +629,48 @@
         <translation>AUSGEMUSTERT</translation>
     </message>
     <message>
-        <source>%1 stage runs (10 s), %L2 messages in flight, %L3 of %L4 workers busy, %L5 messages through since start</source>
-        <translation>%1 Stufenläufe (10 s), %L2 Nachrichten in Arbeit, %L3 von %L4 Workern belegt, %L5 Nachrichten durchgelaufen seit dem Start</translation>
+        <source>%1 stage runs (10 s), %L2 messages in flight, %L3 of %L4 workers busy; since start %L5 messages done, %L6 failed or timed out</source>
+        <translation>%1 Stufenläufe (10 s), %L2 Nachrichten in Arbeit, %L3 von %L4 Workern belegt; seit dem Start %L5 Nachrichten erledigt, %L6 fehlgeschlagen oder zeitüberschritten</translation>
+    </message>
+    <message>
+        <source>Not connected: these figures are from %1 and no longer live.</source>
+        <translation>Nicht verbunden: diese Zahlen stammen von %1 und sind nicht mehr aktuell.</translation>
+    </message>
+    <message>
+        <source>FAILING</source>
+        <translation>SCHLÄGT FEHL</translation>
+    </message>
+    <message>
+        <source>done %1</source>
+        <translation>erledigt %1</translation>
+    </message>
+    <message>
+        <source>failing %1</source>
+        <translation>fehlschlagend %1</translation>
+    </message>
+    <message>
+        <source>failed %L1</source>
+        <translation>fehlgeschlagen %L1</translation>
+    </message>
+    <message>
+        <source>failed ?</source>
+        <translation>fehlgeschlagen ?</translation>
+    </message>
+    <message>
+        <source>timed out %L1</source>
+        <translation>zeitüberschritten %L1</translation>
+    </message>
+    <message>
+        <source>timed out ?</source>
+        <translation>zeitüberschritten ?</translation>
+    </message>
+    <message>
+        <source>done ?</source>
+        <translation>erledigt ?</translation>
+    </message>
+    <message>
+        <source>failing ?</source>
+        <translation>fehlschlagend ?</translation>
     </message>
 </context>
 <context>
@@ -381,6 +735,14 @@
         <source>claiming</source>
         <translation>holt Nachrichten</translation>
     </message>
+    <message>
+        <source>Queue limit</source>
+        <translation>Warteschlangenlimit</translation>
+    </message>
+    <message>
+        <source>PARALLELISM and QUEUE_LIMIT can be set here (the context menu) by root and the service account.</source>
+        <translation>PARALLELISM und QUEUE_LIMIT lassen sich hier setzen (Kontextmenü), von root und dem Dienstkonto.</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::QueueModel</name>
@@ -417,16 +779,36 @@
         <translation>Rückstand</translation>
     </message>
     <message>
-        <source>growing</source>
-        <translation>wächst</translation>
-    </message>
-    <message>
-        <source>grew</source>
-        <translation>gewachsen</translation>
-    </message>
-    <message>
         <source>steady</source>
         <translation>stabil</translation>
+    </message>
+    <message>
+        <source>How the pending backlog moved since the snapshot before (the console asks for one every few seconds). Highlighted, "growing": it grew in %1 snapshots in a row and holds at least %L2 messages: the stage does not keep up.</source>
+        <translation>Wie sich der wartende Rückstand seit der vorigen Momentaufnahme bewegt hat (die Konsole fragt alle paar Sekunden nach einer). Hervorgehoben, „wächst“: er ist in %1 Momentaufnahmen hintereinander gewachsen und umfasst mindestens %L2 Nachrichten: die Stufe kommt nicht nach.</translation>
+    </message>
+    <message>
+        <source>growing (%1)</source>
+        <translation>wächst (%1)</translation>
+    </message>
+    <message>
+        <source>rising (%1)</source>
+        <translation>steigt (%1)</translation>
+    </message>
+    <message>
+        <source>falling (%1)</source>
+        <translation>sinkt (%1)</translation>
+    </message>
+    <message>
+        <source>Pending waited</source>
+        <translation>Wartend seit</translation>
+    </message>
+    <message>
+        <source>How long the pending rows have waited at this stage (since they became pending here), as Postfix's qshape counts its queue: under 1 s, 1–10 s, 10–60 s, 1–10 min, 10–60 min, an hour or more. Sorted by the rows that waited a minute or more.</source>
+        <translation>Wie lange die wartenden Zeilen an dieser Stufe schon warten (seit sie hier wartend wurden), gezählt wie Postfix’ qshape seine Warteschlange zählt: unter 1 s, 1–10 s, 10–60 s, 1–10 min, 10–60 min, eine Stunde oder länger. Sortiert nach den Zeilen, die eine Minute oder länger warten.</translation>
+    </message>
+    <message>
+        <source>%1 %L2</source>
+        <translation>%1 %L2</translation>
     </message>
 </context>
 <context>
@@ -452,22 +834,6 @@
         <translation>Konfiguration neu &amp;laden</translation>
     </message>
     <message>
-        <source>Stop claiming messages for the selected stage; its workers finish what they hold.</source>
-        <translation>Für die gewählte Stufe keine Nachrichten mehr holen; ihre Worker beenden, was sie haben.</translation>
-    </message>
-    <message>
-        <source>Claim messages for the selected stage again.</source>
-        <translation>Für die gewählte Stufe wieder Nachrichten holen.</translation>
-    </message>
-    <message>
-        <source>Put the failed messages of the selected stage back to pending.</source>
-        <translation>Die fehlgeschlagenen Nachrichten der gewählten Stufe wieder auf wartend setzen.</translation>
-    </message>
-    <message>
-        <source>Put the timed-out messages of the selected stage back to pending.</source>
-        <translation>Die zeitüberschrittenen Nachrichten der gewählten Stufe wieder auf wartend setzen.</translation>
-    </message>
-    <message>
         <source>Re-read the configuration overlay and retire every worker.</source>
         <translation>Die Konfigurationsüberlagerung neu lesen und alle Worker auslaufen lassen.</translation>
     </message>
@@ -488,10 +854,6 @@
         <translation>%1: nicht mit dem Daemon verbunden.</translation>
     </message>
     <message>
-        <source>Requeue messages</source>
-        <translation>Nachrichten neu einreihen</translation>
-    </message>
-    <message>
         <source>%1 failed: %2</source>
         <translation>%1 fehlgeschlagen: %2</translation>
     </message>
@@ -502,13 +864,6 @@
     <message>
         <source>Stage %1 resumed.</source>
         <translation>Stufe %1 fortgesetzt.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n message(s) put back to pending.</source>
-        <translation>
-            <numerusform>%n Nachricht wieder auf wartend gesetzt.</numerusform>
-            <numerusform>%n Nachrichten wieder auf wartend gesetzt.</numerusform>
-        </translation>
     </message>
     <message>
         <source>More remain; requeue again for the rest.</source>
@@ -538,20 +893,6 @@
         <source>Stage %1 has no timed-out messages to requeue.</source>
         <translation>Stufe %1 hat keine zeitüberschrittenen Nachrichten zum Neueinreihen.</translation>
     </message>
-    <message numerus="yes">
-        <source>Put %n failed message(s) of stage %1 back to pending?</source>
-        <translation>
-            <numerusform>%n fehlgeschlagene Nachricht der Stufe %1 wieder auf wartend setzen?</numerusform>
-            <numerusform>%n fehlgeschlagene Nachrichten der Stufe %1 wieder auf wartend setzen?</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Put %n timed-out message(s) of stage %1 back to pending?</source>
-        <translation>
-            <numerusform>%n zeitüberschrittene Nachricht der Stufe %1 wieder auf wartend setzen?</numerusform>
-            <numerusform>%n zeitüberschrittene Nachrichten der Stufe %1 wieder auf wartend setzen?</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Requeueing the failed messages of %1</source>
         <translation>Neueinreihen der fehlgeschlagenen Nachrichten von %1</translation>
@@ -559,6 +900,115 @@
     <message>
         <source>Requeueing the timed-out messages of %1</source>
         <translation>Neueinreihen der zeitüberschrittenen Nachrichten von %1</translation>
+    </message>
+    <message>
+        <source>&amp;Drain %1…</source>
+        <translation>%1 &amp;anhalten…</translation>
+    </message>
+    <message>
+        <source>Re&amp;sume %1</source>
+        <translation>%1 &amp;fortsetzen</translation>
+    </message>
+    <message>
+        <source>Requeue &amp;failed of %1…</source>
+        <translation>&amp;Fehlgeschlagene von %1 erneut einreihen…</translation>
+    </message>
+    <message>
+        <source>Requeue &amp;timed out of %1…</source>
+        <translation>&amp;Zeitüberschrittene von %1 erneut einreihen…</translation>
+    </message>
+    <message>
+        <source>Stop claiming messages for stage %1; its workers finish what they hold.</source>
+        <translation>Für Stufe %1 keine Nachrichten mehr holen; ihre Worker beenden, was sie halten.</translation>
+    </message>
+    <message>
+        <source>Claim messages for stage %1 again.</source>
+        <translation>Für Stufe %1 wieder Nachrichten holen.</translation>
+    </message>
+    <message>
+        <source>Put the failed messages of stage %1 back to pending.</source>
+        <translation>Die fehlgeschlagenen Nachrichten der Stufe %1 wieder auf wartend setzen.</translation>
+    </message>
+    <message>
+        <source>Put the timed-out messages of stage %1 back to pending.</source>
+        <translation>Die zeitüberschrittenen Nachrichten der Stufe %1 wieder auf wartend setzen.</translation>
+    </message>
+    <message>
+        <source>Disabled: choose a stage first (the Stage box, a box on the Pipeline, a row of a table).</source>
+        <translation>Deaktiviert: zuerst eine Stufe wählen (das Stufenfeld, ein Kasten in der Pipeline, eine Tabellenzeile).</translation>
+    </message>
+    <message>
+        <source>Stage %1 is drained already.</source>
+        <translation>Stufe %1 ist schon angehalten.</translation>
+    </message>
+    <message>
+        <source>Stage %1 is not drained: it claims messages.</source>
+        <translation>Stufe %1 ist nicht angehalten: sie holt Nachrichten.</translation>
+    </message>
+    <message>
+        <source>Drain stage %1? It stops claiming messages. Its busy workers (%L2) finish the messages they hold (%L3); the pending messages (%L4) wait at %1 until it is resumed.</source>
+        <translation>Stufe %1 anhalten? Sie holt keine Nachrichten mehr. Ihre belegten Worker (%L2) beenden die Nachrichten, die sie halten (%L3); die wartenden Nachrichten (%L4) warten bei %1, bis sie fortgesetzt wird.</translation>
+    </message>
+    <message>
+        <source>Drain %1</source>
+        <translation>%1 anhalten</translation>
+    </message>
+    <message>
+        <source>Stage %1 is failing now: %2 % of its runs in the last %3 s failed (%4). Requeued messages will probably fail again.</source>
+        <translation>Stufe %1 schlägt gerade fehl: %2 % ihrer Läufe der letzten %3 s sind fehlgeschlagen (%4). Erneut eingereihte Nachrichten werden wahrscheinlich wieder fehlschlagen.</translation>
+    </message>
+    <message>
+        <source>The daemon moves at most %L1 at a time: the console asks in batches until that many are moved.</source>
+        <translation>Der Daemon verschiebt höchstens %L1 auf einmal: die Konsole fragt in Teilen, bis so viele verschoben sind.</translation>
+    </message>
+    <message>
+        <source>Requeue messages of %1</source>
+        <translation>Nachrichten von %1 erneut einreihen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Put %Ln failed message(s) of stage %1 back to pending?</source>
+        <translation>
+            <numerusform>%Ln fehlgeschlagene Nachricht der Stufe %1 wieder auf wartend setzen?</numerusform>
+            <numerusform>%Ln fehlgeschlagene Nachrichten der Stufe %1 wieder auf wartend setzen?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Put %Ln timed-out message(s) of stage %1 back to pending?</source>
+        <translation>
+            <numerusform>%Ln zeitüberschrittene Nachricht der Stufe %1 wieder auf wartend setzen?</numerusform>
+            <numerusform>%Ln zeitüberschrittene Nachrichten der Stufe %1 wieder auf wartend setzen?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s) of stage %1 put back to pending.</source>
+        <translation>
+            <numerusform>%Ln Nachricht der Stufe %1 wieder auf wartend gesetzt.</numerusform>
+            <numerusform>%Ln Nachrichten der Stufe %1 wieder auf wartend gesetzt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>More remain: stage %1 is still failing its messages.</source>
+        <translation>Es bleiben weitere: Stufe %1 lässt ihre Nachrichten weiter fehlschlagen.</translation>
+    </message>
+    <message>
+        <source>Set %1 of stage %2 from %3 to %4? The daemon writes it to the configuration overlay and reloads, which retires every worker (they finish what they hold) and starts new ones.</source>
+        <translation>%1 der Stufe %2 von %3 auf %4 setzen? Der Daemon schreibt es in das Konfigurations-Overlay und lädt neu; dabei werden alle Worker ausgemustert (sie beenden, was sie halten) und neue gestartet.</translation>
+    </message>
+    <message>
+        <source>its current value</source>
+        <translation>seinem jetzigen Wert</translation>
+    </message>
+    <message>
+        <source>Set %1 of %2</source>
+        <translation>%1 von %2 setzen</translation>
+    </message>
+    <message>
+        <source>Setting %1 of %2</source>
+        <translation>Setze %1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 of stage %2 set to %3; the Pools view shows it once the daemon has reloaded.</source>
+        <translation>%1 der Stufe %2 auf %3 gesetzt; die Pool-Ansicht zeigt es, sobald der Daemon neu geladen hat.</translation>
     </message>
 </context>
 <context>
@@ -595,6 +1045,18 @@
         <source>Busy time</source>
         <translation>Belegte Zeit</translation>
     </message>
+    <message>
+        <source>Failing (10 s)</source>
+        <translation>Fehlschlagend (10 s)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 %)</source>
+        <translation>%1 (%2 %)</translation>
+    </message>
+    <message>
+        <source>The failed part of the 10-second rate: failures, timeouts and crashes made up this share of the runs that ended in the last %1 s. Highlighted from %2 %.</source>
+        <translation>Der fehlgeschlagene Teil der 10-Sekunden-Rate: Fehler, Zeitüberschreitungen und Abstürze machten diesen Anteil der Läufe aus, die in den letzten %1 s endeten. Hervorgehoben ab %2 %.</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::ThroughputPlot</name>
@@ -614,16 +1076,20 @@
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
-    <message numerus="yes">
-        <source>messages per second per stage, 10-second average, last %n minute(s)</source>
-        <translation>
-            <numerusform>Nachrichten pro Sekunde je Stufe, 10-Sekunden-Mittel, letzte Minute</numerusform>
-            <numerusform>Nachrichten pro Sekunde je Stufe, 10-Sekunden-Mittel, letzte %n Minuten</numerusform>
-        </translation>
-    </message>
     <message>
         <source>−%1 s</source>
         <translation>−%1 s</translation>
+    </message>
+    <message>
+        <source>%1 %2, failing %3 (dashed)</source>
+        <translation>%1 %2, fehlschlagend %3 (gestrichelt)</translation>
+    </message>
+    <message numerus="yes">
+        <source>runs per second per stage that did not fail (dashed: that failed), 10-second average, last %n minute(s)</source>
+        <translation>
+            <numerusform>nicht fehlgeschlagene Läufe pro Sekunde und Stufe (gestrichelt: fehlgeschlagene), 10-Sekunden-Mittel, letzte Minute</numerusform>
+            <numerusform>nicht fehlgeschlagene Läufe pro Sekunde und Stufe (gestrichelt: fehlgeschlagene), 10-Sekunden-Mittel, letzte %n Minuten</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -679,6 +1145,14 @@
     <message>
         <source>%1, retiring</source>
         <translation>%1, läuft aus</translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation>Gehalten</translation>
+    </message>
+    <message>
+        <source>Messages this worker holds now (its queue, head of line included).</source>
+        <translation>Nachrichten, die dieser Worker jetzt hält (seine Warteschlange, die vorderste eingeschlossen).</translation>
     </message>
 </context>
 </TS>

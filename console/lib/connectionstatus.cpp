@@ -4,6 +4,7 @@
 #include "control/protocol.h"
 
 #include "controlclient.h"
+#include "eventtext.h"
 #include "keyedtablemodel.h"
 
 #include <QDateTime>
@@ -40,13 +41,16 @@ ConnectionStatus::ConnectionStatus(ControlClient *client, QWidget *parent)
 
 void ConnectionStatus::onStateChanged()
 {
+    // Short texts: the status bar's messages share the line with this one.
+    // The socket's path is in the window title and the tooltip.
     const auto state = m_client->state();
     QString text;
     QString color;
+    const QString retry = formatDuration(m_client->retryInterval());
     switch (state) {
     case ControlClient::State::Connected:
         m_lostAt = {};
-        text = tr("Connected to %1").arg(m_client->socketPath());
+        text = tr("Connected");
         color = u"#2e7d32"_s;
         break;
     case ControlClient::State::Connecting:
@@ -54,33 +58,38 @@ void ConnectionStatus::onStateChanged()
     case ControlClient::State::Disconnected:
         if (m_uptimeAtVersion >= 0 && !m_lostAt.isValid())
             m_lostAt = QDateTime::currentDateTime();
-        if (m_lostAt.isValid())
-            text = tr("Reconnecting to %1 (lost at %2)…").arg(m_client->socketPath(), m_lostAt.toString(u"HH:mm:ss"_s));
+        if (m_client->isBackingOff())
+            text = tr("Not the daemon's socket; retrying every %1").arg(retry);
+        else if (m_lostAt.isValid())
+            text = tr("Not connected since %1; retrying every %2").arg(m_lostAt.toString(u"HH:mm:ss"_s), retry);
         else if (!m_client->lastError().isEmpty())
-            text = tr("No daemon on %1 yet; retrying every second…").arg(m_client->socketPath());
+            text = tr("No daemon yet; retrying every %1").arg(retry);
         else
-            text = tr("Connecting to %1…").arg(m_client->socketPath());
+            text = tr("Connecting…");
         color = u"#b26a00"_s;
         m_tick.stop();
+        // The daemon's pid and state were true of the daemon that went.
+        m_version->clear();
         break;
     case ControlClient::State::Incompatible:
-        text = tr("Incompatible daemon on %1").arg(m_client->socketPath());
+        text = tr("Incompatible daemon");
         color = u"#b00020"_s;
         m_tick.stop();
         break;
     }
     m_connection->setText(text);
-    m_connection->setToolTip(m_client->lastError());
+    const QString error = m_client->lastError();
+    m_connection->setToolTip(error.isEmpty() ? m_client->socketPath() : m_client->socketPath() + u'\n' + error);
     m_connection->setStyleSheet(u"QLabel { color: %1; font-weight: bold; }"_s.arg(color));
     updateUptime();
 }
 
 void ConnectionStatus::onVersion(const QJsonObject &version)
 {
-    m_version->setText(tr("pepsi-dispatch %1 (pid %2, %3)")
+    m_version->setText(tr("pepsi-dispatch %1, pid %2, %3")
                            .arg(version.value(field::Daemon).toString())
                            .arg(version.value(field::Pid).toInteger())
-                           .arg(version.value(field::State).toString()));
+                           .arg(EventText::daemonState(version.value(field::State).toString())));
     m_uptimeAtVersion = version.value(field::UptimeMs).toInteger();
     m_since.start();
     m_tick.start();

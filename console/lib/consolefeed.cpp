@@ -5,6 +5,7 @@
 
 #include "controlclient.h"
 #include "eventlogmodel.h"
+#include "keyedtablemodel.h"
 #include "poolmodel.h"
 #include "queuemodel.h"
 #include "throughputmodel.h"
@@ -36,6 +37,62 @@ ConsoleFeed::ConsoleFeed(ControlClient *client, QObject *parent)
         if (state == ControlClient::State::Connected)
             m_events->addNote(tr("Connected to %1.").arg(m_client->socketPath()), false);
     });
+    connect(client, &ControlClient::stateChanged, this, &ConsoleFeed::onStateChanged);
+    connect(client, &ControlClient::versionReceived, this, &ConsoleFeed::onVersion);
+}
+
+void ConsoleFeed::onStateChanged()
+{
+    const bool connected = m_client->state() == ControlClient::State::Connected;
+    if (connected || m_stale || !m_lastData.isValid())
+        return;
+    // The connection went: nothing shown is live any more. Worker pids may
+    // belong to nobody by now, so they go; the rest stays, marked as old.
+    m_stale = true;
+    m_lostAt = QDateTime::currentDateTimeUtc();
+    m_pidAtLoss = m_pid;
+    m_drainedAtLoss.clear();
+    for (const QString &stage : m_pools->keys()) {
+        if (m_pools->record(stage).value(field::Drained).toBool())
+            m_drainedAtLoss.append(stage);
+    }
+    m_summaryDue = true;
+    m_workers->clear();
+    m_workers->flush();
+    Q_EMIT staleChanged(true, m_lastData);
+}
+
+void ConsoleFeed::onVersion(const QJsonObject &version) { m_pid = version.value(field::Pid).toInteger(); }
+
+void ConsoleFeed::summarizeReconnection()
+{
+    // Called with the first snapshot after a reconnection.
+    m_summaryDue = false;
+    const qint64 awayMs = m_lostAt.msecsTo(QDateTime::currentDateTimeUtc());
+    QStringList parts;
+    parts.append(tr("Reconnected after %1.").arg(formatDuration(awayMs)));
+    bool problem = false;
+    if (m_pidAtLoss != 0 && m_pid != m_pidAtLoss) {
+        // What the operator must act on first: it reads in the log's line without the tooltip.
+        QStringList lost;
+        const QJsonObject stages = m_status.value(field::Stages).toObject();
+        for (const QString &stage : std::as_const(m_drainedAtLoss)) {
+            if (!stages.value(stage).toObject().value(field::Drained).toBool())
+                lost.append(stage);
+        }
+        if (!lost.isEmpty()) {
+            problem = true;
+            parts.append(tr("Drains do not survive a restart: %1 claims messages again.").arg(lost.join(u", "_s)));
+        }
+        parts.append(
+            tr("The daemon restarted (pid %1, was %2): the rows that were running went back to pending when it "
+               "started, and its statistics count from zero.")
+                .arg(m_pid)
+                .arg(m_pidAtLoss));
+    } else {
+        parts.append(tr("The same daemon (pid %1).").arg(m_pid));
+    }
+    m_events->addNote(parts.join(u' '), problem);
 }
 
 void ConsoleFeed::flush()
@@ -50,10 +107,17 @@ void ConsoleFeed::flush()
 void ConsoleFeed::onStatus(const QJsonObject &status)
 {
     m_status = status;
+    m_lastData = QDateTime::currentDateTimeUtc();
+    if (m_stale) {
+        m_stale = false;
+        Q_EMIT staleChanged(false, m_lastData);
+    }
     m_pools->applyStatus(status);
     m_queues->applyStatus(status);
     m_throughput->applyStatus(status);
     Q_EMIT statusChanged(status);
+    if (m_summaryDue)
+        summarizeReconnection();
 }
 
 void ConsoleFeed::onStages(const QJsonObject &stages)
@@ -64,6 +128,8 @@ void ConsoleFeed::onStages(const QJsonObject &stages)
 
 void ConsoleFeed::onEvent(const QJsonObject &event)
 {
+    if (!m_stale)
+        m_lastData = QDateTime::currentDateTimeUtc();
     m_pools->applyEvent(event);
     m_workers->applyEvent(event);
     m_throughput->applyEvent(event);

@@ -3,8 +3,10 @@
 
 #include "pipelinegraph.h"
 
+#include <QDateTime>
 #include <QJsonObject>
 #include <QObject>
+#include <QStringList>
 
 namespace pepsi::console {
 
@@ -18,7 +20,10 @@ class WorkerModel;
 // Feeds the models from the client: snapshots replace, events patch, and a
 // `tick` now and then asks for fresh snapshots of what events do not carry
 // (queue counts every StatusEveryTicks ticks, worker details every tick while
-// they are wanted).
+// they are wanted). When the connection goes, the picture is stale: the
+// worker list (whose pids may be gone) is cleared and staleChanged() says
+// since when the rest is old. After a reconnection, one line in the log says
+// what changed meanwhile: a new daemon (pid), drains that did not survive it.
 class ConsoleFeed : public QObject
 {
     Q_OBJECT
@@ -35,6 +40,9 @@ public:
     EventLogModel *events() const { return m_events; }
     const PipelineGraph &graph() const { return m_graph; }
     QJsonObject lastStatus() const { return m_status; }
+    // When the last snapshot or event came; valid once one did.
+    QDateTime lastDataTime() const { return m_lastData; }
+    bool isStale() const { return m_stale; }
 
     // Publishes every model's pending changes now (tests).
     void flush();
@@ -42,11 +50,16 @@ public:
 Q_SIGNALS:
     void graphChanged();
     void statusChanged(const QJsonObject &status);
+    // stale: the figures are from `lastData` and no longer live.
+    void staleChanged(bool stale, const QDateTime &lastData);
 
 private:
     void onStatus(const QJsonObject &status);
     void onStages(const QJsonObject &stages);
     void onEvent(const QJsonObject &event);
+    void onStateChanged();
+    void onVersion(const QJsonObject &version);
+    void summarizeReconnection();
 
     ControlClient *m_client;
     PoolModel *m_pools;
@@ -57,6 +70,14 @@ private:
     PipelineGraph m_graph;
     QJsonObject m_status;
     int m_ticks = 0;
+    QDateTime m_lastData;
+    bool m_stale = false;
+    // What the picture was when the connection went, for the summary.
+    bool m_summaryDue = false;
+    QDateTime m_lostAt;
+    qint64 m_pidAtLoss = 0;
+    qint64 m_pid = 0;
+    QStringList m_drainedAtLoss;
 };
 
 } // namespace pepsi::console

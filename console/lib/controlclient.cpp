@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "controlclient.h"
 
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <sys/stat.h>
 
 namespace pepsi::console {
 
@@ -17,7 +19,6 @@ ControlClient::ControlClient(QObject *parent)
     // us waits in the kernel, not in this process.
     m_socket->setReadBufferSize(protocol::MaxLine);
     m_reconnect.setSingleShot(true);
-    m_reconnect.setInterval(1000);
     connect(&m_reconnect, &QTimer::timeout, this, &ControlClient::start);
     connect(m_socket, &QLocalSocket::connected, this, &ControlClient::onConnected);
     connect(m_socket, &QLocalSocket::disconnected, this, &ControlClient::onDisconnected);
@@ -39,8 +40,41 @@ void ControlClient::start()
         return;
     m_framer.reset();
     m_socket->abort();
+    m_peerSpoke = false;
     setState(State::Connecting);
+    if (const QString why = checkPath(); !why.isEmpty()) {
+        failWrongPeer(why);
+        scheduleReconnect();
+        return;
+    }
     m_socket->connectToServer(m_path);
+}
+
+QString ControlClient::checkPath() const
+{
+    struct stat st
+    {
+    };
+    if (::stat(QFile::encodeName(m_path).constData(), &st) != 0)
+        return {}; // missing: the connection attempt says so (the daemon may come)
+    if (S_ISDIR(st.st_mode))
+        return tr("Cannot talk to the daemon on %1: it is a directory, not a socket (the daemon's socket is "
+                  "CONTROL_SOCKET, dispatch.sock in its runtime directory)")
+            .arg(m_path);
+    if (S_ISREG(st.st_mode))
+        return tr("Cannot talk to the daemon on %1: it is a regular file, not a socket").arg(m_path);
+    if (!S_ISSOCK(st.st_mode))
+        return tr("Cannot talk to the daemon on %1: it is not a socket").arg(m_path);
+    return {};
+}
+
+void ControlClient::failWrongPeer(const QString &message)
+{
+    m_retryMs = m_retryMs > 0 ? std::min(2 * m_retryMs, MaxBackoffMs) : std::min(2 * m_baseInterval, MaxBackoffMs);
+    // The same message again is not news; the backoff grew all the same.
+    if (message == m_lastError)
+        return;
+    fail(message);
 }
 
 void ControlClient::stop()
@@ -126,8 +160,19 @@ void ControlClient::onDisconnected()
 {
     if (m_state == State::Incompatible || m_state == State::Disconnected)
         return;
-    const bool wasUp = m_state == State::Connected || m_state == State::Handshaking;
-    if (wasUp)
+    // What the peer said before it hung up is read first: it tells what the peer is.
+    if (m_socket->bytesAvailable() > 0) {
+        onReadyRead();
+        if (m_state == State::Incompatible || m_state == State::Disconnected)
+            return;
+    }
+    if (m_state == State::Handshaking && !m_peerSpoke)
+        // Our daemon answers `version` first thing; a peer that hangs up on
+        // it speaks another protocol (PostgreSQL closes on our first line).
+        failWrongPeer(tr("%1 closed the connection before answering 'version': not a pepsi-dispatch control "
+                         "socket (PostgreSQL's, say)?")
+                          .arg(m_path));
+    else if (m_state == State::Connected || m_state == State::Handshaking)
         fail(tr("The daemon closed the connection on %1.").arg(m_path));
     scheduleReconnect();
 }
@@ -150,8 +195,12 @@ void ControlClient::onSocketError(QLocalSocket::LocalSocketError error)
         why = tr("nothing listens on it (a daemon that died left it behind?)");
         break;
     case QLocalSocket::SocketAccessError:
-        why = tr("permission denied (the socket is for root, the service account and its group)");
-        break;
+        // Retrying will not change our groups: back off.
+        failWrongPeer(tr("Cannot talk to the daemon on %1: permission denied (the socket is for root, the "
+                         "service account and its group)")
+                          .arg(m_path));
+        scheduleReconnect();
+        return;
     default:
         why = m_socket->errorString();
         break;
@@ -172,7 +221,7 @@ void ControlClient::scheduleReconnect()
         Q_EMIT replied(it.key(), it.value(), false, {}, tr("the connection to the daemon was lost"));
     m_haveSeq = false;
     if (m_wanted && m_state != State::Incompatible)
-        m_reconnect.start();
+        m_reconnect.start(retryInterval());
 }
 
 void ControlClient::fail(const QString &message)
@@ -212,12 +261,17 @@ bool ControlClient::handleLine(QByteArrayView line)
     const QJsonDocument document = QJsonDocument::fromJson(line.toByteArray(), &error);
     if (!document.isObject()) {
         const QString why = error.error != QJsonParseError::NoError ? error.errorString() : tr("not a JSON object");
-        fail(tr("The daemon sent a line that is not a protocol message (%1): %2")
-                 .arg(why, QString::fromUtf8(line.first(std::min<qsizetype>(line.size(), 200)))));
+        const QString text = QString::fromUtf8(line.first(std::min<qsizetype>(line.size(), 200)));
+        if (m_state == State::Handshaking)
+            failWrongPeer(tr("%1 is not a pepsi-dispatch control socket: its first line is not ours (%2): %3")
+                              .arg(m_path, why, text));
+        else
+            fail(tr("The daemon sent a line that is not a protocol message (%1): %2").arg(why, text));
         scheduleReconnect();
         return false;
     }
     const QJsonObject object = document.object();
+    m_peerSpoke = true;
     if (object.contains(field::Event))
         handleEvent(object);
     else
@@ -289,6 +343,7 @@ void ControlClient::handleVersion(const QJsonObject &version)
     }
     m_version = version;
     m_lastError.clear();
+    m_retryMs = 0;
     setState(State::Connected);
     Q_EMIT versionReceived(version);
     send(cmd::Subscribe);

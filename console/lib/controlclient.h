@@ -17,7 +17,11 @@ namespace pepsi::console {
 // owns the QLocalSocket, speaks JSON lines, asks `version` first and refuses a
 // daemon of another protocol, subscribes, and fetches a new `status` when the
 // event sequence shows a gap. When the connection goes, it tries again every
-// reconnect interval until stop(). Nothing here blocks.
+// reconnect interval until stop(). A path that is not our daemon's socket (a
+// directory, a regular file, a socket we may not open, one whose peer does
+// not speak the protocol, PostgreSQL's say) is named as such, and tried again
+// with a backoff that doubles up to MaxBackoffMs: such a peer should not hear
+// from us every second. Nothing here blocks.
 class ControlClient : public QObject
 {
     Q_OBJECT
@@ -32,12 +36,18 @@ public:
     };
     Q_ENUM(State)
 
+    static constexpr int MaxBackoffMs = 60000;
+
     explicit ControlClient(QObject *parent = nullptr);
     ~ControlClient() override;
 
     void setSocketPath(const QString &path) { m_path = path; }
     QString socketPath() const { return m_path; }
-    void setReconnectInterval(int ms) { m_reconnect.setInterval(ms); }
+    void setReconnectInterval(int ms) { m_baseInterval = ms; }
+    // How long until the next attempt after the last failure (ms).
+    int retryInterval() const { return m_retryMs > 0 ? m_retryMs : m_baseInterval; }
+    // The path led to something that is not our daemon: the retries back off.
+    bool isBackingOff() const { return m_retryMs > 0; }
 
     // Connects, and keeps reconnecting until stop().
     void start();
@@ -92,11 +102,18 @@ private:
     void handleEvent(const QJsonObject &event);
     void handleVersion(const QJsonObject &version);
     void fail(const QString &message);
+    // The path does not lead to our daemon: say why, and back off.
+    void failWrongPeer(const QString &message);
+    // Why m_path cannot be our socket, from the file system ("" when it may be).
+    QString checkPath() const;
     void failLongLine();
     void scheduleReconnect();
 
     QLocalSocket *m_socket = nullptr;
     QTimer m_reconnect;
+    int m_baseInterval = 1000;
+    int m_retryMs = 0;        // > 0: backing off from a peer that is not our daemon
+    bool m_peerSpoke = false; // this connection brought a protocol line
     QString m_path;
     State m_state = State::Disconnected;
     bool m_wanted = false;

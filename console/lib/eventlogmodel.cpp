@@ -3,11 +3,12 @@
 
 #include "control/protocol.h"
 
+#include "eventtext.h"
+#include "keyedtablemodel.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
-#include <QJsonArray>
-#include <QJsonDocument>
 
 namespace pepsi::console {
 
@@ -16,7 +17,7 @@ namespace event = protocol::event;
 namespace field = protocol::field;
 
 namespace {
-const auto NoteEvent = "console"_L1; // our own lines: not an event name the daemon uses
+const auto ArrivalField = "_arrival"_L1; // ours, not the protocol's
 }
 
 EventLogModel::EventLogModel(QObject *parent)
@@ -43,7 +44,12 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         return {};
     const QJsonObject &event = m_rows.at(index.row());
     const QString name = event.value(field::Event).toString();
-    const bool problem = name == NoteEvent ? event.value("problem"_L1).toBool() : isProblem(name);
+    const bool problem = name == EventText::noteEvent() ? event.value("problem"_L1).toBool() : isProblem(name);
+    static_assert(int(SortRole) == int(KeyedTableModel::SortRole));
+    if (role == SortRole)
+        return event.value(ArrivalField).toInteger();
+    if (role == KindRole)
+        return int(EventText::kindOf(name));
     if (role == ProblemRole)
         return problem;
     if (role == Qt::ForegroundRole)
@@ -56,37 +62,15 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         return time.toLocalTime().toString(u"HH:mm:ss.zzz"_s);
     }
     case Event:
-        return name == NoteEvent ? tr("console") : name;
+        return EventText::title(name);
     case Stage:
         return event.value(field::Stage).toString();
     case Pid: {
         const QJsonValue pid = event.value(field::Pid);
         return pid.isDouble() ? QVariant(pid.toInteger()) : QVariant();
     }
-    case Details: {
-        if (name == NoteEvent)
-            return event.value("text"_L1).toString();
-        QStringList parts;
-        for (auto it = event.constBegin(); it != event.constEnd(); ++it) {
-            static const QStringList shown{field::Event, field::Seq, field::Time, field::Stage, field::Pid};
-            if (shown.contains(it.key()))
-                continue;
-            const QJsonValue v = it.value();
-            QString text;
-            if (v.isString())
-                text = v.toString();
-            else if (v.isNull())
-                text = u"–"_s;
-            else if (v.isArray())
-                text = QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
-            else if (v.isObject())
-                text = QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
-            else
-                text = v.toVariant().toString();
-            parts.append(it.key() + u'=' + text);
-        }
-        return parts.join(u"  "_s);
-    }
+    case Details:
+        return EventText::details(event);
     default:
         return {};
     }
@@ -117,17 +101,20 @@ void EventLogModel::applyEvent(const QJsonObject &event)
     // A tick a second would drown everything else; the other tabs show it.
     if (event.value(field::Event).toString() == event::Tick)
         return;
-    m_buffer.append(event);
+    QJsonObject row = event;
+    row.insert(ArrivalField, ++m_arrivals);
+    m_buffer.append(row);
     if (!m_timer.isActive())
         m_timer.start();
 }
 
 void EventLogModel::addNote(const QString &text, bool problem)
 {
-    m_buffer.append(QJsonObject{{field::Event, NoteEvent},
+    m_buffer.append(QJsonObject{{field::Event, EventText::noteEvent()},
                                 {field::Time, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
                                 {"text"_L1, text},
-                                {"problem"_L1, problem}});
+                                {"problem"_L1, problem},
+                                {ArrivalField, ++m_arrivals}});
     if (!m_timer.isActive())
         m_timer.start();
 }

@@ -9,15 +9,20 @@
 namespace pepsi::console {
 
 // The event log: every subscribed event but `tick`, newest last, at most
-// MaxRows. Appends are buffered and inserted by flush() (a timer, or the
-// tests) as one rowsInserted.
+// MaxRows, in words (EventText). Appends are buffered and inserted by flush()
+// (a timer, or the tests) as one rowsInserted. SortRole is the arrival order
+// in every column, so a sorting proxy keeps the log's order through filters.
 class EventLogModel : public QAbstractTableModel
 {
     Q_OBJECT
 
 public:
     enum Column { Time, Event, Stage, Pid, Details, ColumnCount };
-    enum Role { ProblemRole = Qt::UserRole + 10 }; // true: something failed
+    enum Role {
+        SortRole = Qt::UserRole + 1,     // as KeyedTableModel::SortRole: the arrival number
+        ProblemRole = Qt::UserRole + 10, // true: something failed
+        KindRole,                        // EventText::Kind, as an int
+    };
     static constexpr int MaxRows = 5000;
 
     explicit EventLogModel(QObject *parent = nullptr);
@@ -40,6 +45,7 @@ private:
     QList<QJsonObject> m_rows;
     QList<QJsonObject> m_buffer;
     QTimer m_timer;
+    qint64 m_arrivals = 0;
 };
 
 } // namespace pepsi::console

@@ -6,6 +6,7 @@
 #include "connectionstatus.h"
 #include "consolefeed.h"
 #include "controlclient.h"
+#include "eventfilterproxy.h"
 #include "eventlogmodel.h"
 #include "keyedtablemodel.h"
 #include "pipelinewidget.h"
@@ -20,7 +21,9 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -33,6 +36,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace pepsi::console {
@@ -44,15 +48,18 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     : QMainWindow(parent)
     , m_client(client)
     , m_feed(new ConsoleFeed(client, this))
-    , m_actions(new StageActions(client, m_feed->queues(), this, this))
+    , m_actions(new StageActions(client, m_feed, this, this))
     , m_tabs(new QTabWidget(this))
     , m_pipeline(new PipelineWidget(m_feed->pools(), m_feed->queues(), m_feed->throughput(), this))
     , m_plot(new ThroughputPlot(m_feed->throughput(), this))
     , m_status(new ConnectionStatus(client, this))
     , m_stageBox(new QComboBox(this))
     , m_eventFilter(new QLineEdit(this))
+    , m_staleBanner(new QLabel(this))
 {
-    setWindowTitle(tr("PEPSI dispatcher console"));
+    // Which daemon, in the title: the status bar keeps its room for messages.
+    setWindowTitle(client->socketPath().isEmpty() ? tr("PEPSI dispatcher console")
+                                                  : tr("PEPSI dispatcher console – %1").arg(client->socketPath()));
     setWindowIcon(QIcon(u":/icons/pepsi-console.png"_s));
     m_views.resize(EventsTab + 1);
     m_proxies.resize(EventsTab + 1);
@@ -73,29 +80,39 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
 
     m_tabs->addTab(addTable(m_feed->workers(), u"workers"_s, &m_proxies[WorkersTab]), tr("&Workers"));
 
-    auto *events = new QWidget(this);
-    auto *eventsLayout = new QVBoxLayout(events);
-    m_eventFilter->setPlaceholderText(tr("Filter events (any column)…"));
-    m_eventFilter->setClearButtonEnabled(true);
-    eventsLayout->addWidget(m_eventFilter);
-    QTableView *eventView = addTable(m_feed->events(), u"events"_s, &m_proxies[EventsTab]);
-    eventsLayout->addWidget(eventView);
-    m_tabs->addTab(events, tr("&Events"));
-    m_proxies[EventsTab]->setFilterKeyColumn(-1);
-    m_proxies[EventsTab]->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    connect(m_eventFilter, &QLineEdit::textChanged, m_proxies[EventsTab], &QSortFilterProxyModel::setFilterFixedString);
-    // Keep following the log while the user is at its end.
-    connect(m_feed->events(), &QAbstractItemModel::rowsInserted, eventView, [eventView] {
-        QScrollBar *bar = eventView->verticalScrollBar();
-        if (bar->value() >= bar->maximum() - 2)
-            QMetaObject::invokeMethod(eventView, &QTableView::scrollToBottom, Qt::QueuedConnection);
-    });
+    m_tabs->addTab(buildEvents(), tr("&Events"));
 
     m_views[PoolsTab] = qobject_cast<QTableView *>(m_tabs->widget(PoolsTab));
+    // PARALLELISM and QUEUE_LIMIT of a pool, live, through `set` (admin, confirmed).
+    m_views[PoolsTab]->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_views[PoolsTab], &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        const QModelIndex index = m_views[PoolsTab]->indexAt(at);
+        const QString stage = index.siblingAtColumn(0).data(KeyedTableModel::KeyRole).toString();
+        if (stage.isEmpty())
+            return;
+        QMenu menu(this);
+        const QJsonObject pool = m_feed->pools()->record(stage);
+        const auto add = [&](const QString &option, QLatin1StringView field) {
+            QAction *action =
+                menu.addAction(tr("Set %1 of %2…").arg(option, stage), this, [this, stage, option, pool, field] {
+                    bool ok = false;
+                    const int value =
+                        QInputDialog::getInt(this, tr("Set %1 of %2").arg(option, stage),
+                                             tr("%1 (now %2):").arg(option).arg(pool.value(field).toInt()),
+                                             pool.value(field).toInt(), 1, 1024, 1, &ok);
+                    if (ok)
+                        m_actions->setOption(stage, option, value);
+                });
+            action->setEnabled(m_actions->reload()->isEnabled()); // admin and connected
+        };
+        add(u"PARALLELISM"_s, field::Parallelism);
+        add(u"QUEUE_LIMIT"_s, field::QueueLimit);
+        menu.exec(m_views[PoolsTab]->viewport()->mapToGlobal(at));
+    });
     m_views[QueuesTab] = qobject_cast<QTableView *>(m_tabs->widget(QueuesTab));
     m_views[ThroughputTab] = qobject_cast<QTableView *>(split->widget(1));
     m_views[WorkersTab] = qobject_cast<QTableView *>(m_tabs->widget(WorkersTab));
-    m_views[EventsTab] = eventView;
+    QTableView *eventView = m_views[EventsTab];
     QHeaderView *eventHeader = eventView->horizontalHeader();
     eventHeader->setSectionResizeMode(QHeaderView::Interactive);
     eventHeader->setStretchLastSection(true);
@@ -103,9 +120,21 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     eventView->setColumnWidth(EventLogModel::Event, fontMetrics().horizontalAdvance(u"database_restored___"_s));
     eventView->setColumnWidth(EventLogModel::Stage, fontMetrics().horizontalAdvance(u"enrich-stage__"_s));
     eventView->setColumnWidth(EventLogModel::Pid, fontMetrics().horizontalAdvance(u"4194304__"_s));
-    eventView->setSortingEnabled(false); // a log reads in arrival order
+    eventView->setSortingEnabled(false);               // a log reads in arrival order
+    m_proxies[EventsTab]->sort(0, Qt::AscendingOrder); // by the arrival number, through every filter
 
-    setCentralWidget(m_tabs);
+    m_staleBanner->setObjectName(u"staleBanner"_s);
+    m_staleBanner->setStyleSheet(u"QLabel { background: #fff3cd; color: #5c3c00; padding: 4px; font-weight: bold; }"_s);
+    m_staleBanner->setWordWrap(true);
+    m_staleBanner->hide();
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_staleBanner);
+    centralLayout->addWidget(m_tabs);
+    setCentralWidget(central);
+    connect(m_feed, &ConsoleFeed::staleChanged, this, &MainWindow::setStale);
     statusBar()->addPermanentWidget(m_status);
     buildMenus();
     buildToolBar();
@@ -133,6 +162,62 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     updateWorkersWanted(m_tabs->currentIndex());
 }
 
+QWidget *MainWindow::buildEvents()
+{
+    auto *events = new QWidget(this);
+    auto *eventsLayout = new QVBoxLayout(events);
+    auto *filterRow = new QHBoxLayout;
+    m_eventFilter->setPlaceholderText(tr("Filter events (any column: a stage, a pid, a message id)…"));
+    m_eventFilter->setClearButtonEnabled(true);
+    filterRow->addWidget(m_eventFilter, 1);
+    auto *proxy = new EventFilterProxy(this);
+    m_eventKinds = new QToolButton(this);
+    m_eventKinds->setObjectName(u"eventKinds"_s);
+    m_eventKinds->setText(tr("Show…"));
+    m_eventKinds->setPopupMode(QToolButton::InstantPopup);
+    auto *menu = new QMenu(m_eventKinds);
+    for (int kind = 0; kind < EventText::KindCount; ++kind) {
+        QAction *show = menu->addAction(EventText::kindTitle(EventText::Kind(kind)));
+        show->setCheckable(true);
+        show->setChecked(proxy->isKindShown(EventText::Kind(kind)));
+        show->setObjectName(u"showEventKind%1"_s.arg(kind));
+        connect(show, &QAction::toggled, proxy,
+                [proxy, kind](bool on) { proxy->setKindShown(EventText::Kind(kind), on); });
+    }
+    m_eventKinds->setMenu(menu);
+    m_eventKinds->setToolTip(tr("Which kinds of event the log shows. Worker starts and exits are hidden at first: "
+                                "a pool that recycles its workers writes them by the hundred."));
+    filterRow->addWidget(m_eventKinds);
+    eventsLayout->addLayout(filterRow);
+    QTableView *eventView = addTable(m_feed->events(), u"events"_s, &m_proxies[EventsTab], proxy);
+    eventsLayout->addWidget(eventView);
+    connect(m_eventFilter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
+    // Keep following the log while the user is at its end.
+    connect(m_feed->events(), &QAbstractItemModel::rowsInserted, eventView, [eventView] {
+        QScrollBar *bar = eventView->verticalScrollBar();
+        if (bar->value() >= bar->maximum() - 2)
+            QMetaObject::invokeMethod(eventView, &QTableView::scrollToBottom, Qt::QueuedConnection);
+    });
+    m_views[EventsTab] = eventView;
+    return events;
+}
+
+EventFilterProxy *MainWindow::eventProxy() const { return static_cast<EventFilterProxy *>(m_proxies[EventsTab]); }
+
+void MainWindow::setStale(bool stale, const QDateTime &lastData)
+{
+    // Grey, and said in words: figures from before the loss must not pass for live ones.
+    m_pipeline->setStale(stale ? lastData : QDateTime());
+    m_staleBanner->setVisible(stale);
+    if (stale)
+        m_staleBanner->setText(tr("Not connected to the daemon: what the views show is from %1 and no longer live. "
+                                  "The console reconnects by itself.")
+                                   .arg(lastData.toLocalTime().toString(u"HH:mm:ss"_s)));
+    for (int tab = PoolsTab; tab <= WorkersTab; ++tab)
+        m_views[tab]->setEnabled(!stale);
+    m_plot->setEnabled(!stale);
+}
+
 void MainWindow::updateWorkersWanted(int tab)
 {
     const bool wanted = tab == WorkersTab;
@@ -148,12 +233,15 @@ QTableView *MainWindow::view(Tab tab) const { return m_views.value(tab); }
 
 QSortFilterProxyModel *MainWindow::proxy(Tab tab) const { return m_proxies.value(tab); }
 
-QTableView *MainWindow::addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut)
+QTableView *MainWindow::addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut,
+                                 QSortFilterProxyModel *proxy)
 {
-    auto *proxy = new QSortFilterProxyModel(this);
+    if (!proxy) {
+        proxy = new QSortFilterProxyModel(this);
+        proxy->setSortRole(KeyedTableModel::SortRole);
+        proxy->setDynamicSortFilter(true);
+    }
     proxy->setSourceModel(model);
-    proxy->setSortRole(KeyedTableModel::SortRole);
-    proxy->setDynamicSortFilter(true);
     auto *view = new QTableView(this);
     view->setObjectName(name);
     view->setModel(proxy);
@@ -168,13 +256,23 @@ QTableView *MainWindow::addTable(QAbstractItemModel *model, const QString &name,
     // Numbers stay next to their neighbours instead of at the far right.
     view->horizontalHeader()->setStretchLastSection(false);
     view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    // A row of a per-stage table selects that stage for the actions.
-    connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this, view](const QModelIndex &current) {
-                const QString stage = current.siblingAtColumn(0).data(KeyedTableModel::KeyRole).toString();
-                if (!stage.isEmpty() && view->objectName() != "workers"_L1)
-                    selectStage(stage);
-            });
+    // A row of a per-stage table that the operator picks selects that stage
+    // for the actions: a click, or keys moving from one row to another. A
+    // view that gets the focus makes its first row current by itself (a tab
+    // switch does that): that is no choice of the operator's.
+    if (name != "workers"_L1 && name != "events"_L1) {
+        const auto pick = [this](const QModelIndex &index) {
+            const QString stage = index.siblingAtColumn(0).data(KeyedTableModel::KeyRole).toString();
+            if (!stage.isEmpty())
+                selectStage(stage);
+        };
+        connect(view, &QAbstractItemView::pressed, this, pick);
+        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+                [view, pick](const QModelIndex &current, const QModelIndex &previous) {
+                    if (previous.isValid() && view->hasFocus())
+                        pick(current);
+                });
+    }
     *proxyOut = proxy;
     return view;
 }
@@ -216,12 +314,18 @@ void MainWindow::buildToolBar()
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addWidget(new QLabel(tr("Stage:"), this));
     m_stageBox->setObjectName(u"stageBox"_s);
+    m_stageBox->setPlaceholderText(tr("(choose)"));
     m_stageBox->setMinimumContentsLength(12);
     m_stageBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     bar->addWidget(m_stageBox);
     bar->addSeparator();
-    bar->addActions(m_actions->all());
-    connect(m_stageBox, &QComboBox::currentTextChanged, this, &MainWindow::selectStage);
+    // Requeueing timed-out messages is rare: the Daemon menu has it, and the
+    // tool bar keeps its room for the stage's name (German words are long).
+    for (QAction *action : m_actions->all()) {
+        if (action != m_actions->requeueTimeout())
+            bar->addAction(action);
+    }
+    connect(m_stageBox, &QComboBox::textActivated, this, &MainWindow::selectStage);
 }
 
 void MainWindow::updateStages()
@@ -232,18 +336,17 @@ void MainWindow::updateStages()
     QStringList names = m_pipeline->stageNames();
     std::sort(names.begin(), names.end());
     m_stageBox->addItems(names);
-    const QString keep = names.contains(current) ? current : names.value(0);
-    m_stageBox->setCurrentText(keep);
-    selectStage(keep);
+    // The operator's choice stays while the stage does; none is made for them.
+    selectStage(names.contains(current) ? current : QString());
 }
 
 void MainWindow::selectStage(const QString &stage)
 {
     m_actions->setStage(stage);
     m_pipeline->setSelectedStage(stage);
-    if (m_stageBox->currentText() != stage) {
+    if (m_stageBox->currentText() != stage || stage.isEmpty()) {
         const QSignalBlocker blocker(m_stageBox);
-        m_stageBox->setCurrentText(stage);
+        m_stageBox->setCurrentIndex(m_stageBox->findText(stage)); // -1: the placeholder
     }
 }
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include <QDateTime>
 #include <QMainWindow>
 
 class QAbstractItemModel;
 class QComboBox;
+class QLabel;
 class QLineEdit;
+class QToolButton;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
@@ -15,6 +18,7 @@ namespace pepsi::console {
 class ConnectionStatus;
 class ConsoleFeed;
 class ControlClient;
+class EventFilterProxy;
 class PipelineWidget;
 class StageActions;
 class ThroughputPlot;
@@ -43,6 +47,10 @@ public:
     QSortFilterProxyModel *proxy(Tab tab) const;
     QComboBox *stageBox() const { return m_stageBox; }
     QLineEdit *eventFilter() const { return m_eventFilter; }
+    EventFilterProxy *eventProxy() const;
+    QToolButton *eventKinds() const { return m_eventKinds; }
+    // The "not connected since…" line over the views; hidden while connected.
+    QLabel *staleBanner() const { return m_staleBanner; }
 
     void selectStage(const QString &stage);
     // The last error shown to the user ("" when none yet).
@@ -55,7 +63,10 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    QTableView *addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut);
+    QTableView *addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut,
+                         QSortFilterProxyModel *proxy = nullptr);
+    QWidget *buildEvents();
+    void setStale(bool stale, const QDateTime &lastData);
     void buildMenus();
     void updateWorkersWanted(int tab);
     void buildToolBar();
@@ -74,6 +85,8 @@ private:
     ConnectionStatus *m_status;
     QComboBox *m_stageBox;
     QLineEdit *m_eventFilter;
+    QToolButton *m_eventKinds = nullptr;
+    QLabel *m_staleBanner;
     QList<QTableView *> m_views;              // by Tab, nullptr for the pipeline
     QList<QSortFilterProxyModel *> m_proxies; // by Tab
     QString m_lastError;

@@ -19,7 +19,7 @@ namespace field = protocol::field;
 
 namespace {
 constexpr double BoxWidth = 210;
-constexpr double BoxHeight = 112;
+constexpr double BoxHeight = 160;
 constexpr double ColumnGap = 90;
 constexpr double RowGap = 36;
 constexpr double Margin = 24;
@@ -66,12 +66,17 @@ QString PipelineWidget::totalsLine() const
         busy += pool.value(field::Busy).toInteger();
         workers += pool.value(field::Workers).toInteger();
     }
-    return tr("%1 stage runs (10 s), %L2 messages in flight, %L3 of %L4 workers busy, %L5 messages through since start")
+    // `messages` counts every message that left the pipeline, failed ones too.
+    const qint64 failed = m_throughput ? m_throughput->failedTotal() : 0;
+    const qint64 done = qMax<qint64>(0, m_totals.value(field::Messages).toInteger() - failed);
+    return tr("%1 stage runs (10 s), %L2 messages in flight, %L3 of %L4 workers busy; since start %L5 messages done, "
+              "%L6 failed or timed out")
         .arg(formatRate(m_totals.value(field::Rate10s).toDouble()))
         .arg(inFlight)
         .arg(busy)
         .arg(workers)
-        .arg(m_totals.value(field::Messages).toInteger());
+        .arg(done)
+        .arg(failed);
 }
 
 QStringList PipelineWidget::stageNames() const
@@ -94,7 +99,18 @@ QStringList PipelineWidget::lines(const QString &stage) const
     out << tr("in flight %1 / %2").arg(pool.value(field::InFlight).toInt()).arg(pool.value(field::Capacity).toInt());
     out << (queue.contains(field::Pending) ? tr("pending %L1").arg(queue.value(field::Pending).toInteger())
                                            : tr("pending ?"));
-    out << tr("rate %1").arg(formatRate(stats.value(field::Rate10s).toDouble()));
+    const double failing = m_throughput ? m_throughput->failureRate(stage) : 0;
+    const double rate = stats.value(field::Rate10s).toDouble();
+    // One figure a line: a box is narrow, and German words are long.
+    if (m_throughput && m_throughput->isFailureShareKnown(stage)) {
+        out << tr("done %1").arg(formatRate(qMax(0.0, rate - failing)));
+        out << tr("failing %1").arg(formatRate(failing));
+    } else {
+        out << tr("done ?") << tr("failing ?"); // the first seconds: one snapshot cannot tell
+    }
+    const bool counted = queue.contains(field::Failed);
+    out << (counted ? tr("failed %L1").arg(queue.value(field::Failed).toInteger()) : tr("failed ?"));
+    out << (counted ? tr("timed out %L1").arg(queue.value(field::Timeout).toInteger()) : tr("timed out ?"));
     return out;
 }
 
@@ -152,6 +168,12 @@ void PipelineWidget::setSelectedStage(const QString &stage)
     update();
 }
 
+void PipelineWidget::setStale(const QDateTime &lastData)
+{
+    m_staleSince = lastData;
+    update();
+}
+
 void PipelineWidget::mousePressEvent(QMouseEvent *event)
 {
     for (const auto &node : std::as_const(m_graph.nodes)) {
@@ -174,11 +196,16 @@ void PipelineWidget::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter, tr("No pipeline yet: waiting for the daemon."));
         return;
     }
-    const QString totals = totalsLine();
+    const bool stale = isStale();
+    QString totals = totalsLine();
+    if (stale)
+        totals = tr("Not connected: these figures are from %1 and no longer live.")
+                     .arg(m_staleSince.toLocalTime().toString(u"HH:mm:ss"_s));
     if (!totals.isEmpty()) {
-        p.setPen(pal.color(QPalette::Text));
-        p.drawText(rect().adjusted(12, 8, -12, -8), Qt::AlignLeft | Qt::AlignTop, totals);
+        p.setPen(stale ? QColor(178, 106, 0) : pal.color(QPalette::Text));
+        p.drawText(rect().adjusted(12, 8, -12, -8), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, totals);
     }
+    const QColor greyText = pal.color(QPalette::PlaceholderText);
     p.translate(offset());
     p.scale(scale(), scale());
 
@@ -197,7 +224,7 @@ void PipelineWidget::paintEvent(QPaintEvent *)
             QPainterPath path(a);
             const double dx = (b.x() - a.x()) / 2;
             path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b - QPointF(8, 0));
-            const QColor edge = rate > 0 ? QColor(33, 120, 200) : pal.color(QPalette::Mid);
+            const QColor edge = rate > 0 && !stale ? QColor(33, 120, 200) : pal.color(QPalette::Mid);
             p.setPen(QPen(edge, thickness, Qt::SolidLine, Qt::RoundCap));
             p.setBrush(Qt::NoBrush);
             p.drawPath(path);
@@ -220,6 +247,9 @@ void PipelineWidget::paintEvent(QPaintEvent *)
         const QJsonObject pool = m_pools ? m_pools->record(node.name) : QJsonObject();
         const QString state = PoolModel::stateOf(pool);
         const bool growing = m_queues && m_queues->isGrowing(node.name);
+        const bool failing = m_throughput && m_throughput->isFailing(node.name);
+        const QJsonObject queue = m_queues ? m_queues->record(node.name) : QJsonObject();
+        const bool hasFailedRows = queue.value(field::Failed).toInteger() + queue.value(field::Timeout).toInteger() > 0;
 
         QColor fill = pal.color(QPalette::AlternateBase);
         QColor border = pal.color(QPalette::Dark);
@@ -242,12 +272,27 @@ void PipelineWidget::paintEvent(QPaintEvent *)
             badge = tr("RETIRED");
             badgeColor = border;
         }
+        if (failing) {
+            fill = QColor(255, 220, 220);
+            border = QColor(176, 0, 32);
+            if (badge.isEmpty()) {
+                badge = tr("FAILING");
+                badgeColor = border;
+            }
+        }
+        if (stale) {
+            fill = pal.color(QPalette::Window);
+            border = pal.color(QPalette::Mid);
+            badgeColor = pal.color(QPalette::Mid);
+        }
         const bool selected = node.name == m_selected;
         p.setPen(QPen(selected ? pal.color(QPalette::Highlight) : border, selected ? 3 : 1.5, style));
         p.setBrush(fill);
         p.drawRoundedRect(box, 8, 8);
 
-        const QColor text = state.isEmpty() ? pal.color(QPalette::Text) : QColor(Qt::black);
+        const QColor text = stale         ? greyText
+            : state.isEmpty() && !failing ? pal.color(QPalette::Text)
+                                          : QColor(Qt::black);
         const QRectF inner = box.adjusted(10, 8, -10, -8);
         p.setFont(titleFont);
         p.setPen(text);
@@ -271,15 +316,20 @@ void PipelineWidget::paintEvent(QPaintEvent *)
         p.setPen(Qt::NoPen);
         p.setBrush(pal.color(QPalette::Midlight));
         p.drawRect(bar);
-        p.setBrush(QColor(46, 160, 67));
+        p.setBrush(stale ? pal.color(QPalette::Mid) : failing ? QColor(176, 0, 32) : QColor(46, 160, 67));
         p.drawRect(QRectF(bar.topLeft(), QSizeF(bar.width() * qMin(1.0, double(busy) / cap), bar.height())));
 
         p.setFont(font());
         double y = bar.bottom() + 4;
         const QStringList texts = lines(node.name);
         for (int i = 0; i < texts.size(); ++i) {
-            // The backlog line turns orange while it grows.
-            p.setPen(i == 2 && growing ? QColor(200, 90, 0) : text);
+            // The backlog line turns orange while it grows; failures are red.
+            QColor pen = text;
+            if (!stale && i == 2 && growing)
+                pen = QColor(200, 90, 0);
+            else if (!stale && ((i == 4 && failing) || (i >= 5 && hasFailedRows)))
+                pen = QColor(176, 0, 32);
+            p.setPen(pen);
             p.drawText(QRectF(inner.left(), y, inner.width(), metrics.height()), Qt::AlignLeft,
                        metrics.elidedText(texts.at(i), Qt::ElideRight, inner.width()));
             y += metrics.height();

@@ -3,6 +3,7 @@
 
 #include "pipelinegraph.h"
 
+#include <QDateTime>
 #include <QJsonObject>
 #include <QPointer>
 #include <QRectF>
@@ -15,9 +16,11 @@ class QueueModel;
 class ThroughputModel;
 
 // The pipeline drawn as boxes and arrows (QPainter): per stage the busy
-// workers against the cap, messages in flight, the pending backlog and the
-// rate; arrows as thick as the flow along them. Cooldown and drained stages
-// are marked. A click selects a stage.
+// workers against the cap, messages in flight, the pending backlog, the runs
+// that ended well and the failures per second, and the failed and timed-out
+// rows; arrows as thick as the flow along them. Cooldown and drained stages
+// are marked, a stage whose runs mostly fail is red. While the console is not
+// connected everything is grey and says how old it is. A click selects a stage.
 class PipelineWidget : public QWidget
 {
     Q_OBJECT
@@ -37,6 +40,9 @@ public:
     QRectF boxOf(const QString &stage) const;
     QString selectedStage() const { return m_selected; }
     void setSelectedStage(const QString &stage);
+    // The figures are from `lastData` and no longer live (invalid: they are live).
+    void setStale(const QDateTime &lastData);
+    bool isStale() const { return m_staleSince.isValid(); }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -61,6 +67,7 @@ private:
     PipelineGraph m_graph;
     QJsonObject m_totals;
     QString m_selected;
+    QDateTime m_staleSince;
 };
 
 } // namespace pepsi::console

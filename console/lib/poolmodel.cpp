@@ -78,8 +78,8 @@ QString PoolModel::stateOf(const QJsonObject &record)
 
 QStringList PoolModel::headers() const
 {
-    return {tr("Stage"),   tr("Busy"), tr("Idle"),      tr("Starting"), tr("Retiring"),
-            tr("Workers"), tr("Cap"),  tr("In flight"), tr("Capacity"), tr("State")};
+    return {tr("Stage"), tr("Busy"),        tr("Idle"),      tr("Starting"), tr("Retiring"), tr("Workers"),
+            tr("Cap"),   tr("Queue limit"), tr("In flight"), tr("Capacity"), tr("State")};
 }
 
 QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
@@ -91,6 +91,7 @@ QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int colu
                                                field::Retiring,
                                                field::Workers,
                                                field::Parallelism,
+                                               field::QueueLimit,
                                                field::InFlight,
                                                field::Capacity,
                                                {}};
@@ -98,6 +99,8 @@ QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int colu
         return column == Stage || column == State ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (column == Stage)
         return role == Qt::DisplayRole || role == SortRole ? QVariant(key) : QVariant();
+    if (role == Qt::ToolTipRole && (column == Parallelism || column == QueueLimit))
+        return tr("PARALLELISM and QUEUE_LIMIT can be set here (the context menu) by root and the service account.");
     if (column == State) {
         const QString state = stateOf(record);
         if (role == SortRole)

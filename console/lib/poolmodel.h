@@ -12,7 +12,20 @@ class PoolModel : public KeyedTableModel
     Q_OBJECT
 
 public:
-    enum Column { Stage, Busy, Idle, Starting, Retiring, Workers, Parallelism, InFlight, Capacity, State, ColumnCount };
+    enum Column {
+        Stage,
+        Busy,
+        Idle,
+        Starting,
+        Retiring,
+        Workers,
+        Parallelism,
+        QueueLimit,
+        InFlight,
+        Capacity,
+        State,
+        ColumnCount
+    };
 
     using KeyedTableModel::KeyedTableModel;
 

@@ -8,12 +8,14 @@ namespace pepsi::console {
 // Row counts per stage and status (status → stages.*.queue). A stage whose
 // pending backlog grew in each of the last GrowthSnapshots snapshots is
 // highlighted once it holds at least GrowthFloor messages: the stage does not keep up.
+// PendingAges shows how long the pending rows have waited at their stage, in
+// qshape's buckets (protocol::pendingAgeBuckets(): 1s 10s 1m 10m 1h older).
 class QueueModel : public KeyedTableModel
 {
     Q_OBJECT
 
 public:
-    enum Column { Stage, Pending, Running, Paused, Failed, Timeout, OldestPending, Trend, ColumnCount };
+    enum Column { Stage, Pending, Running, Paused, Failed, Timeout, OldestPending, PendingAges, Trend, ColumnCount };
     static constexpr int GrowthSnapshots = 2;
     // A backlog smaller than this is noise (a stage's own batch), not a trend.
     static constexpr qint64 GrowthFloor = 1000;

@@ -3,12 +3,16 @@
 
 #include "control/protocol.h"
 
+#include "consolefeed.h"
 #include "controlclient.h"
+#include "poolmodel.h"
 #include "queuemodel.h"
+#include "throughputmodel.h"
 
 #include <QAction>
 #include <QIcon>
 #include <QJsonArray>
+#include <QLocale>
 #include <QMessageBox>
 #include <algorithm>
 #include <limits>
@@ -20,46 +24,64 @@ namespace cmd = protocol::cmd;
 namespace field = protocol::field;
 namespace value = protocol::value;
 
-StageActions::StageActions(ControlClient *client, QueueModel *queues, QWidget *dialogParent, QObject *parent)
+StageActions::StageActions(ControlClient *client, ConsoleFeed *feed, QWidget *dialogParent, QObject *parent)
     : QObject(parent)
     , m_client(client)
-    , m_queues(queues)
+    , m_feed(feed)
     , m_dialogParent(dialogParent)
-    , m_drain(new QAction(QIcon(u":/icons/drain.png"_s), tr("&Drain stage"), this))
-    , m_resume(new QAction(QIcon(u":/icons/resume.png"_s), tr("Re&sume stage"), this))
-    , m_requeueFailed(new QAction(QIcon(u":/icons/requeue.png"_s), tr("Requeue &failed…"), this))
-    , m_requeueTimeout(new QAction(tr("Requeue &timed out…"), this))
+    , m_drain(new QAction(QIcon(u":/icons/drain.png"_s), {}, this))
+    , m_resume(new QAction(QIcon(u":/icons/resume.png"_s), {}, this))
+    , m_requeueFailed(new QAction(QIcon(u":/icons/requeue.png"_s), {}, this))
+    , m_requeueTimeout(new QAction(this))
     , m_reload(new QAction(QIcon(u":/icons/reload.png"_s), tr("Re&load configuration"), this))
 {
-    m_drain->setToolTip(tr("Stop claiming messages for the selected stage; its workers finish what they hold."));
-    m_resume->setToolTip(tr("Claim messages for the selected stage again."));
-    m_requeueFailed->setToolTip(tr("Put the failed messages of the selected stage back to pending."));
-    m_requeueTimeout->setToolTip(tr("Put the timed-out messages of the selected stage back to pending."));
     m_reload->setToolTip(tr("Re-read the configuration overlay and retire every worker."));
     m_reload->setShortcut(QKeySequence::Refresh);
 
     m_confirm = [this](const QString &title, const QString &question) {
         return QMessageBox::question(m_dialogParent, title, question) == QMessageBox::Yes;
     };
-    connect(m_drain, &QAction::triggered, this, [this] {
-        send(cmd::Drain, {{field::Stage, m_stage}}, tr("Draining %1").arg(m_stage));
-    });
+    connect(m_drain, &QAction::triggered, this, &StageActions::confirmDrain);
     connect(m_resume, &QAction::triggered, this, [this] {
-        send(cmd::Resume, {{field::Stage, m_stage}}, tr("Resuming %1").arg(m_stage));
+        send(cmd::Resume, {{field::Stage, m_stage}}, Request{tr("Resuming %1").arg(m_stage)});
     });
     connect(m_requeueFailed, &QAction::triggered, this, [this] { requeue(value::Failed); });
     connect(m_requeueTimeout, &QAction::triggered, this, [this] { requeue(value::Timeout); });
-    connect(m_reload, &QAction::triggered, this, [this] { send(cmd::Reload, {}, tr("Reloading")); });
+    connect(m_reload, &QAction::triggered, this, [this] { send(cmd::Reload, {}, Request{tr("Reloading")}); });
     connect(client, &ControlClient::stateChanged, this, &StageActions::updateEnabled);
     connect(client, &ControlClient::versionReceived, this, &StageActions::updateEnabled);
     connect(client, &ControlClient::replied, this, &StageActions::onReplied);
+    // Drain and resume follow the stage's state as the snapshots and events bring it.
+    connect(feed->pools(), &KeyedTableModel::flushed, this, &StageActions::updateEnabled);
+    updateTexts();
     updateEnabled();
 }
 
 void StageActions::setStage(const QString &stage)
 {
     m_stage = stage;
+    updateTexts();
     updateEnabled();
+}
+
+void StageActions::updateTexts()
+{
+    // Every action names the stage it acts on, in the menu and the tool bar alike.
+    if (m_stage.isEmpty()) {
+        m_drain->setText(tr("&Drain stage"));
+        m_resume->setText(tr("Re&sume stage"));
+        m_requeueFailed->setText(tr("Requeue &failed…"));
+        m_requeueTimeout->setText(tr("Requeue &timed out…"));
+    } else {
+        m_drain->setText(tr("&Drain %1…").arg(m_stage));
+        m_resume->setText(tr("Re&sume %1").arg(m_stage));
+        m_requeueFailed->setText(tr("Requeue &failed of %1…").arg(m_stage));
+        m_requeueTimeout->setText(tr("Requeue &timed out of %1…").arg(m_stage));
+    }
+    m_drain->setToolTip(tr("Stop claiming messages for stage %1; its workers finish what they hold.").arg(m_stage));
+    m_resume->setToolTip(tr("Claim messages for stage %1 again.").arg(m_stage));
+    m_requeueFailed->setToolTip(tr("Put the failed messages of stage %1 back to pending.").arg(m_stage));
+    m_requeueTimeout->setToolTip(tr("Put the timed-out messages of stage %1 back to pending.").arg(m_stage));
 }
 
 QString StageActions::disabledReason() const
@@ -75,54 +97,125 @@ void StageActions::updateEnabled()
 {
     const QString why = disabledReason();
     const bool admin = why.isEmpty();
+    const bool known = !m_stage.isEmpty() && m_feed->pools()->contains(m_stage);
+    const bool drained = m_feed->pools()->record(m_stage).value(field::Drained).toBool();
     m_reload->setEnabled(admin);
-    for (QAction *action : {m_drain, m_resume, m_requeueFailed, m_requeueTimeout})
+    m_drain->setEnabled(admin && known && !drained);
+    m_resume->setEnabled(admin && known && drained);
+    for (QAction *action : {m_requeueFailed, m_requeueTimeout})
         action->setEnabled(admin && !m_stage.isEmpty());
-    for (QAction *action : all())
-        action->setStatusTip(admin ? action->toolTip() : tr("Disabled: %1.").arg(why));
+    for (QAction *action : all()) {
+        QString tip = action->toolTip();
+        if (!admin)
+            tip = tr("Disabled: %1.").arg(why);
+        else if (m_stage.isEmpty() && action != m_reload)
+            tip = tr("Disabled: choose a stage first (the Stage box, a box on the Pipeline, a row of a table).");
+        else if (action == m_drain && drained)
+            tip = tr("Stage %1 is drained already.").arg(m_stage);
+        else if (action == m_resume && known && !drained)
+            tip = tr("Stage %1 is not drained: it claims messages.").arg(m_stage);
+        action->setStatusTip(tip);
+    }
 }
 
-void StageActions::send(const QString &cmd, const QJsonObject &arguments, const QString &what)
+qint64 StageActions::send(const QString &cmd, const QJsonObject &arguments, const Request &request)
 {
     const qint64 id = m_client->send(cmd, arguments);
     if (id == 0) {
-        Q_EMIT failed(tr("%1: not connected to the daemon.").arg(what));
-        return;
+        Q_EMIT failed(tr("%1: not connected to the daemon.").arg(request.what));
+        return 0;
     }
-    m_waiting.insert(id, what);
+    m_waiting.insert(id, request);
+    return id;
+}
+
+void StageActions::confirmDrain()
+{
+    const QString stage = m_stage;
+    const QJsonObject pool = m_feed->pools()->record(stage);
+    const qint64 pending = m_feed->queues()->count(stage, value::Pending);
+    const QString question = tr("Drain stage %1? It stops claiming messages. Its busy workers (%L2) finish the "
+                                "messages they hold (%L3); the pending messages (%L4) wait at %1 until it is resumed.")
+                                 .arg(stage)
+                                 .arg(pool.value(field::Busy).toInt())
+                                 .arg(pool.value(field::InFlight).toInt())
+                                 .arg(pending);
+    if (!m_confirm(tr("Drain %1").arg(stage), question))
+        return;
+    send(cmd::Drain, {{field::Stage, stage}}, Request{tr("Draining %1").arg(stage)});
+}
+
+void StageActions::setOption(const QString &stage, const QString &option, int value)
+{
+    const QString now = m_feed->pools()->record(stage).value(option.toLower()).toVariant().toString();
+    const QString question =
+        tr("Set %1 of stage %2 from %3 to %4? The daemon writes it to the configuration overlay and reloads, which "
+           "retires every worker (they finish what they hold) and starts new ones.")
+            .arg(option, stage, now.isEmpty() ? tr("its current value") : now)
+            .arg(value);
+    if (!m_confirm(tr("Set %1 of %2").arg(option, stage), question))
+        return;
+    send(cmd::Set, {{field::Stage, stage}, {field::Option, option}, {field::Value, value}},
+         Request{tr("Setting %1 of %2").arg(option, stage), stage});
+}
+
+QString StageActions::failingWarning(const QString &stage) const
+{
+    const ThroughputModel *throughput = m_feed->throughput();
+    if (!throughput->isFailing(stage))
+        return {};
+    return tr("Stage %1 is failing now: %2 % of its runs in the last %3 s failed (%4). Requeued messages will "
+              "probably fail again.")
+        .arg(stage)
+        .arg(QLocale().toString(100.0 * throughput->failureShare(stage), 'f', 0))
+        .arg(ThroughputModel::FailureWindowSeconds)
+        .arg(formatRate(throughput->failureRate(stage)));
 }
 
 void StageActions::requeue(const QString &status)
 {
     const QString stage = m_stage;
     const bool failed = status == value::Failed;
-    const qint64 count = m_queues->count(stage, status);
+    const qint64 count = m_feed->queues()->count(stage, status);
     if (count <= 0) {
         Q_EMIT done(failed ? tr("Stage %1 has no failed messages to requeue.").arg(stage)
                            : tr("Stage %1 has no timed-out messages to requeue.").arg(stage));
         return;
     }
     const int n = int(std::min<qint64>(count, std::numeric_limits<int>::max()));
-    const QString question = failed
-        ? tr("Put %n failed message(s) of stage %1 back to pending?", nullptr, n).arg(stage)
-        : tr("Put %n timed-out message(s) of stage %1 back to pending?", nullptr, n).arg(stage);
-    if (!m_confirm(tr("Requeue messages"), question))
+    QString question = failed ? tr("Put %Ln failed message(s) of stage %1 back to pending?", nullptr, n).arg(stage)
+                              : tr("Put %Ln timed-out message(s) of stage %1 back to pending?", nullptr, n).arg(stage);
+    if (count > protocol::MaxRequeueLimit)
+        question += u' '
+            + tr("The daemon moves at most %L1 at a time: the console asks in batches until that many are moved.")
+                  .arg(protocol::MaxRequeueLimit);
+    const QString warning = failingWarning(stage);
+    if (!warning.isEmpty())
+        question += u"\n\n"_s + warning;
+    if (!m_confirm(tr("Requeue messages of %1").arg(stage), question))
         return;
-    // The counts are at most a couple of seconds old; ask for all of them,
-    // within the protocol's bound, and say so when more remain.
-    const int limit = int(std::clamp<qint64>(count, 1, 10000));
-    send(cmd::Requeue, {{field::Stage, stage}, {field::Status, status}, {field::Limit, limit}},
-         failed ? tr("Requeueing the failed messages of %1").arg(stage)
-                : tr("Requeueing the timed-out messages of %1").arg(stage));
+    Request request{failed ? tr("Requeueing the failed messages of %1").arg(stage)
+                           : tr("Requeueing the timed-out messages of %1").arg(stage),
+                    stage, status, count, 0};
+    sendRequeueBatch(request);
+}
+
+void StageActions::sendRequeueBatch(const Request &request)
+{
+    // The counts are at most a couple of seconds old: ask for what is left of
+    // what the operator agreed to, within the daemon's bound.
+    const int limit = int(std::clamp<qint64>(request.wanted - request.moved, 1, protocol::MaxRequeueLimit));
+    send(cmd::Requeue, {{field::Stage, request.stage}, {field::Status, request.status}, {field::Limit, limit}},
+         request);
 }
 
 void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error)
 {
-    const QString what = m_waiting.take(id);
-    if (what.isEmpty())
+    if (!m_waiting.contains(id))
         return; // not ours
+    Request request = m_waiting.take(id);
     if (!ok) {
-        Q_EMIT failed(tr("%1 failed: %2").arg(what, error));
+        Q_EMIT failed(tr("%1 failed: %2").arg(request.what, error));
         return;
     }
     const QJsonObject r = result.toObject();
@@ -131,11 +224,28 @@ void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJson
     else if (cmd == cmd::Resume)
         Q_EMIT done(tr("Stage %1 resumed.").arg(r.value(field::Stage).toString()));
     else if (cmd == cmd::Requeue) {
-        const int n = r.value(field::Requeued).toInt();
-        QString message = tr("%n message(s) put back to pending.", nullptr, n);
+        const qint64 batch = r.value(field::Requeued).toInteger();
+        request.moved += batch;
+        // More rows match and the operator agreed to more: the next batch.
+        // A batch that moved nothing ends it (the rows are locked elsewhere).
+        if (r.value(field::More).toBool() && batch > 0 && request.moved < request.wanted) {
+            sendRequeueBatch(request);
+            return;
+        }
+        const int n = int(std::min<qint64>(request.moved, std::numeric_limits<int>::max()));
+        QString message = tr("%Ln message(s) of stage %1 put back to pending.", nullptr, n).arg(request.stage);
+        // More match than were agreed to: either more failed meanwhile (the
+        // stage still fails them) or the counts were old.
         if (r.value(field::More).toBool())
-            message += u' ' + tr("More remain; requeue again for the rest.");
+            message += u' '
+                + (m_feed->throughput()->isFailing(request.stage)
+                       ? tr("More remain: stage %1 is still failing its messages.").arg(request.stage)
+                       : tr("More remain; requeue again for the rest."));
         Q_EMIT done(message);
+    } else if (cmd == cmd::Set) {
+        Q_EMIT done(tr("%1 of stage %2 set to %3; the Pools view shows it once the daemon has reloaded.")
+                        .arg(r.value(field::Option).toString(), r.value(field::Stage).toString(),
+                             r.value(field::Value).toVariant().toString()));
     } else if (cmd == cmd::Reload) {
         QStringList stages;
         for (const QJsonValue v : r.value(field::Stages).toArray())

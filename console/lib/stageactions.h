@@ -11,15 +11,18 @@ class QWidget;
 
 namespace pepsi::console {
 
+class ConsoleFeed;
 class ControlClient;
-class QueueModel;
 
-// The admin commands as QActions on the selected stage: drain, resume,
-// requeue failed / timed-out messages (after a confirmation saying how many,
-// from the queue counts) and reload. Enabled only while connected to a
-// daemon that accepts admin commands from us (`version` → peer.admin).
-// Every answer is reported: done() on success, failed() with the daemon's
-// words otherwise.
+// The admin commands as QActions on the stage the operator chose, each named
+// after it ("Drain enrich"): drain and resume (enabled by the stage's state,
+// after a confirmation naming what the stage holds), requeue failed /
+// timed-out messages (after a confirmation saying how many, from the queue
+// counts, and whether the stage is failing right now; in batches of the
+// daemon's limit until that many were moved) and reload. Enabled only while
+// connected to a daemon that accepts admin commands from us (`version` →
+// peer.admin). Every answer is reported: done() on success, failed() with the
+// daemon's words otherwise.
 class StageActions : public QObject
 {
     Q_OBJECT
@@ -28,7 +31,7 @@ public:
     // (title, question) -> the user said yes. Tests replace the dialog.
     using Confirm = std::function<bool(const QString &title, const QString &question)>;
 
-    StageActions(ControlClient *client, QueueModel *queues, QWidget *dialogParent, QObject *parent = nullptr);
+    StageActions(ControlClient *client, ConsoleFeed *feed, QWidget *dialogParent, QObject *parent = nullptr);
 
     QAction *drain() const { return m_drain; }
     QAction *resume() const { return m_resume; }
@@ -36,6 +39,11 @@ public:
     QAction *requeueTimeout() const { return m_requeueTimeout; }
     QAction *reload() const { return m_reload; }
     QList<QAction *> all() const { return {m_drain, m_resume, m_requeueFailed, m_requeueTimeout, m_reload}; }
+
+    // `set` (admin): the stage's PARALLELISM or QUEUE_LIMIT to `value`, after
+    // a confirmation. The daemon writes the configuration overlay and reloads;
+    // the Pools view shows the value once the reload's snapshot came.
+    void setOption(const QString &stage, const QString &option, int value);
 
     void setStage(const QString &stage);
     QString stage() const { return m_stage; }
@@ -48,13 +56,27 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
+    struct Request
+    {
+        QString what;  // for the messages
+        QString stage; // requeue: the batch's stage and status
+        QString status;
+        qint64 wanted = 0; // requeue: how many the operator agreed to move
+        qint64 moved = 0;  // requeue: moved by the batches before this one
+    };
+
+    void updateTexts();
     void updateEnabled();
-    void send(const QString &cmd, const QJsonObject &arguments, const QString &what);
+    qint64 send(const QString &cmd, const QJsonObject &arguments, const Request &request);
+    void confirmDrain();
     void requeue(const QString &status);
+    void sendRequeueBatch(const Request &request);
     void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
+    // "Stage enrich failed 95 % of its runs in the last 10 s: ..." or "".
+    QString failingWarning(const QString &stage) const;
 
     ControlClient *m_client;
-    QueueModel *m_queues;
+    ConsoleFeed *m_feed;
     QWidget *m_dialogParent;
     QAction *m_drain;
     QAction *m_resume;
@@ -63,7 +85,7 @@ private:
     QAction *m_reload;
     QString m_stage;
     Confirm m_confirm;
-    QHash<qint64, QString> m_waiting; // request id -> what it was, for the messages
+    QHash<qint64, Request> m_waiting; // request id -> what it was
 };
 
 } // namespace pepsi::console

@@ -11,14 +11,21 @@ namespace pepsi::console {
 
 // Per-stage statistics (status → stages.*.stats) and, from every `tick`, the
 // history of each stage's 10-second rate over the last HistorySeconds, for
-// the throughput plot.
+// the throughput plot. The daemon's rate counts every run that ended, failed
+// ones too; the failures' share comes from the statistics of the snapshots
+// of the last FailureWindowSeconds, so that a stage that fails everything
+// does not look busy and healthy: history() holds the runs that did not fail
+// and the failures apart, and isFailing() says when most runs fail.
 class ThroughputModel : public KeyedTableModel
 {
     Q_OBJECT
 
 public:
-    enum Column { Stage, Rate10s, Rate60s, Runs, Failures, Timeouts, Crashes, BusyTime, ColumnCount };
+    enum Column { Stage, Rate10s, FailRate, Rate60s, Runs, Failures, Timeouts, Crashes, BusyTime, ColumnCount };
     static constexpr int HistorySeconds = 600;
+    static constexpr int FailureWindowSeconds = 10;
+    // A stage is failing when at least this share of its recent runs failed.
+    static constexpr double FailingShare = 0.5;
 
     using KeyedTableModel::KeyedTableModel;
 
@@ -27,8 +34,9 @@ public:
 
     struct Sample
     {
-        QDateTime time; // UTC
-        double rate = 0;
+        QDateTime time;    // UTC
+        double rate = 0;   // runs per second that did not fail
+        double failed = 0; // failures, timeouts and crashes per second
     };
     // Oldest first.
     QList<Sample> history(const QString &stage) const { return m_history.value(stage); }
@@ -36,14 +44,33 @@ public:
     QDateTime lastSampleTime() const { return m_last; }
     void clearHistory();
 
+    // The share of failures, timeouts and crashes among the runs that ended
+    // in the last FailureWindowSeconds of snapshots (0 when none ended or too
+    // few snapshots came yet), and that share of the current 10-second rate.
+    double failureShare(const QString &stage) const;
+    double failureRate(const QString &stage) const;
+    // Whether two snapshots of the stage came, so that the share means something.
+    bool isFailureShareKnown(const QString &stage) const;
+    bool isFailing(const QString &stage) const;
+    // All failures, timeouts and crashes since the daemon started (every stage).
+    qint64 failedTotal() const;
+
 Q_SIGNALS:
     void historyChanged();
 
 protected:
     QStringList headers() const override;
     QVariant cell(const QString &key, const QJsonObject &record, int column, int role) const override;
+    bool highlighted(const QJsonObject &record) const override;
 
 private:
+    struct Counts
+    {
+        QDateTime time;
+        qint64 runs = 0;
+        qint64 failed = 0;
+    };
+    QMap<QString, QList<Counts>> m_counts; // the snapshots of the failure window
     QMap<QString, QList<Sample>> m_history;
     QDateTime m_last;
 };

@@ -11,6 +11,8 @@
 
 namespace pepsi::console {
 
+using namespace Qt::StringLiterals;
+
 double niceCeiling(double value)
 {
     if (!(value > 0))
@@ -74,7 +76,7 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
     for (const QString &stage : m_model->historyStages()) {
         for (const auto &sample : m_model->history(stage)) {
             if (sample.time >= start)
-                top = qMax(top, sample.rate);
+                top = qMax(top, qMax(sample.rate, sample.failed));
         }
     }
     top = niceCeiling(top * 1.05);
@@ -100,33 +102,49 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
     const int step = minutes == 1 ? 10 : 60;
     for (int t = 0; t <= minutes * 60; t += step) {
         const double x = plot.left() + plot.width() * (minutes * 60 - t) / (minutes * 60);
-        const QString label = t == 0 ? tr("now") : step == 60 ? tr("−%1 min").arg(t / 60) : tr("−%1 s").arg(t);
+        // Not connected: the axis ends at the last sample, which is not "now".
+        const QString endLabel = isEnabled() ? tr("now") : end.toLocalTime().toString(u"HH:mm:ss"_s);
+        const QString label = t == 0 ? endLabel : step == 60 ? tr("−%1 min").arg(t / 60) : tr("−%1 s").arg(t);
         const double w = fm.horizontalAdvance(label);
         p.drawText(QPointF(qBound(0.0, x - w / 2, width() - w), plot.bottom() + fm.height() + 2), label);
     }
     p.setPen(QPen(pal.color(QPalette::Dark), 1));
     p.drawRect(plot);
 
-    // One line per stage.
+    // Per stage a solid line of the runs that did not fail and, where some
+    // failed, a dashed one of the failures; no line across a stretch without
+    // samples (the console was not connected, or the daemon was away).
     const double span = double(start.msecsTo(end));
     p.save();
     p.setClipRect(plot.adjusted(-1, -1, 1, 1));
     for (const QString &stage : m_model->historyStages()) {
-        QPainterPath path;
-        bool first = true;
-        for (const auto &sample : m_model->history(stage)) {
-            if (sample.time < start)
+        const auto samples = m_model->history(stage);
+        bool anyFailed = false;
+        for (const auto &sample : samples)
+            anyFailed |= sample.failed > 0;
+        for (const bool failures : {false, true}) {
+            if (failures && !anyFailed)
                 continue;
-            const QPointF point(plot.left() + plot.width() * double(start.msecsTo(sample.time)) / span,
-                                plot.bottom() - plot.height() * sample.rate / top);
-            if (first)
-                path.moveTo(point);
-            else
-                path.lineTo(point);
-            first = false;
+            QPainterPath path;
+            QDateTime previous;
+            for (const auto &sample : samples) {
+                if (sample.time < start)
+                    continue;
+                const double value = failures ? sample.failed : sample.rate;
+                const QPointF point(plot.left() + plot.width() * double(start.msecsTo(sample.time)) / span,
+                                    plot.bottom() - plot.height() * value / top);
+                if (!previous.isValid() || previous.msecsTo(sample.time) > GapMs)
+                    path.moveTo(point);
+                else
+                    path.lineTo(point);
+                previous = sample.time;
+            }
+            QColor color = colorOf(stage);
+            if (!isEnabled())
+                color.setAlpha(90); // greyed with the rest of the window while not connected
+            p.setPen(QPen(color, failures ? 2.5 : 2, failures ? Qt::DashLine : Qt::SolidLine));
+            p.drawPath(path);
         }
-        p.setPen(QPen(colorOf(stage), 2));
-        p.drawPath(path);
     }
     p.restore();
 
@@ -136,7 +154,10 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
     QStringList entries;
     for (const QString &stage : m_model->historyStages()) {
         const auto samples = m_model->history(stage);
-        entries.append(tr("%1 %2").arg(stage, formatRate(samples.isEmpty() ? 0 : samples.last().rate)));
+        const double failed = samples.isEmpty() ? 0 : samples.last().failed;
+        const QString rate = formatRate(samples.isEmpty() ? 0 : samples.last().rate);
+        entries.append(failed > 0 ? tr("%1 %2, failing %3 (dashed)").arg(stage, rate, formatRate(failed))
+                                  : tr("%1 %2").arg(stage, rate));
     }
     double legendWidth = 16;
     for (const QString &entry : entries)
@@ -156,7 +177,9 @@ void ThroughputPlot::paintEvent(QPaintEvent *)
         x += fm.horizontalAdvance(entries.at(i)) + 10;
     }
     p.drawText(QRectF(0, 2, width() - 8, fm.height()), Qt::AlignRight,
-               tr("messages per second per stage, 10-second average, last %n minute(s)", nullptr, minutes));
+               tr("runs per second per stage that did not fail (dashed: that failed), 10-second average, "
+                  "last %n minute(s)",
+                  nullptr, minutes));
 }
 
 } // namespace pepsi::console

@@ -9,13 +9,16 @@ namespace pepsi::console {
 
 class ThroughputModel;
 
-// Each stage's 10-second rate over the last few minutes, one line per stage,
-// with a legend (QPainter; no Qt Charts dependency).
+// Each stage's 10-second rate over the last few minutes, one line per stage
+// (dashed: its failures), with a legend (QPainter; no Qt Charts dependency).
+// Samples further apart than GapMs are not joined: the ticks stopped.
 class ThroughputPlot : public QWidget
 {
     Q_OBJECT
 
 public:
+    static constexpr qint64 GapMs = 3000;
+
     explicit ThroughputPlot(ThroughputModel *model, QWidget *parent = nullptr);
 
     void setMinutes(int minutes);

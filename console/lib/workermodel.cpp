@@ -30,6 +30,7 @@ void WorkerModel::applyEvent(const QJsonObject &event)
                           {field::Stage, event.value(field::Stage)},
                           {field::State, value::Starting},
                           {field::Messages, 0},
+                          {field::Held, 0},
                           {field::UptimeMs, 0},
                           {field::HeadId, QJsonValue::Null},
                           {field::HeadAgeMs, QJsonValue::Null}});
@@ -50,7 +51,7 @@ QList<qint64> WorkerModel::pids(const QString &stage) const
 
 QStringList WorkerModel::headers() const
 {
-    return {tr("PID"),    tr("Stage"),   tr("State"),    tr("Messages"),
+    return {tr("PID"),    tr("Stage"),   tr("State"),    tr("Messages"),   tr("Held"),
             tr("Uptime"), tr("Head id"), tr("Head age"), tr("Max runtime")};
 }
 
@@ -58,6 +59,8 @@ QVariant WorkerModel::cell(const QString &, const QJsonObject &record, int colum
 {
     if (role == Qt::TextAlignmentRole)
         return column == Stage || column == State ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column == Held)
+        return tr("Messages this worker holds now (its queue, head of line included).");
     if (role == Qt::ToolTipRole && column == HeadAge && highlighted(record))
         return tr("The watchdog kills this worker when its head-of-line message reaches %1.")
             .arg(formatDuration(record.value(field::MaxRuntimeMs).toInteger()));
@@ -89,6 +92,8 @@ QVariant WorkerModel::cell(const QString &, const QJsonObject &record, int colum
     }
     case Messages:
         return record.value(field::Messages).toInteger();
+    case Held:
+        return record.value(field::Held).toInteger();
     case Uptime:
         return duration(field::UptimeMs);
     case HeadId: {

@@ -16,7 +16,7 @@ class WorkerModel : public KeyedTableModel
     Q_OBJECT
 
 public:
-    enum Column { Pid, Stage, State, Messages, Uptime, HeadId, HeadAge, MaxRuntime, ColumnCount };
+    enum Column { Pid, Stage, State, Messages, Held, Uptime, HeadId, HeadAge, MaxRuntime, ColumnCount };
     static constexpr double WarnFraction = 0.8;
 
     using KeyedTableModel::KeyedTableModel;

@@ -99,11 +99,12 @@ void TestConsoleLive::watchesAndSteersARealDaemon()
         !throughput->history(u"deliver"_s).isEmpty() && throughput->history(u"deliver"_s).last().rate > 0, 15000);
     QTRY_VERIFY_WITH_TIMEOUT(throughput->record(u"enrich"_s).value("rate_10s"_L1).toDouble() > 0, 10000);
     const qint64 firstFlowMs = clock.elapsed();
-    QVERIFY(window.pipeline()->lines(u"enrich"_s).value(3) != u"rate 0.0/s"_s);
+    QVERIFY(window.pipeline()->lines(u"enrich"_s).value(3) != u"done 0.0/s"_s);
 
     // WHEN enrich is drained through the UI's action
     window.selectStage(u"enrich"_s);
     QVERIFY(window.actions()->drain()->isEnabled());
+    window.actions()->setConfirm([](const QString &, const QString &) { return true; }); // the operator says yes
     QSignalSpy done(window.actions(), &StageActions::done);
     window.actions()->drain()->trigger();
     // THEN the daemon says so, the pool shows it, and the backlog at enrich grows
@@ -123,6 +124,7 @@ void TestConsoleLive::watchesAndSteersARealDaemon()
     QVERIFY(window.grab().save(dir + u"/tst_consolelive-throughput.png"_s));
 
     // WHEN it is resumed, THEN it claims again and the pool shows it
+    QVERIFY(window.actions()->resume()->isEnabled());
     window.actions()->resume()->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(!pools->record(u"enrich"_s).value("drained"_L1).toBool(), 5000);

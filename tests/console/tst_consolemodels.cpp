@@ -2,6 +2,7 @@
 // The console's models: a snapshot in, rows out; an event in, the right row
 // changes; structural and data signals only after the flush.
 #include "eventlogmodel.h"
+#include "eventtext.h"
 #include "pipelinegraph.h"
 #include "poolmodel.h"
 #include "queuemodel.h"
@@ -13,6 +14,7 @@
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTranslator>
 
 using namespace pepsi::console;
 using namespace Qt::StringLiterals;
@@ -64,6 +66,7 @@ class TestConsoleModels : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase();
     void poolSnapshot_data();
     void poolSnapshot();
     void poolEvent_data();
@@ -79,9 +82,22 @@ private Q_SLOTS:
     void workerEvents();
     void throughputHistory();
     void eventLog();
+    void eventDetails_data();
+    void eventDetails();
+    void throughputFailures();
     void pipelineLayout_data();
     void pipelineLayout();
+
+private:
+    QTranslator m_english;
 };
+
+void TestConsoleModels::initTestCase()
+{
+    // As pepsi-console does: English plural forms ("1 message", "2 messages").
+    QVERIFY(m_english.load(u":/i18n/pepsi-console_en.qm"_s));
+    QCoreApplication::installTranslator(&m_english);
+}
 
 void TestConsoleModels::poolSnapshot_data()
 {
@@ -244,22 +260,25 @@ void TestConsoleModels::queueGrowth_data()
 {
     QTest::addColumn<QList<int>>("pending"); // one snapshot each
     QTest::addColumn<bool>("growing");
+    QTest::addColumn<QString>("trend"); // the Backlog column's words (C locale)
 
-    QTest::newRow("one snapshot") << QList<int>{1000} << false;
-    QTest::newRow("grew once") << QList<int>{1000, 2000} << false;
-    QTest::newRow("grew twice") << QList<int>{1000, 2000, 3000} << true;
-    QTest::newRow("grew, then shrank") << QList<int>{1000, 2000, 3000, 2500} << false;
-    QTest::newRow("steady") << QList<int>{1000, 1000, 1000} << false;
-    QTest::newRow("grew twice after a dip") << QList<int>{3000, 1000, 1500, 1600} << true;
-    QTest::newRow("grew twice, below the floor") << QList<int>{77, 150, 187} << false;
-    QTest::newRow("reaches the floor") << QList<int>{500, 900, 1000} << true;
+    QTest::newRow("one snapshot") << QList<int>{1000} << false << u"steady"_s;
+    QTest::newRow("grew once") << QList<int>{1000, 2000} << false << u"rising (+1,000)"_s;
+    QTest::newRow("grew twice") << QList<int>{1000, 2000, 3000} << true << u"growing (+1,000)"_s;
+    QTest::newRow("grew, then shrank") << QList<int>{1000, 2000, 3000, 2500} << false << u"falling (−500)"_s;
+    QTest::newRow("steady") << QList<int>{1000, 1000, 1000} << false << u"steady"_s;
+    QTest::newRow("grew twice after a dip") << QList<int>{3000, 1000, 1500, 1600} << true << u"growing (+100)"_s;
+    QTest::newRow("grew twice, below the floor") << QList<int>{77, 150, 187} << false << u"rising (+37)"_s;
+    QTest::newRow("reaches the floor") << QList<int>{500, 900, 1000} << true << u"growing (+100)"_s;
 }
 
 void TestConsoleModels::queueGrowth()
 {
     QFETCH(QList<int>, pending);
     QFETCH(bool, growing);
+    QFETCH(QString, trend);
 
+    QLocale::setDefault(QLocale::c());
     QueueModel model;
     for (int n : pending) {
         model.applyStatus(QJsonObject{
@@ -273,6 +292,8 @@ void TestConsoleModels::queueGrowth()
              qint64(pending.last()));
     QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending).toString(), QLocale().toString(pending.last()));
     QCOMPARE(model.count(u"enrich"_s, u"failed"_s), qint64(7));
+    QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Trend).toString(), trend.replace(u',', QString()));
+    QLocale::setDefault(QLocale::system());
 }
 
 void TestConsoleModels::queueKeepsCountsWhileDatabaseIsDown()
@@ -352,6 +373,11 @@ void TestConsoleModels::throughputHistory()
 {
     ThroughputModel model;
     model.applyStatus(twoStages());
+    // One snapshot cannot say which share of the ticks' rate failed: no samples yet.
+    model.applyEvent(QJsonObject{{"event"_L1, u"tick"_s},
+                                 {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"rate_10s"_L1, 5.0}}}}}});
+    QVERIFY(model.history(u"enrich"_s).isEmpty());
+    model.applyStatus(twoStages());
     model.flush();
     QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs, KeyedTableModel::SortRole).toLongLong(), qint64(52011));
     QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs).toString(), QLocale().toString(52011));
@@ -390,10 +416,13 @@ void TestConsoleModels::eventLog()
     model.flush();
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(model.rowCount(), 2); // the tick is not logged
-    QCOMPARE(model.index(0, EventLogModel::Event).data().toString(), u"worker_crashed"_s);
+    QCOMPARE(model.index(0, EventLogModel::Event).data().toString(), u"worker crashed"_s);
     QCOMPARE(model.index(0, EventLogModel::Pid).data().toLongLong(), qint64(4242));
-    QVERIFY(model.index(0, EventLogModel::Details).data().toString().contains(u"cause=crashed: signal 9"_s));
-    QVERIFY(model.index(0, EventLogModel::Details).data().toString().contains(u"requeued=2"_s));
+    QVERIFY(
+        model.index(0, EventLogModel::Details).data().toString().startsWith(u"crashed: signal 9; message 7 failed"_s));
+    // The arrival order is the sort value of every column.
+    QCOMPARE(model.index(0, EventLogModel::Details).data(EventLogModel::SortRole).toLongLong(), qint64(1));
+    QCOMPARE(model.index(1, EventLogModel::Time).data(EventLogModel::SortRole).toLongLong(), qint64(2));
     QVERIFY(model.index(0, 0).data(EventLogModel::ProblemRole).toBool());
     QVERIFY(!model.index(1, 0).data(EventLogModel::ProblemRole).toBool());
 
@@ -404,6 +433,107 @@ void TestConsoleModels::eventLog()
     QCOMPARE(model.rowCount(), EventLogModel::MaxRows);
     QCOMPARE(model.index(EventLogModel::MaxRows - 1, EventLogModel::Pid).data().toLongLong(),
              qint64(EventLogModel::MaxRows + 9));
+}
+
+void TestConsoleModels::eventDetails_data()
+{
+    QTest::addColumn<QByteArray>("event");
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<QString>("details");
+    QTest::addColumn<bool>("lifecycle"); // hidden by default in the Events view
+
+    QTest::newRow("recycled") << QByteArray(R"({"event": "worker_exited", "pid": 1, "stage": "a", "reason": "recycled",
+                                               "messages": 1})")
+                              << u"worker exited"_s << u"recycled after its message limit, after 1 message"_s << true;
+    QTest::newRow("started") << QByteArray(R"({"event": "worker_started", "pid": 1, "stage": "a"})")
+                             << u"worker started"_s << u"started"_s << true;
+    QTest::newRow("killed") << QByteArray(R"({"event": "worker_killed", "pid": 1, "stage": "a", "reason": "timeout",
+                                             "message_id": 88, "detail": "300 s"})")
+                            << u"worker killed"_s << u"it ran past its max runtime; message 88 (300 s)"_s << false;
+    QTest::newRow("drained by root") << QByteArray(R"({"event": "stage_drained", "stage": "a", "uid": 0})")
+                                     << u"stage drained"_s << u"drained by root (uid 0): claims nothing until resumed"_s
+                                     << false;
+    QTest::newRow("reload") << QByteArray(R"({"event": "reload", "stages": ["a", "b"], "source": "socket"})")
+                            << u"reload"_s << u"configuration reloaded (asked on the control socket); stages: a, b"_s
+                            << false;
+    QTest::newRow("start failed") << QByteArray(R"({"event": "start_failed", "stage": "a",
+                                                   "cause": "exited with status 78 before answering",
+                                                   "stderr": "no such table"})")
+                                  << u"start failed"_s
+                                  << u"could not start: exited with status 78 before answering; its last error line: "
+                                     "no such table"_s
+                                  << false;
+    QTest::newRow("state") << QByteArray(R"({"event": "state", "state": "reconnecting"})") << u"daemon state"_s
+                           << u"the daemon is reconnecting to the database"_s << false;
+    QTest::newRow("unknown") << QByteArray(R"({"event": "future_thing", "x": 1})") << u"future_thing"_s << u"x=1"_s
+                             << false;
+}
+
+void TestConsoleModels::eventDetails()
+{
+    QFETCH(QByteArray, event);
+    QFETCH(QString, title);
+    QFETCH(QString, details);
+    QFETCH(bool, lifecycle);
+    EventLogModel model;
+    QJsonObject e = json(event.constData());
+    e.insert("time"_L1, u"2026-12-02T19:00:00.000Z"_s);
+    model.applyEvent(e);
+    model.flush();
+    QCOMPARE(model.index(0, EventLogModel::Event).data().toString(), title);
+    QCOMPARE(model.index(0, EventLogModel::Details).data().toString(), details);
+    QCOMPARE(model.index(0, 0).data(EventLogModel::KindRole).toInt() == int(EventText::Kind::WorkerLifecycle),
+             lifecycle);
+}
+
+void TestConsoleModels::throughputFailures()
+{
+    // Two snapshots 5 s apart: deliver failed 500 of its 510 runs, enrich none of its 1000.
+    const auto status = [](const char *time, qint64 enrichRuns, qint64 deliverRuns, qint64 deliverFailed) {
+        QJsonObject stages{
+            {"enrich"_L1, QJsonObject{{"stats"_L1, QJsonObject{{"runs"_L1, enrichRuns}, {"failures"_L1, 0}}}}},
+            {"deliver"_L1,
+             QJsonObject{{"stats"_L1,
+                          QJsonObject{{"runs"_L1, deliverRuns},
+                                      {"rate_10s"_L1, 102.0},
+                                      {"failures"_L1, deliverFailed - 20},
+                                      {"timeouts"_L1, 10},
+                                      {"crashes"_L1, 10}}}}}};
+        return QJsonObject{{"time"_L1, QString::fromLatin1(time)}, {"stages"_L1, stages}};
+    };
+    ThroughputModel model;
+    model.applyStatus(status("2026-12-02T19:00:00.000Z", 1000, 100, 20));
+    QCOMPARE(model.failureRate(u"deliver"_s), 0.0); // one snapshot: no share yet
+    model.applyStatus(status("2026-12-02T19:00:05.000Z", 2000, 610, 520));
+    QCOMPARE(model.failureRate(u"deliver"_s), 100.0); // that share of the 10-second rate
+    QCOMPARE(model.failureShare(u"deliver"_s), 500.0 / 510.0);
+    QVERIFY(model.isFailing(u"deliver"_s));
+    QCOMPARE(model.failureRate(u"enrich"_s), 0.0);
+    QVERIFY(!model.isFailing(u"enrich"_s));
+    QCOMPARE(model.failedTotal(), qint64(520));
+    model.flush();
+    QVERIFY(cellOf(model, u"deliver"_s, 0, KeyedTableModel::HighlightRole).toBool());
+
+    // A tick's rate counts the failed runs too: the history keeps them apart.
+    model.applyEvent(QJsonObject{{"event"_L1, u"tick"_s},
+                                 {"time"_L1, u"2026-12-02T19:00:06.000Z"_s},
+                                 {"stages"_L1,
+                                  QJsonObject{{"deliver"_L1, QJsonObject{{"rate_10s"_L1, 102.0}}},
+                                              {"enrich"_L1, QJsonObject{{"rate_10s"_L1, 200.0}}}}}});
+    QCOMPARE(model.history(u"deliver"_s).last().rate, 2.0);
+    QCOMPARE(model.history(u"deliver"_s).last().failed, 100.0);
+    QCOMPARE(model.history(u"enrich"_s).last().rate, 200.0);
+    QCOMPARE(model.history(u"enrich"_s).last().failed, 0.0);
+
+    // 20 s later the window holds the newest snapshots only: deliver is well again.
+    model.applyStatus(status("2026-12-02T19:00:20.000Z", 3000, 1610, 520));
+    model.applyStatus(status("2026-12-02T19:00:25.000Z", 4000, 2610, 520));
+    QCOMPARE(model.failureRate(u"deliver"_s), 0.0);
+    QVERIFY(!model.isFailing(u"deliver"_s));
+
+    // A restarted daemon counts from zero: no negative rates, no false alarm.
+    model.applyStatus(status("2026-12-02T19:00:30.000Z", 10, 10, 20));
+    QCOMPARE(model.failureRate(u"deliver"_s), 0.0);
 }
 
 void TestConsoleModels::pipelineLayout_data()

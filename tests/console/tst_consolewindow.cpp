@@ -4,17 +4,19 @@
 // platform: the views fill, the actions follow peer.admin, send what they say
 // and report every answer; the shortcuts, the settings and the German
 // translation.
-#include "config/configuration.h"
 #include "connectionstatus.h"
 #include "consolefeed.h"
+#include "consolescript.h"
 #include "controlclient.h"
 #include "controlfixture.h"
+#include "eventfilterproxy.h"
 #include "eventlogmodel.h"
 #include "mainwindow.h"
 #include "pipelinewidget.h"
 #include "poolmodel.h"
 #include "queuemodel.h"
 #include "stageactions.h"
+#include "throughputmodel.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -23,7 +25,10 @@
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -32,6 +37,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 #include <QTranslator>
 #include <QXmlStreamReader>
 #include <unistd.h>
@@ -42,57 +48,6 @@ using pepsi::StageQueue;
 using pepsi::StageStatsSnapshot;
 using pepsi::WorkerSnapshot;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-// Three stages, ingest -> enrich -> deliver, and one worker near its max_runtime.
-void script(FakeDispatch &dispatch)
-{
-    using namespace pepsi;
-    const auto config = Configuration::parse("[stage-ingest]\nPROGRAM = /usr/lib/pepsi/ingest\nNEXT = enrich\n"
-                                             "[stage-enrich]\nPROGRAM = /usr/lib/pepsi/enrich\nNEXT = deliver\n"
-                                             "[stage-deliver]\nPROGRAM = /usr/lib/pepsi/deliver\n",
-                                             u"window.conf"_s);
-    dispatch.m_graph = StageGraph::fromConfiguration(config.value()).value();
-    const auto pool = [](const QString &stage, int workers, int busy, int inFlight, int capacity) {
-        PoolSnapshot pool;
-        pool.stage = stage;
-        pool.workers = workers;
-        pool.busy = busy;
-        pool.idle = workers - busy;
-        pool.parallelism = 4;
-        pool.queueLimit = 4;
-        pool.inFlight = inFlight;
-        pool.capacity = capacity;
-        return pool;
-    };
-    PoolSnapshot deliver = pool(u"deliver"_s, 1, 0, 0, 0);
-    deliver.cooldownUntil = QDateTime::currentDateTimeUtc().addSecs(60);
-    deliver.cooldownReason = u"exited with status 78"_s;
-    dispatch.m_pools = {pool(u"ingest"_s, 2, 2, 8, 16), pool(u"enrich"_s, 4, 3, 9, 16), deliver};
-
-    dispatch.m_stats.messages = 119876;
-    dispatch.m_stats.rate10s = 1590.0;
-    dispatch.m_stats.stages = {{u"ingest"_s, StageStatsSnapshot{100, 0, 0, 0, 0, 800.0, 700.0}},
-                               {u"enrich"_s, StageStatsSnapshot{52011, 0, 0, 0, 0, 790.0, 690.0}},
-                               {u"deliver"_s, StageStatsSnapshot{10, 0, 0, 0, 0, 0.0, 1.0}}};
-    dispatch.m_queues.stages = {{u"ingest"_s, StageQueue{5000, 8, 0, 0, 0, 900}},
-                                {u"enrich"_s, StageQueue{1200, 9, 3, 12, 2, 5400}},
-                                {u"deliver"_s, StageQueue{40, 0, 0, 0, 0, 100}}};
-
-    WorkerSnapshot worker;
-    worker.pid = 5001;
-    worker.stage = u"enrich"_s;
-    worker.state = WorkerSnapshot::State::Running;
-    worker.messages = 10;
-    worker.uptimeMs = 1000;
-    worker.ids = {1};
-    worker.headAgeMs = 290000;
-    worker.maxRuntimeMs = 300000;
-    dispatch.m_workers = {worker};
-}
-
-} // namespace
 
 class TestConsoleWindow : public QObject
 {
@@ -107,6 +62,7 @@ private Q_SLOTS:
     void drainAndResumeSendTheCommand();
     void requeueAsksWithTheCount_data();
     void requeueAsksWithTheCount();
+    void setFromThePools();
     void everyErrorIsShown();
     void missingQueueCountsSayWhy();
     void eachTabAsksForWhatItShows();
@@ -136,7 +92,7 @@ void TestConsoleWindow::init()
 {
     QSettings().clear();
     m_daemon = std::make_unique<ControlFixture>();
-    script(m_daemon->dispatch());
+    scriptThreeStages(m_daemon->dispatch());
 }
 
 void TestConsoleWindow::viewsFillFromTheDaemon()
@@ -168,6 +124,9 @@ void TestConsoleWindow::viewsFillFromTheDaemon()
     QSortFilterProxyModel *queues = window.proxy(MainWindow::QueuesTab);
     QCOMPARE(queues->index(0, 0).data().toString(), u"deliver"_s);
     QCOMPARE(queues->index(2, 0).data().toString(), u"ingest"_s);
+    // How long the pending rows waited at their stage, qshape's way (`pending_ages`).
+    QCOMPARE(queues->index(1, QueueModel::PendingAges).data().toString(), u"1s 1,000 · 10s 150 · 1m 40 · 10m 10"_s);
+    QCOMPARE(queues->index(1, QueueModel::PendingAges).data(KeyedTableModel::SortRole).toLongLong(), qint64(50));
     QTRY_VERIFY(window.connectionStatus()->versionText().contains(u"0.1.0"_s));
     QVERIFY(window.connectionStatus()->uptimeText().startsWith(u"up "_s));
 
@@ -204,8 +163,15 @@ void TestConsoleWindow::actionsFollowPeerAdmin()
     client.start();
     QTRY_COMPARE(window.pipeline()->stageNames().size(), 3);
     QTRY_COMPARE(client.state(), ControlClient::State::Connected);
-    for (QAction *action : window.actions()->all())
-        QCOMPARE(action->isEnabled(), admin);
+    QCOMPARE(window.actions()->reload()->isEnabled(), admin);
+    // The stage actions wait for the operator to choose a stage.
+    QVERIFY(!window.actions()->drain()->isEnabled());
+    QVERIFY(!window.actions()->requeueFailed()->isEnabled());
+    window.selectStage(u"enrich"_s);
+    QTRY_COMPARE(window.actions()->drain()->isEnabled(), admin);
+    QCOMPARE(window.actions()->requeueFailed()->isEnabled(), admin);
+    QCOMPARE(window.actions()->requeueTimeout()->isEnabled(), admin);
+    QVERIFY(!window.actions()->resume()->isEnabled()); // enrich is not drained
     QCOMPARE(window.actions()->disabledReason().isEmpty(), admin);
 }
 
@@ -218,10 +184,30 @@ void TestConsoleWindow::drainAndResumeSendTheCommand()
     window.setErrorPopups(false);
     client.start();
     QTRY_COMPARE(window.stageBox()->count(), 3);
+    // No stage is chosen for the operator: nothing to drain yet.
+    QCOMPARE(window.actions()->stage(), QString());
+    QVERIFY(!window.actions()->drain()->isEnabled());
     window.selectStage(u"enrich"_s);
     QCOMPARE(window.pipeline()->selectedStage(), u"enrich"_s);
     QSignalSpy done(window.actions(), &StageActions::done);
+    // Named after its stage; Resume only for a drained stage.
+    QCOMPARE(window.actions()->drain()->text(), u"&Drain enrich…"_s);
+    QTRY_VERIFY(window.actions()->drain()->isEnabled());
+    QVERIFY(!window.actions()->resume()->isEnabled());
 
+    // The confirmation names the stage and what it holds; "no" sends nothing.
+    QString asked;
+    bool answer = false;
+    window.actions()->setConfirm([&](const QString &, const QString &text) {
+        asked = text;
+        return answer;
+    });
+    window.actions()->drain()->trigger();
+    QVERIFY2(asked.startsWith(u"Drain stage enrich? It stops claiming messages. Its busy workers (3) finish the "
+                              "messages they hold (9); the pending messages (1,200) wait at enrich"_s),
+             qPrintable(asked));
+    QCOMPARE(m_daemon->count(u"drain"_s), 0);
+    answer = true;
     window.actions()->drain()->trigger();
     QTRY_COMPARE(done.count(), 1);
     QVERIFY(done.first().first().toString().contains(u"enrich drained"_s));
@@ -229,12 +215,19 @@ void TestConsoleWindow::drainAndResumeSendTheCommand()
     QCOMPARE(m_daemon->requests(u"drain"_s).value(0).value("stage"_L1).toString(), u"enrich"_s);
     QCOMPARE(m_daemon->dispatch().m_calls.last(), u"drain enrich %1"_s.arg(::geteuid()));
 
-    // A click on a box selects that stage.
+    // Drained now: Drain off, Resume on.
+    QTRY_VERIFY(window.actions()->resume()->isEnabled());
+    QVERIFY(!window.actions()->drain()->isEnabled());
+
+    // A click on a box selects that stage: deliver claims, so it cannot be resumed.
     QTest::mouseClick(window.pipeline(), Qt::LeftButton, {}, window.pipeline()->boxOf(u"deliver"_s).center().toPoint());
     QCOMPARE(window.actions()->stage(), u"deliver"_s);
+    QCOMPARE(window.actions()->resume()->text(), u"Re&sume deliver"_s);
+    QVERIFY(!window.actions()->resume()->isEnabled());
+    QTest::mouseClick(window.pipeline(), Qt::LeftButton, {}, window.pipeline()->boxOf(u"enrich"_s).center().toPoint());
     window.actions()->resume()->trigger();
     QTRY_COMPARE(done.count(), 2);
-    QVERIFY(done.last().first().toString().contains(u"deliver resumed"_s));
+    QVERIFY(done.last().first().toString().contains(u"enrich resumed"_s));
 }
 
 void TestConsoleWindow::requeueAsksWithTheCount_data()
@@ -278,11 +271,37 @@ void TestConsoleWindow::requeueAsksWithTheCount()
         return;
     }
     QTRY_COMPARE(done.count(), 1);
-    QVERIFY(done.first().first().toString().contains(u"3 messages put back"_s));
+    QVERIFY(done.first().first().toString().contains(u"3 messages of stage enrich put back"_s));
     const QJsonObject sent = m_daemon->requests(u"requeue"_s).value(0);
     QCOMPARE(sent.value("status"_L1).toString(), status);
     QCOMPARE(sent.value("stage"_L1).toString(), u"enrich"_s);
     QCOMPARE(sent.value("limit"_L1).toInt(), limit);
+}
+
+void TestConsoleWindow::setFromThePools()
+{
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    client.start();
+    QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
+    QString asked;
+    window.actions()->setConfirm([&](const QString &, const QString &text) {
+        asked = text;
+        return true;
+    });
+    QSignalSpy done(window.actions(), &StageActions::done);
+    window.actions()->setOption(u"enrich"_s, u"PARALLELISM"_s, 8);
+    QVERIFY2(asked.startsWith(u"Set PARALLELISM of stage enrich from 4 to 8?"_s), qPrintable(asked));
+    QTRY_COMPARE(done.count(), 1);
+    const QJsonObject sent = m_daemon->requests(u"set"_s).value(0);
+    QCOMPARE(sent.value("stage"_L1).toString(), u"enrich"_s);
+    QCOMPARE(sent.value("option"_L1).toString(), u"PARALLELISM"_s);
+    QCOMPARE(sent.value("value"_L1).toInt(), 8);
+    QVERIFY2(done.first().first().toString().startsWith(u"PARALLELISM of stage enrich set to 8"_s),
+             qPrintable(done.first().first().toString()));
 }
 
 void TestConsoleWindow::everyErrorIsShown()
@@ -296,6 +315,8 @@ void TestConsoleWindow::everyErrorIsShown()
     client.start();
     QTRY_COMPARE(window.stageBox()->count(), 3);
     window.selectStage(u"enrich"_s);
+    window.actions()->setConfirm([](const QString &, const QString &) { return true; });
+    QTRY_VERIFY(window.actions()->drain()->isEnabled());
     window.actions()->drain()->trigger();
     QTRY_VERIFY(window.lastError().contains(u"unknown stage 'enrich'"_s));
     QVERIFY(window.lastError().startsWith(u"Draining enrich failed"_s));
@@ -404,13 +425,16 @@ void TestConsoleWindow::saysItReconnects()
     MainWindow window(&client);
     window.setErrorPopups(false);
     client.start();
-    QTRY_VERIFY(window.connectionStatus()->connectionText().startsWith(u"Connected to"_s));
+    QTRY_COMPARE(window.connectionStatus()->connectionText(), u"Connected"_s);
+    QTRY_COMPARE(window.stageBox()->count(), 3);
+    window.selectStage(u"enrich"_s);
     m_daemon->goAway();
-    QTRY_VERIFY(window.connectionStatus()->connectionText().startsWith(u"Reconnecting to"_s));
+    QTRY_VERIFY(window.connectionStatus()->connectionText().startsWith(u"Not connected since"_s));
     QVERIFY(window.actions()->disabledReason() == u"not connected to the daemon"_s);
     QVERIFY(!window.actions()->drain()->isEnabled());
+    QVERIFY(window.connectionStatus()->versionText().isEmpty()); // that pid is gone
     QVERIFY(m_daemon->listen());
-    QTRY_VERIFY(window.connectionStatus()->connectionText().startsWith(u"Connected to"_s));
+    QTRY_COMPARE(window.connectionStatus()->connectionText(), u"Connected"_s);
     QTRY_VERIFY(window.actions()->drain()->isEnabled());
 }
 

@@ -8,8 +8,12 @@
 #include "controlclient.h"
 #include "controlfixture.h"
 
+#include <QFile>
 #include <QJsonDocument>
+#include <QLocalServer>
+#include <QLocalSocket>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace pepsi::console;
@@ -27,6 +31,8 @@ private Q_SLOTS:
     void handshake();
     void reconnectsAfterTheDaemonGoesAway();
     void noDaemonSaysWhyAndKeepsTrying();
+    void wrongSocketIsNamed_data();
+    void wrongSocketIsNamed();
     void seqGapFetchesStatus();
     void daemonLines_data();
     void daemonLines();
@@ -161,6 +167,66 @@ void TestControlClient::noDaemonSaysWhyAndKeepsTrying()
     QCOMPARE(errors.count(), 1); // said once, not once a retry
     QVERIFY(daemon.listen());
     QTRY_COMPARE(client.state(), State::Connected);
+}
+
+void TestControlClient::wrongSocketIsNamed_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("a directory") << u"directory"_s << u"it is a directory, not a socket"_s;
+    QTest::newRow("a regular file") << u"file"_s << u"it is a regular file, not a socket"_s;
+    // PostgreSQL's socket: our first line is no startup packet; it may say so
+    // (no newline) and hangs up.
+    QTest::newRow("a peer that hangs up") << u"hangs up"_s
+                                          << u"closed the connection before answering 'version': not a "
+                                             "pepsi-dispatch control socket"_s;
+    QTest::newRow("another protocol") << u"other protocol"_s
+                                      << u"is not a pepsi-dispatch control socket: its first line is not ours"_s;
+}
+
+void TestControlClient::wrongSocketIsNamed()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, said);
+    QTemporaryDir dir;
+    QString path = dir.filePath(u"dispatch.sock"_s);
+    QLocalServer server;
+    int connections = 0;
+    if (kind == "directory"_L1) {
+        path = dir.path();
+    } else if (kind == "file"_L1) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+    } else {
+        QVERIFY(server.listen(path));
+        connect(&server, &QLocalServer::newConnection, &server, [&] {
+            QLocalSocket *peer = server.nextPendingConnection();
+            ++connections;
+            connect(peer, &QLocalSocket::readyRead, peer, [peer, kind] {
+                peer->readAll();
+                if (kind == "hangs up"_L1)
+                    peer->write(QByteArray("E\0\0\0\x55SFATAL", 11));
+                if (kind == "other protocol"_L1)
+                    peer->write("220 mail.example ESMTP ready\r\n"); // a line protocol, not ours
+                peer->flush();
+                peer->disconnectFromServer();
+            });
+        });
+    }
+    ControlClient client;
+    client.setSocketPath(path);
+    client.setReconnectInterval(50);
+    QSignalSpy errors(&client, &ControlClient::errorOccurred);
+    client.start();
+    QTRY_VERIFY2(client.lastError().contains(said), qPrintable(client.lastError()));
+    QVERIFY2(client.lastError().contains(path), qPrintable(client.lastError()));
+    // Not every 50 ms: each attempt waits twice as long as the one before.
+    QTRY_VERIFY(client.retryInterval() >= 400);
+    QVERIFY(client.isBackingOff());
+    if (kind != "directory"_L1 && kind != "file"_L1)
+        QVERIFY2(connections <= 5, qPrintable(QString::number(connections)));
+    QCOMPARE(errors.count(), 1); // said once
+    QVERIFY(client.state() != State::Connected);
 }
 
 void TestControlClient::seqGapFetchesStatus()
