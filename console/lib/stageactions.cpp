@@ -43,11 +43,11 @@ StageActions::StageActions(ControlClient *client, ConsoleFeed *feed, QWidget *di
     };
     connect(m_drain, &QAction::triggered, this, &StageActions::confirmDrain);
     connect(m_resume, &QAction::triggered, this, [this] {
-        send(cmd::Resume, {{field::Stage, m_stage}}, Request{tr("Resuming %1").arg(m_stage)});
+        send(cmd::Resume, {{field::Stage, m_stage}}, Request::about(tr("Resuming %1").arg(m_stage)));
     });
     connect(m_requeueFailed, &QAction::triggered, this, [this] { requeue(value::Failed); });
     connect(m_requeueTimeout, &QAction::triggered, this, [this] { requeue(value::Timeout); });
-    connect(m_reload, &QAction::triggered, this, [this] { send(cmd::Reload, {}, Request{tr("Reloading")}); });
+    connect(m_reload, &QAction::triggered, this, [this] { send(cmd::Reload, {}, Request::about(tr("Reloading"))); });
     connect(client, &ControlClient::stateChanged, this, &StageActions::updateEnabled);
     connect(client, &ControlClient::versionReceived, this, &StageActions::updateEnabled);
     connect(client, &ControlClient::replied, this, &StageActions::onReplied);
@@ -142,7 +142,7 @@ void StageActions::confirmDrain()
                                  .arg(pending);
     if (!m_confirm(tr("Drain %1").arg(stage), question))
         return;
-    send(cmd::Drain, {{field::Stage, stage}}, Request{tr("Draining %1").arg(stage)});
+    send(cmd::Drain, {{field::Stage, stage}}, Request::about(tr("Draining %1").arg(stage)));
 }
 
 void StageActions::setOption(const QString &stage, const QString &option, int value)
@@ -156,7 +156,7 @@ void StageActions::setOption(const QString &stage, const QString &option, int va
     if (!m_confirm(tr("Set %1 of %2").arg(option, stage), question))
         return;
     send(cmd::Set, {{field::Stage, stage}, {field::Option, option}, {field::Value, value}},
-         Request{tr("Setting %1 of %2").arg(option, stage), stage});
+         Request::about(tr("Setting %1 of %2").arg(option, stage), stage));
 }
 
 QString StageActions::failingWarning(const QString &stage) const

@@ -63,6 +63,14 @@ private:
         QString status;
         qint64 wanted = 0; // requeue: how many the operator agreed to move
         qint64 moved = 0;  // requeue: moved by the batches before this one
+
+        static Request about(const QString &what, const QString &stage = {})
+        {
+            Request request;
+            request.what = what;
+            request.stage = stage;
+            return request;
+        }
     };
 
     void updateTexts();

@@ -18,16 +18,16 @@ inline void scriptThreeStages(FakeDispatch &dispatch)
                                              u"window.conf"_s);
     dispatch.m_graph = StageGraph::fromConfiguration(config.value()).value();
     const auto pool = [](const QString &stage, int workers, int busy, int inFlight, int capacity) {
-        PoolSnapshot pool;
-        pool.stage = stage;
-        pool.workers = workers;
-        pool.busy = busy;
-        pool.idle = workers - busy;
-        pool.parallelism = 4;
-        pool.queueLimit = 4;
-        pool.inFlight = inFlight;
-        pool.capacity = capacity;
-        return pool;
+        PoolSnapshot snapshot;
+        snapshot.stage = stage;
+        snapshot.workers = workers;
+        snapshot.busy = busy;
+        snapshot.idle = workers - busy;
+        snapshot.parallelism = 4;
+        snapshot.queueLimit = 4;
+        snapshot.inFlight = inFlight;
+        snapshot.capacity = capacity;
+        return snapshot;
     };
     PoolSnapshot deliver = pool(u"deliver"_s, 1, 0, 0, 0);
     deliver.cooldownUntil = QDateTime::currentDateTimeUtc().addSecs(60);
