@@ -9,8 +9,10 @@
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
 #include "control/controlserver.h"
+#include "control/controlthread.h"
 #include "core/dispatcher.h"
 #include "core/dispatchstate.h"
+#include "model/dispatchboard.h"
 
 #include <QCoreApplication>
 #include <QTimer>
@@ -102,13 +104,19 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    pepsi::DispatchBoard board; // outlives the dispatcher, which writes to it to the end
     pepsi::Dispatcher dispatcher(config.value(), settings.value(), line.standby);
     QObject::connect(&signals, &pepsi::UnixSignals::terminateRequested, &dispatcher, [&dispatcher](int sig) {
         qCInfo(lcMain) << "signal" << sig << "received";
         dispatcher.shutdown(0);
     });
     QObject::connect(&signals, &pepsi::UnixSignals::hangup, &dispatcher, &pepsi::Dispatcher::reloadFile);
-    pepsi::ControlServer control(*dispatcher.state(), *dispatcher.state());
+    // The control socket answers from what the dispatch loop publishes, on a
+    // thread of its own: no client waits for a claim, no claim for a client.
+    dispatcher.state()->publishTo(&board);
+    pepsi::ControlThread control(*dispatcher.state(), *dispatcher.state(), board);
+    QObject::connect(&control, &pepsi::ControlThread::clientCountChanged, dispatcher.state(),
+                     [state = dispatcher.state()](int clients) { state->setWatched(clients > 0); });
     if (!line.standby) {
         // Before the database: a second daemon on this socket stops here.
         if (const auto error = control.listen(controlSocket)) {

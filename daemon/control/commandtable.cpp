@@ -290,27 +290,38 @@ Reply unsubscribe(const QJsonObject &, CommandContext &context)
 
 // --- admin commands ----------------------------------------------------------
 
-Reply reload(const QJsonObject &, CommandContext &context)
+void reload(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
-    const auto names = context.control.reload(context.peer.uid);
-    if (!names)
-        return fail(names.error());
-    return QJsonValue(QJsonObject{{field::Stages, QJsonArray::fromStringList(*names)}});
+    context.control.reload(context.peer.uid, context.connection, [reply](const Result<QStringList, QString> &names) {
+        if (!names)
+            return reply(fail(names.error()));
+        reply(QJsonValue(QJsonObject{{field::Stages, QJsonArray::fromStringList(*names)}}));
+    });
 }
 
-Reply setDrained(const QJsonObject &request, CommandContext &context, bool drained)
+void setDrained(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply, bool drained)
 {
     const QString stage = request.value(field::Stage).toString();
-    const auto error =
-        drained ? context.control.drain(stage, context.peer.uid) : context.control.resume(stage, context.peer.uid);
-    if (error)
-        return fail(*error);
-    return QJsonValue(QJsonObject{{field::Stage, stage}, {field::Drained, drained}});
+    auto answer = [reply, stage, drained](const Result<bool, QString> &done) {
+        if (!done)
+            return reply(fail(done.error()));
+        reply(QJsonValue(QJsonObject{{field::Stage, stage}, {field::Drained, drained}}));
+    };
+    if (drained)
+        context.control.drain(stage, context.peer.uid, context.connection, answer);
+    else
+        context.control.resume(stage, context.peer.uid, context.connection, answer);
 }
 
-Reply drain(const QJsonObject &request, CommandContext &context) { return setDrained(request, context, true); }
+void drain(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    setDrained(request, context, reply, true);
+}
 
-Reply resume(const QJsonObject &request, CommandContext &context) { return setDrained(request, context, false); }
+void resume(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    setDrained(request, context, reply, false);
+}
 
 void requeue(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
 {
@@ -388,6 +399,7 @@ const QList<CommandSpec> &commandTable()
          true,
          QStringLiteral("stop claiming for a stage; its workers finish what they hold"),
          {stageArg},
+         nullptr,
          drain},
         {QString(cmd::Help),
          false,
@@ -422,7 +434,12 @@ const QList<CommandSpec> &commandTable()
          {},
          nullptr,
          queues},
-        {QString(cmd::Reload), true, QStringLiteral("re-read config_overlay now and start a claim round"), {}, reload},
+        {QString(cmd::Reload),
+         true,
+         QStringLiteral("re-read config_overlay now and start a claim round"),
+         {},
+         nullptr,
+         reload},
         {QString(cmd::Requeue),
          true,
          QStringLiteral("move failed or timeout rows of a stage back to pending"),
@@ -433,7 +450,7 @@ const QList<CommandSpec> &commandTable()
           {field::Limit, ArgType::Integer, false}},
          nullptr,
          requeue},
-        {QString(cmd::Resume), true, QStringLiteral("claim for a drained stage again"), {stageArg}, resume},
+        {QString(cmd::Resume), true, QStringLiteral("claim for a drained stage again"), {stageArg}, nullptr, resume},
         {QString(cmd::Set),
          true,
          QStringLiteral(

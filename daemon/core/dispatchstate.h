@@ -7,11 +7,13 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QPointer>
+#include <QTimer>
 #include <memory>
 
 namespace pepsi {
 
 class DatabaseSession;
+class DispatchBoard;
 class Dispatcher;
 class OperatorThread;
 class WorkerPool;
@@ -39,6 +41,16 @@ public:
     // The next reload was asked for by `source` ("signal": SIGHUP).
     void reloadRequested(const QString &source) { m_reloadSource = source; }
 
+    // Keeps `board` (owned by the caller, outliving this) up to date for the
+    // control thread: at once, before every event and lifecycle change and
+    // after every admin action, so that a client that hears of a change sees
+    // it; and every PublishIntervalMs while `watched` (clients connected),
+    // for what changes without an event (in flight, rates).
+    static constexpr int PublishIntervalMs = 50;
+    void publishTo(DispatchBoard *board);
+    void setWatched(bool watched);
+    void publishPicture();
+
     DaemonInfo info() const override;
     StageGraph graph() const override;
     DispatchSettings settings() const override;
@@ -50,14 +62,16 @@ public:
     void messages(const MessagesRequest &request, QObject *context, Answer<MessagePage> answer) override;
     void message(qint64 id, QObject *context, Answer<MessageDetail> answer) override;
 
-    Result<QStringList, QString> reload(uint uid) override;
-    std::optional<QString> drain(const QString &stage, uint uid) override;
-    std::optional<QString> resume(const QString &stage, uint uid) override;
+    // These three act and answer at once, on the dispatch loop.
+    void reload(uint uid, QObject *context, Answer<QStringList> answer) override;
+    void drain(const QString &stage, uint uid, QObject *context, Answer<bool> answer) override;
+    void resume(const QString &stage, uint uid, QObject *context, Answer<bool> answer) override;
     void requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer) override;
     void set(const OverlaySetting &setting, uint uid, QObject *context, Answer<bool> answer) override;
 
 private:
     Lifecycle lifecycle() const;
+    Result<QStringList, QString> reloadNow(uint uid);
     // Why an operator query cannot reach the database now, if it cannot.
     std::optional<QString> databaseUnreachable() const;
     void emitEvent(const QString &name, QJsonObject fields);
@@ -74,6 +88,8 @@ private:
     QElapsedTimer m_downSince;
     QString m_reloadSource = QStringLiteral("notify");
     QHash<QString, QString> m_cooldownReason;
+    DispatchBoard *m_board = nullptr;
+    QTimer m_publishTimer;
 
     std::unique_ptr<OperatorThread> m_operator; // opened at the first operator query
     std::optional<QueueCounts> m_queueCache;

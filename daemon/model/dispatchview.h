@@ -63,16 +63,18 @@ Q_SIGNALS:
 };
 
 // The admin side: every call is already authorised by the caller. `uid` is
-// the peer's, for the log and the events.
+// the peer's, for the log and the events. Every answer comes through an
+// Answer, as the queries' do: the daemon's control socket runs on a thread
+// of its own and the dispatcher answers when its loop gets to it.
 class DispatchControl
 {
 public:
     virtual ~DispatchControl() = default;
     // The stage names of the graph now in force, or why not.
-    virtual Result<QStringList, QString> reload(uint uid) = 0;
+    virtual void reload(uint uid, QObject *context, Answer<QStringList> answer) = 0;
     // Errors: an unknown stage, or not running.
-    virtual std::optional<QString> drain(const QString &stage, uint uid) = 0;
-    virtual std::optional<QString> resume(const QString &stage, uint uid) = 0;
+    virtual void drain(const QString &stage, uint uid, QObject *context, Answer<bool> answer) = 0;
+    virtual void resume(const QString &stage, uint uid, QObject *context, Answer<bool> answer) = 0;
     // Off the dispatch loop, like queueCounts().
     virtual void requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer) = 0;
     // Writes one config_overlay row (already validated), off the dispatch

@@ -27,8 +27,11 @@ using namespace std::chrono_literals;
 constexpr int ListenTimeoutMs = 60'000; // daemon start -> its control socket answers
 constexpr auto StageOfPool = "hold";
 
-// Open rows only: the partial indexes answer without reading the history.
-const QString OpenRowsSql = QStringLiteral("SELECT count(*) FROM workqueue WHERE status IN ('pending', 'running')");
+// Open rows only, one partial index each: a single `status IN (...)` matches
+// neither index's predicate and scans the history (550 ms a call at 3 M rows,
+// a fifth of a core taken from the run it measures).
+const QString OpenRowsSql = QStringLiteral("SELECT (SELECT count(*) FROM workqueue WHERE status = 'pending')"
+                                           "     + (SELECT count(*) FROM workqueue WHERE status = 'running')");
 const QString AnyLeftSql = QStringLiteral("SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
                                           "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')"
                                           "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'paused')");

@@ -133,30 +133,30 @@ void FakeDispatch::set(const OverlaySetting &setting, uint uid, QObject *, Answe
     answer(true);
 }
 
-Result<QStringList, QString> FakeDispatch::reload(uint uid)
+void FakeDispatch::reload(uint uid, QObject *, Answer<QStringList> answer)
 {
     m_calls << u"reload %1"_s.arg(uid);
-    return m_graph.names();
+    answer(m_graph.names());
 }
 
-std::optional<QString> FakeDispatch::drain(const QString &stage, uint uid)
+void FakeDispatch::drain(const QString &stage, uint uid, QObject *, Answer<bool> answer)
 {
     if (!m_drainError.isEmpty())
-        return m_drainError;
+        return answer(m_drainError);
     if (!m_graph.stage(stage))
-        return u"unknown stage \"%1\""_s.arg(stage);
+        return answer(u"unknown stage \"%1\""_s.arg(stage));
     m_calls << u"drain %1 %2"_s.arg(stage).arg(uid);
     m_drained.insert(stage);
-    return std::nullopt;
+    answer(true);
 }
 
-std::optional<QString> FakeDispatch::resume(const QString &stage, uint uid)
+void FakeDispatch::resume(const QString &stage, uint uid, QObject *, Answer<bool> answer)
 {
     if (!m_graph.stage(stage))
-        return u"unknown stage \"%1\""_s.arg(stage);
+        return answer(u"unknown stage \"%1\""_s.arg(stage));
     m_calls << u"resume %1 %2"_s.arg(stage).arg(uid);
     m_drained.remove(stage);
-    return std::nullopt;
+    answer(true);
 }
 
 void FakeDispatch::requeue(const RequeueRequest &request, uint uid, QObject *, Answer<RequeueOutcome> answer)

@@ -30,9 +30,10 @@ public:
                   pepsi::Answer<pepsi::MessagePage> answer) override;
     void message(qint64 id, QObject *context, pepsi::Answer<pepsi::MessageDetail> answer) override;
 
-    pepsi::Result<QStringList, QString> reload(uint uid) override;
-    std::optional<QString> drain(const QString &stage, uint uid) override;
-    std::optional<QString> resume(const QString &stage, uint uid) override;
+    // The admin calls answer at once.
+    void reload(uint uid, QObject *context, pepsi::Answer<QStringList> answer) override;
+    void drain(const QString &stage, uint uid, QObject *context, pepsi::Answer<bool> answer) override;
+    void resume(const QString &stage, uint uid, QObject *context, pepsi::Answer<bool> answer) override;
     void requeue(const pepsi::RequeueRequest &request, uint uid, QObject *context,
                  pepsi::Answer<pepsi::RequeueOutcome> answer) override;
     void set(const pepsi::OverlaySetting &setting, uint uid, QObject *context, pepsi::Answer<bool> answer) override;

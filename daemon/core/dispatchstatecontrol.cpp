@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// DispatchState's admin side (DispatchControl): reload, drain and resume on
+// the dispatch loop, requeue and set on the operator thread.
+#include "core/dispatchstate.h"
+
+#include "core/dispatcher.h"
+#include "model/logcategories.h"
+#include "storage/operatorthread.h"
+#include "workers/workerpool.h"
+
+namespace pepsi {
+namespace event = protocol::event;
+namespace field = protocol::field;
+
+// --- DispatchControl ---------------------------------------------------------
+
+void DispatchState::reload(uint uid, QObject *, Answer<QStringList> answer)
+{
+    Result<QStringList, QString> names = reloadNow(uid);
+    publishPicture();
+    answer(std::move(names));
+}
+
+Result<QStringList, QString> DispatchState::reloadNow(uint uid)
+{
+    if (!m_d.isServing())
+        return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
+    if (!m_d.isDatabaseUp())
+        return QStringLiteral("the database is unreachable; the overlay is read again once it is back");
+    qCInfo(lcMain).noquote() << "reload requested on the control socket by uid" << uid;
+    m_reloadSource = QStringLiteral("socket");
+    m_d.reloadNow();
+    if (!m_d.isServing())
+        return QStringLiteral("the reloaded configuration does not parse; the dispatcher is stopping (see its log)");
+    if (m_d.isReloadPending())
+        return QStringLiteral("reading config_overlay failed; it is read again once the database answers");
+    return m_d.graph().names();
+}
+
+std::optional<QString> DispatchState::setDrained(const QString &stage, bool drained, uint uid)
+{
+    if (!m_d.isServing())
+        return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
+    const WorkerPool *pool = m_d.pool(stage);
+    if (!pool)
+        return QStringLiteral("unknown stage \"%1\" (stages: %2)")
+            .arg(stage, m_d.graph().names().join(QStringLiteral(", ")));
+    if (pool->isDrained() == drained)
+        return std::nullopt;
+    m_d.setDrained(stage, drained); // a resumed stage claims at once
+    qCInfo(lcMain).noquote() << "stage" << stage << (drained ? "drained" : "resumed") << "on the control socket by uid"
+                             << uid;
+    emitEvent(drained ? QString(event::StageDrained) : QString(event::StageResumed),
+              {{field::Stage, stage}, {field::Uid, double(uid)}});
+    return std::nullopt;
+}
+
+void DispatchState::drain(const QString &stage, uint uid, QObject *, Answer<bool> answer)
+{
+    const auto error = setDrained(stage, true, uid);
+    answer(error ? Result<bool, QString>(*error) : Result<bool, QString>(true));
+}
+
+void DispatchState::resume(const QString &stage, uint uid, QObject *, Answer<bool> answer)
+{
+    const auto error = setDrained(stage, false, uid);
+    answer(error ? Result<bool, QString>(*error) : Result<bool, QString>(true));
+}
+
+void DispatchState::requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer)
+{
+    if (!m_d.isServing())
+        return answer(QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle())));
+    if (!m_d.isDatabaseUp())
+        return answer(QStringLiteral("the database is unreachable; nothing was requeued"));
+    QPointer<QObject> asker(context);
+    operatorThread().requeue(request, this,
+                             [this, request, uid, asker, answer](Result<RequeueOutcome, QString> outcome) {
+                                 requeueDone(request, uid, outcome);
+                                 if (asker)
+                                     answer(std::move(outcome));
+                             });
+}
+
+void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const Result<RequeueOutcome, QString> &outcome)
+{
+    if (!outcome) {
+        qCWarning(lcMain).noquote() << "requeue of stage" << request.stage << "failed:" << outcome.error();
+        return;
+    }
+    qCInfo(lcMain).noquote() << "stage" << request.stage << "requeued" << outcome->requeued << request.status
+                             << "rows on the control socket by uid" << uid << (outcome->more ? "(more match)" : "");
+    forgetCounts();
+    emitEvent(QString(event::Requeued),
+              {{field::Stage, request.stage},
+               {field::Status, request.status},
+               {field::Count, double(outcome->requeued)},
+               {field::Uid, double(uid)}});
+    // The dispatcher may have stopped while the statement ran.
+    if (outcome->requeued > 0 && m_d.isServing())
+        m_d.rowsPending(request.stage);
+}
+
+void DispatchState::set(const OverlaySetting &setting, uint uid, QObject *context, Answer<bool> answer)
+{
+    if (!m_d.isServing())
+        return answer(QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle())));
+    if (!m_d.isDatabaseUp())
+        return answer(QStringLiteral("the database is unreachable; config_overlay was not written"));
+    // Logged whatever the asker does meanwhile: the row is written either way.
+    operatorThread().setOverlay(
+        setting, this, [setting, uid, asker = QPointer<QObject>(context), answer](Result<bool, QString> written) {
+            if (written)
+                qCInfo(lcMain).noquote() << QStringLiteral(
+                                                "config_overlay (%1, %2) set to %3 on the control socket by uid %4")
+                                                .arg(setting.section, setting.option, setting.value)
+                                                .arg(uid);
+            else
+                qCWarning(lcMain).noquote() << written.error();
+            if (asker)
+                answer(std::move(written));
+        });
+}
+
+} // namespace pepsi
