@@ -115,8 +115,6 @@ int main(int argc, char **argv)
     // thread of its own: no client waits for a claim, no claim for a client.
     dispatcher.state()->publishTo(&board);
     pepsi::ControlThread control(*dispatcher.state(), *dispatcher.state(), board);
-    QObject::connect(&control, &pepsi::ControlThread::clientCountChanged, dispatcher.state(),
-                     [state = dispatcher.state()](int clients) { state->setWatched(clients > 0); });
     if (!line.standby) {
         // Before the database: a second daemon on this socket stops here.
         if (const auto error = control.listen(controlSocket)) {

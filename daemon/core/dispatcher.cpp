@@ -375,8 +375,10 @@ void Dispatcher::runRound()
     // the rows would sit `running` with nobody working on them.
     if (unplacedAny)
         flushSettlements();
-    if (!round->claimed.isEmpty())
+    if (!round->claimed.isEmpty()) {
+        m_state->markChanged();
         qCDebug(lcClaim) << "round" << m_rounds << "claimed" << round->claimed.size();
+    }
     if (round->resumed > 0) {
         qCDebug(lcClaim) << "resumed" << round->resumed << "paused messages";
         requestRound();

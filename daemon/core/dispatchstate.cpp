@@ -48,37 +48,35 @@ DispatchState::DispatchState(Dispatcher &dispatcher)
         publishPicture();
         Q_EMIT lifecycleChanged(state);
     });
-    m_publishTimer.setInterval(PublishIntervalMs);
-    connect(&m_publishTimer, &QTimer::timeout, this, &DispatchState::publishPicture);
+    m_publishSoon.setSingleShot(true);
+    m_publishSoon.setInterval(PublishDelayMs);
+    connect(&m_publishSoon, &QTimer::timeout, this, &DispatchState::publishPicture);
 }
 
 void DispatchState::publishTo(DispatchBoard *board)
 {
     m_board = board;
-    publishPicture();
-    if (m_board && m_queueCache)
-        m_board->setCounts(m_queueCache);
-}
-
-void DispatchState::setWatched(bool watched)
-{
-    if (watched == m_publishTimer.isActive())
+    if (!m_board)
         return;
-    if (watched) {
-        publishPicture();
-        m_publishTimer.start();
-    } else {
-        m_publishTimer.stop();
-    }
+    m_board->setPublishRequest(
+        [this] { QMetaObject::invokeMethod(this, &DispatchState::publishPicture, Qt::QueuedConnection); });
+    publishPicture();
+    if (m_queueCache)
+        m_board->setCounts(m_queueCache);
 }
 
 void DispatchState::publishPicture()
 {
+    m_publishSoon.stop();
     if (m_board)
         m_board->publish(DispatchPicture{info(), graph(), settings(), pools(), workers(), stats()});
 }
 
-DispatchState::~DispatchState() = default;
+DispatchState::~DispatchState()
+{
+    if (m_board)
+        m_board->setPublishRequest({});
+}
 
 void DispatchState::attachSession(DatabaseSession *session)
 {
@@ -109,6 +107,7 @@ void DispatchState::attachSession(DatabaseSession *session)
 void DispatchState::watchPool(WorkerPool *pool)
 {
     const QString stage = pool->stage().name;
+    connect(pool, &WorkerPool::runEnded, this, &DispatchState::markChanged);
     connect(pool, &WorkerPool::workerStarted, this, [this, stage](qint64 pid) {
         emitEvent(QString(event::WorkerStarted), {{field::Pid, double(pid)}, {field::Stage, stage}});
     });

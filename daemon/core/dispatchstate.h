@@ -42,13 +42,17 @@ public:
     void reloadRequested(const QString &source) { m_reloadSource = source; }
 
     // Keeps `board` (owned by the caller, outliving this) up to date for the
-    // control thread: at once, before every event and lifecycle change and
+    // control thread: at once before every event and lifecycle change and
     // after every admin action, so that a client that hears of a change sees
-    // it; and every PublishIntervalMs while `watched` (clients connected),
-    // for what changes without an event (in flight, rates).
-    static constexpr int PublishIntervalMs = 50;
+    // it; within PublishDelayMs of any other change (a claim, an answer),
+    // coalesced; and whenever the board asks (its picture aged while idle).
+    static constexpr int PublishDelayMs = 50;
     void publishTo(DispatchBoard *board);
-    void setWatched(bool watched);
+    void markChanged()
+    {
+        if (m_board && !m_publishSoon.isActive())
+            m_publishSoon.start();
+    }
     void publishPicture();
 
     DaemonInfo info() const override;
@@ -89,7 +93,7 @@ private:
     QString m_reloadSource = QStringLiteral("notify");
     QHash<QString, QString> m_cooldownReason;
     DispatchBoard *m_board = nullptr;
-    QTimer m_publishTimer;
+    QTimer m_publishSoon; // single shot
 
     std::unique_ptr<OperatorThread> m_operator; // opened at the first operator query
     std::optional<QueueCounts> m_queueCache;

@@ -3,15 +3,30 @@
 
 namespace pepsi {
 
+void DispatchBoard::setPublishRequest(std::function<void()> request)
+{
+    const QMutexLocker lock(&m_mutex);
+    m_requestPublish = std::move(request);
+}
+
 void DispatchBoard::publish(DispatchPicture picture)
 {
     const QMutexLocker lock(&m_mutex);
     m_picture = std::move(picture);
+    m_pictureAge.start();
+    ++m_generation;
+    m_published.wakeAll();
 }
 
 DispatchPicture DispatchBoard::picture() const
 {
-    const QMutexLocker lock(&m_mutex);
+    QMutexLocker lock(&m_mutex);
+    if (m_requestPublish && (!m_pictureAge.isValid() || m_pictureAge.elapsed() > MaxAgeMs)) {
+        const quint64 seen = m_generation;
+        m_requestPublish();
+        QDeadlineTimer deadline(MaxWaitMs);
+        while (m_generation == seen && m_published.wait(&m_mutex, deadline)) { }
+    }
     return m_picture;
 }
 

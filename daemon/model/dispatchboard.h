@@ -5,6 +5,8 @@
 
 #include <QElapsedTimer>
 #include <QMutex>
+#include <QWaitCondition>
+#include <functional>
 #include <optional>
 
 namespace pepsi {
@@ -25,10 +27,22 @@ struct DispatchPicture
 // picture the loop published and its last queue counts. Written on the loop
 // (DispatchState), read on the control thread (DispatchMirror); each call
 // takes the lock for a copy of implicitly shared values, nothing longer.
+//
+// A busy loop publishes often (DispatchState: within PublishDelayMs of a
+// change); an idle one does not, and its picture ages (rates decay, uptime
+// grows). A reader that finds the picture older than MaxAgeMs asks the loop
+// for a new one and waits for it, at most MaxWaitMs: an idle loop answers at
+// once, a stuck one leaves the reader with the older picture.
 class DispatchBoard
 {
 public:
+    static constexpr qint64 MaxAgeMs = 250;
+    static constexpr int MaxWaitMs = 100;
+
+    // How to ask the loop to publish, from any thread (DispatchState: a queued call).
+    void setPublishRequest(std::function<void()> request);
     void publish(DispatchPicture picture);
+    // The picture, refreshed first if it is older than MaxAgeMs.
     DispatchPicture picture() const;
 
     // The counts as of now, or none (forgotten after a requeue or an outage).
@@ -42,7 +56,11 @@ public:
 
 private:
     mutable QMutex m_mutex;
+    mutable QWaitCondition m_published;
+    std::function<void()> m_requestPublish;
     DispatchPicture m_picture;
+    QElapsedTimer m_pictureAge;
+    quint64 m_generation = 0;
     std::optional<QueueCounts> m_counts;
     QElapsedTimer m_countsAge;
 };

@@ -76,6 +76,8 @@ private Q_SLOTS:
     void adminCallsWaitForTheLoopAndRunOnIt();
     void eventsKeepTheirOrder();
     void countsComeFromTheBoardWhileYoung();
+    void anAgedPictureIsRefreshedByAnIdleLoop();
+    void aStuckLoopLeavesTheAgedPicture();
 
 private:
     void publish() const;
@@ -196,6 +198,35 @@ void tst_ControlThread::countsComeFromTheBoardWhileYoung()
     const QList<QJsonObject> got = replies.get();
     QVERIFY2(got.value(0)[u"ok"_s].toBool(), QJsonDocument(got.value(0)).toJson().constData());
     QCOMPARE(m_fake->m_queueQueries, 1);
+}
+
+void tst_ControlThread::anAgedPictureIsRefreshedByAnIdleLoop()
+{
+    // As DispatchState does: the request is a queued call to the loop.
+    m_board->setPublishRequest([this] { QMetaObject::invokeMethod(this, [this] { publish(); }); });
+    m_fake->m_stats.messages = 777;                  // changed since the last picture, without an event
+    QTest::qWait(int(DispatchBoard::MaxAgeMs) + 50); // the picture ages, the loop idles
+    ClientThread client(path());
+    auto replies = client.run({R"({"id":1,"cmd":"stats"})"_ba});
+    QTRY_VERIFY(replies.wait_for(0s) == std::future_status::ready);
+    const QList<QJsonObject> got = replies.get();
+    QCOMPARE(got.value(0)[u"result"_s][u"totals"_s][u"messages"_s].toInteger(), 777);
+    m_board->setPublishRequest({});
+}
+
+void tst_ControlThread::aStuckLoopLeavesTheAgedPicture()
+{
+    const qint64 before = m_fake->m_stats.messages;
+    m_board->setPublishRequest([this] { QMetaObject::invokeMethod(this, [this] { publish(); }); });
+    m_fake->m_stats.messages = before + 1;
+    QTest::qWait(int(DispatchBoard::MaxAgeMs) + 50);
+    ClientThread client(path());
+    auto replies = client.run({R"({"id":1,"cmd":"stats"})"_ba});
+    // This loop is stuck until the reply is in: the reader waited its
+    // MaxWaitMs for a picture that did not come, and took the older one.
+    QCOMPARE(replies.wait_for(20s), std::future_status::ready);
+    QCOMPARE(replies.get().value(0)[u"result"_s][u"totals"_s][u"messages"_s].toInteger(), before);
+    m_board->setPublishRequest({});
 }
 
 QTEST_GUILESS_MAIN(tst_ControlThread)
