@@ -58,11 +58,8 @@ Result<SocketLocation, QString> locateSocket(const CommandLine &line)
 {
     if (!line.socketPath.isEmpty())
         return SocketLocation{line.socketPath, QStringLiteral("--socket")};
-    QString file = line.configFile;
-    if (file.isEmpty()) {
-        file = qEnvironmentVariable("PEPSI_CONFIG");
-        if (file.isEmpty())
-            file = QStringLiteral("/etc/pepsi/pepsi.conf");
+    const QString file = Configuration::fileToRead(line.configFile);
+    if (line.configFile.isEmpty()) {
         if (!QFileInfo(file).isFile() || ::access(QFile::encodeName(file).constData(), R_OK) != 0)
             return SocketLocation{
                 protocol::defaultSocketPath(),

@@ -33,13 +33,7 @@ void printErr(const QString &text)
     (void)std::fputs(qPrintable(QStringLiteral("pepsi-schema: ") + text + u'\n'), stderr);
 }
 
-QString resolvedConfigFile(const QString &fromCommandLine)
-{
-    if (!fromCommandLine.isEmpty())
-        return fromCommandLine;
-    const QString fromEnvironment = qEnvironmentVariable("PEPSI_CONFIG");
-    return fromEnvironment.isEmpty() ? QStringLiteral("/etc/pepsi/pepsi.conf") : fromEnvironment;
-}
+QString resolvedConfigFile(const QString &fromCommandLine) { return pepsi::Configuration::fileToRead(fromCommandLine); }
 
 int runInstall(pepsi::SchemaInstaller &installer)
 {

@@ -242,6 +242,14 @@ Result<Configuration, ConfigError> Configuration::parse(const QByteArray &text, 
     return config;
 }
 
+QString Configuration::fileToRead(const QString &given)
+{
+    if (!given.isEmpty())
+        return given;
+    const QString fromEnvironment = qEnvironmentVariable("PEPSI_CONFIG");
+    return fromEnvironment.isEmpty() ? QStringLiteral("/etc/pepsi/pepsi.conf") : fromEnvironment;
+}
+
 Result<Configuration, ConfigError> Configuration::load(const QString &path)
 {
     QFile file(path);

@@ -43,6 +43,9 @@ public:
 
     static Result<Configuration, ConfigError> parse(const QByteArray &text, const QString &fileName);
     static Result<Configuration, ConfigError> load(const QString &path);
+    // The file every program reads unless told otherwise (-c): $PEPSI_CONFIG,
+    // then /etc/pepsi/pepsi.conf; `given` (a -c argument) wins when not empty.
+    static QString fileToRead(const QString &given = {});
 
     // Overlay rows win over the file. Returns the previous overlay-free copy unchanged.
     // Rows past the limits above are not merged; overlayError() says why.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "app/commandline.h"
 
+#include "config/configuration.h"
+
 namespace pepsi {
 
 QString CommandLine::usage()
@@ -88,12 +90,6 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
     return line;
 }
 
-QString CommandLine::resolvedConfigFile() const
-{
-    if (!configFile.isEmpty())
-        return configFile;
-    const QString fromEnvironment = qEnvironmentVariable("PEPSI_CONFIG");
-    return fromEnvironment.isEmpty() ? QStringLiteral("/etc/pepsi/pepsi.conf") : fromEnvironment;
-}
+QString CommandLine::resolvedConfigFile() const { return Configuration::fileToRead(configFile); }
 
 } // namespace pepsi
