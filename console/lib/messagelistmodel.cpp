@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLocale>
+#include <algorithm>
 
 namespace pepsi::console {
 
@@ -35,6 +36,7 @@ void MessageListModel::reload()
     m_rows.clear();
     m_nextAfterId.reset();
     m_waiting = 0; // a page of the former query that still comes is not ours
+    m_limit = PageSize;
     endResetModel();
     if (!m_stage.isEmpty() && !m_status.isEmpty())
         ask(0);
@@ -42,13 +44,12 @@ void MessageListModel::reload()
 
 void MessageListModel::ask(qint64 afterId)
 {
-    QJsonObject arguments{{field::Stage, m_stage},
-                          {field::Status, m_status},
-                          {field::AfterId, double(afterId)},
-                          {field::Limit, PageSize}};
+    QJsonObject arguments{
+        {field::Stage, m_stage}, {field::Status, m_status}, {field::AfterId, double(afterId)}, {field::Limit, m_limit}};
     if (m_reason)
         arguments.insert(field::Reason, *m_reason);
     m_waiting = m_client->send(protocol::cmd::Messages, arguments);
+    m_waitingAfter = afterId;
     if (m_waiting == 0)
         Q_EMIT failed(tr("Listing the messages of %1: not connected to the daemon.").arg(m_stage));
 }
@@ -58,6 +59,12 @@ void MessageListModel::onReplied(qint64 id, const QString &, bool ok, const QJso
     if (id != m_waiting || id == 0)
         return;
     m_waiting = 0;
+    if (!ok && m_limit > 1) {
+        // A page whose reasons are long may not fit in a protocol line (the
+        // daemon refuses it): the same page, smaller.
+        m_limit = std::max(1, m_limit / 4);
+        return ask(m_waitingAfter);
+    }
     if (!ok) {
         Q_EMIT failed(tr("Listing the messages of %1 failed: %2").arg(m_stage, error));
         Q_EMIT pageLoaded();

@@ -77,6 +77,8 @@ private:
     QList<Row> m_rows;
     std::optional<qint64> m_nextAfterId; // where the next page starts; none: no more
     qint64 m_waiting = 0;                // the request id of the page on its way
+    qint64 m_waitingAfter = 0;           // its after_id
+    int m_limit = PageSize;              // halved while pages of long reasons do not fit in a line
 };
 
 } // namespace pepsi::console

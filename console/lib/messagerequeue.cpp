@@ -39,6 +39,10 @@ void MessageRequeue::requeueReason(const QString &reason)
     m_step = Step::Collect;
     m_reason = reason;
     m_ids.clear();
+    // Every row of the page carries the reason: as many as fit in a line,
+    // with room for the other fields and for escapes.
+    const qsizetype rowBytes = 200 + 2 * reason.toUtf8().size();
+    m_collectLimit = int(std::clamp<qsizetype>(protocol::MaxLine / 2 / rowBytes, 1, protocol::MaxMessagesLimit));
     collect(0);
 }
 
@@ -64,11 +68,19 @@ void MessageRequeue::nextIdBatch()
         Q_EMIT finished(m_moved);
         return;
     }
-    const qsizetype size = std::min<qsizetype>(m_ids.size() - m_next, protocol::MaxRequeueIds);
+    // Within the daemon's bound and within one line: 10,000 ids of ten
+    // digits would not fit in 64 KiB (the stage's name and the rest take
+    // less than 1 KiB).
     QJsonArray batch;
-    for (qsizetype i = m_next; i < m_next + size; ++i)
-        batch.append(double(m_ids.at(i)));
-    m_next += size;
+    qsizetype bytes = 1024 + m_stage.toUtf8().size();
+    while (m_next < m_ids.size() && batch.size() < protocol::MaxRequeueIds) {
+        const qsizetype idBytes = QByteArray::number(m_ids.at(m_next)).size() + 1;
+        if (!protocol::fitsInLine(bytes + idBytes))
+            break;
+        bytes += idBytes;
+        batch.append(double(m_ids.at(m_next++)));
+    }
+    const qsizetype size = batch.size();
     // The default limit (1,000) would cut a batch of ids short.
     send({{field::Stage, m_stage},
           {field::Status, m_status},
@@ -83,8 +95,9 @@ void MessageRequeue::collect(qint64 afterId)
           {field::Status, m_status},
           {field::Reason, m_reason},
           {field::AfterId, double(afterId)},
-          {field::Limit, protocol::MaxMessagesLimit}},
+          {field::Limit, m_collectLimit}},
          cmd::Messages);
+    m_collectAfter = afterId;
 }
 
 void MessageRequeue::sendRecent()
@@ -102,6 +115,10 @@ void MessageRequeue::onReplied(qint64 id, const QString &cmd, bool ok, const QJs
     if (id != m_waiting || id == 0)
         return;
     m_waiting = 0;
+    if (!ok && cmd == cmd::Messages && m_collectLimit > 1) {
+        m_collectLimit = std::max(1, m_collectLimit / 4); // the page did not fit in a line
+        return collect(m_collectAfter);
+    }
     if (!ok) {
         Q_EMIT failed(
             tr("Requeueing messages of %1 failed after %Ln moved: %2", nullptr, int(m_moved)).arg(m_stage, error));

@@ -57,6 +57,8 @@ private:
     qint64 m_wanted = 0;
     qint64 m_moved = 0;
     qint64 m_waiting = 0;
+    qint64 m_collectAfter = 0; // the after_id of the page of ids on its way
+    int m_collectLimit = 0;    // its limit, so that the page fits in a protocol line
 };
 
 } // namespace pepsi::console

@@ -195,5 +195,24 @@ void FakeDispatch::requeue(const RequeueRequest &request, uint uid, QObject *, A
                    .arg(ids.join(u','))
                    .arg(request.maxAgeMs ? QString::number(*request.maxAgeMs) : u"-"_s)
                    .arg(request.limit);
-    answer(RequeueOutcome{3, false});
+    if (!m_requeueMovesRows)
+        return answer(RequeueOutcome{3, false});
+    // As the daemon's statement: the matching rows, oldest id first, up to the limit.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    RequeueOutcome outcome{0, false};
+    const QSet<qint64> wanted(request.ids.cbegin(), request.ids.cend());
+    for (MessageRow &row : m_messages) {
+        if (row.stage != request.stage || row.status != request.status
+            || (!wanted.isEmpty() && !wanted.contains(row.id))
+            || (request.maxAgeMs && row.updated.msecsTo(now) > *request.maxAgeMs))
+            continue;
+        if (outcome.requeued == request.limit) {
+            outcome.more = true;
+            break;
+        }
+        row.status = u"pending"_s;
+        row.reason.clear();
+        ++outcome.requeued;
+    }
+    answer(outcome);
 }
