@@ -47,6 +47,9 @@ QTableView *newTable(QAbstractItemModel *model, const QString &name, QWidget *pa
     view->setAlternatingRowColors(true);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->setWordWrap(false); // one line a row: the detail pane has the whole reason
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->horizontalHeader()->setStretchLastSection(true);
     view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     return view;
@@ -101,6 +104,9 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     m_warning->setStyleSheet(u"QLabel { background: #f8d7da; color: #721c24; padding: 4px; font-weight: bold; }"_s);
     m_warning->hide();
     m_reasonView->setSelectionMode(QAbstractItemView::SingleSelection);
+    // The reason takes the room; the times are only a hint of when it happened.
+    m_reasonView->horizontalHeader()->setStretchLastSection(false);
+    m_reasonView->horizontalHeader()->setSectionResizeMode(ReasonModel::Reason, QHeaderView::Stretch);
     m_listView->setSelectionMode(QAbstractItemView::ExtendedSelection);
 
     auto *top = new QHBoxLayout;
@@ -122,7 +128,8 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     auto *across = new QSplitter(Qt::Horizontal, this);
     across->addWidget(m_reasonView);
     across->addWidget(listPane);
-    across->setStretchFactor(1, 2);
+    across->setStretchFactor(0, 2);
+    across->setStretchFactor(1, 3);
     auto *down = new QSplitter(Qt::Vertical, this);
     down->setObjectName(u"messagesSplitter"_s);
     down->addWidget(across);
@@ -379,30 +386,7 @@ void MessagesView::onReplied(qint64 id, const QString &, bool ok, const QJsonVal
         m_detail->setPlainText(tr("Message %1: %2").arg(m_shownId).arg(error));
         return;
     }
-    const QJsonObject row = result.toObject();
-    QStringList lines;
-    lines << tr("Message %1 of stage %2, status %3, claimed %4 time(s)")
-                 .arg(row.value(field::Id).toInteger())
-                 .arg(row.value(field::Stage).toString(), row.value(field::Status).toString())
-                 .arg(row.value(field::Claims).toInteger());
-    lines << tr("Created %1, status since %2")
-                 .arg(row.value(field::Created).toString(), row.value(field::Updated).toString());
-    if (row.value(field::Timeout).isString())
-        lines << tr("Retried at %1").arg(row.value(field::Timeout).toString());
-    if (const QString reason = row.value(field::Reason).toString(); !reason.isEmpty())
-        lines << tr("Reason: %1").arg(reason);
-    const QJsonValue state = row.value(field::State);
-    if (row.value(field::Truncated).toBool()) {
-        lines << QString()
-              << tr("The state is longer than 16 KiB: what follows is its first 16 KiB, cut (no longer "
-                    "valid JSON). pepsi-ctl message %1 shows the same; the database has it whole.")
-                     .arg(row.value(field::Id).toInteger());
-        lines << state.toString();
-    } else {
-        lines << QString() << tr("State:");
-        lines << QString::fromUtf8(QJsonDocument(state.toObject()).toJson(QJsonDocument::Indented)).trimmed();
-    }
-    m_detail->setPlainText(lines.join(u'\n'));
+    m_detail->setPlainText(describe(result.toObject()));
 }
 
 } // namespace pepsi::console

@@ -50,6 +50,9 @@ public:
     QPushButton *requeueRecentButton() const { return m_requeueRecent; }
     ReasonModel *reasons() const { return m_reasons; }
     MessageListModel *messages() const { return m_list; }
+    // The detail pane's text for a `message` reply: the row, its reason, its
+    // state pretty-printed (or, cut at 16 KiB, said to be cut).
+    static QString describe(const QJsonObject &row);
     // The id whose state the detail pane shows (0: none).
     qint64 shownId() const { return m_shownId; }
 
