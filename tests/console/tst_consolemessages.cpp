@@ -4,6 +4,7 @@
 // stage's rows by id and count the reasons over the whole status; the view
 // finds a message by id, shows its state, and requeues the selection or a
 // reason with the true count, in batches of the daemon's bound.
+#include "consolefeed.h"
 #include "consolescript.h"
 #include "controlclient.h"
 #include "controlfixture.h"
@@ -12,11 +13,13 @@
 #include "messagesview.h"
 #include "reasonmodel.h"
 #include "stageactions.h"
+#include "throughputmodel.h"
 
 #include "control/protocol.h"
 
 #include <QComboBox>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -64,6 +67,7 @@ private Q_SLOTS:
     void modelsPageAndCountTheWholeStatus();
     void findsAMessageAndShowsItsState();
     void requeuesTheSelectionAndAReasonInBatches();
+    void warnsWhileTheStageFails();
 
 private:
     QTranslator m_english;
@@ -242,6 +246,49 @@ void TestConsoleMessages::requeuesTheSelectionAndAReasonInBatches()
     // The other reason's rows stay failed; the view counts again.
     QTRY_COMPARE(view->reasons()->total(), 40);
     QTRY_COMPARE(view->messages()->rowCount(), 40);
+}
+
+// The stage's runs since the last snapshot all failed: the view says so
+// while it is open, and so does the confirmation of a requeue.
+void TestConsoleMessages::warnsWhileTheStageFails()
+{
+    addFailed(m_daemon->dispatch(), 1, 20, BadInput);
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    window.show();
+    client.start();
+    QTRY_VERIFY(window.feed()->throughput()->contains(u"enrich"_s));
+    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
+    window.showMessages(u"enrich"_s, u"failed"_s);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->messages()->rowCount(), 20);
+    QVERIFY(view->warning()->isHidden());
+
+    auto &stats = m_daemon->dispatch().m_stats;
+    stats.stages[u"enrich"_s].runs += 600;
+    stats.stages[u"enrich"_s].failures += 600;
+    stats.stages[u"enrich"_s].rate10s = 120.0;
+    client.send(u"status"_s);
+    QTRY_VERIFY(window.feed()->throughput()->isFailing(u"enrich"_s));
+    window.feed()->flush();
+    QTRY_VERIFY(!view->warning()->isHidden());
+    QVERIFY2(view->warning()->text().startsWith(u"Stage enrich is failing now: 100 % of its runs"_s),
+             qPrintable(view->warning()->text()));
+
+    QString asked;
+    window.actions()->setConfirm([&asked](const QString &, const QString &question) {
+        asked = question;
+        return false; // the operator thinks again
+    });
+    view->listView()->selectRow(0);
+    QTRY_VERIFY(view->requeueSelectedButton()->isEnabled());
+    m_daemon->clearRecord();
+    view->requeueSelected();
+    QVERIFY2(asked.contains(u"Stage enrich is failing now"_s), qPrintable(asked));
+    QCOMPARE(m_daemon->count(u"requeue"_s), 0);
 }
 
 QTEST_MAIN(TestConsoleMessages)
