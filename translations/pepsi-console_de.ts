@@ -20,7 +20,7 @@
         <translation>Neuladen, Datenbank, Daemon-Zustand</translation>
     </message>
     <message>
-        <source>The console's own notes</source>
+        <source>The console&apos;s own notes</source>
         <translation>Eigene Meldungen der Konsole</translation>
     </message>
     <message>
@@ -252,7 +252,7 @@
         <translation>Die Verwaltungskonsole von pepsi-dispatch: beobachtet und steuert einen laufenden Dispatcher über seinen Steuer-Socket.</translation>
     </message>
     <message>
-        <source>The daemon's control socket (default: %1).</source>
+        <source>The daemon&apos;s control socket (default: %1).</source>
         <translation>Der Steuer-Socket des Daemons (Vorgabe: %1).</translation>
     </message>
     <message>
@@ -260,7 +260,7 @@
         <translation>PFAD</translation>
     </message>
     <message>
-        <source>pepsi-console: unexpected argument '%1'; see --help
+        <source>pepsi-console: unexpected argument &apos;%1&apos;; see --help
 </source>
         <translation>pepsi-console: unerwartetes Argument „%1“; siehe --help
 </translation>
@@ -303,7 +303,7 @@
         <translation>pepsi-dispatch %1, PID %2, %3</translation>
     </message>
     <message>
-        <source>Not the daemon's socket; retrying every %1</source>
+        <source>Not the daemon&apos;s socket; retrying every %1</source>
         <translation>Nicht der Socket des Daemons; neuer Versuch alle %1</translation>
     </message>
 </context>
@@ -381,7 +381,7 @@
         <translation>Der Daemon meldet: %1</translation>
     </message>
     <message>
-        <source>The daemon refused '%1': %2</source>
+        <source>The daemon refused &apos;%1&apos;: %2</source>
         <translation>Der Daemon hat „%1“ abgelehnt: %2</translation>
     </message>
     <message>
@@ -405,7 +405,7 @@
         <translation>niemand lauscht daran (von einem abgestürzten Daemon übrig?)</translation>
     </message>
     <message>
-        <source>Cannot talk to the daemon on %1: it is a directory, not a socket (the daemon's socket is CONTROL_SOCKET, dispatch.sock in its runtime directory)</source>
+        <source>Cannot talk to the daemon on %1: it is a directory, not a socket (the daemon&apos;s socket is CONTROL_SOCKET, dispatch.sock in its runtime directory)</source>
         <translation>Keine Verbindung zum Daemon an %1: das ist ein Verzeichnis, kein Socket (der Socket des Daemons ist CONTROL_SOCKET, dispatch.sock in seinem Laufzeitverzeichnis)</translation>
     </message>
     <message>
@@ -417,7 +417,7 @@
         <translation>Keine Verbindung zum Daemon an %1: das ist kein Socket</translation>
     </message>
     <message>
-        <source>%1 closed the connection before answering 'version': not a pepsi-dispatch control socket (PostgreSQL's, say)?</source>
+        <source>%1 closed the connection before answering &apos;version&apos;: not a pepsi-dispatch control socket (PostgreSQL&apos;s, say)?</source>
         <translation>%1 hat die Verbindung geschlossen, ohne auf „version“ zu antworten: kein Steuer-Socket von pepsi-dispatch (etwa der von PostgreSQL)?</translation>
     </message>
     <message>
@@ -592,6 +592,247 @@
     <message>
         <source>%1 (now %2):</source>
         <translation>%1 (jetzt %2):</translation>
+    </message>
+    <message>
+        <source>&amp;Messages</source>
+        <translation>&amp;Nachrichten</translation>
+    </message>
+    <message>
+        <source>Show failed messages of %1</source>
+        <translation>Fehlgeschlagene Nachrichten von %1 zeigen</translation>
+    </message>
+    <message>
+        <source>Show timed-out messages of %1</source>
+        <translation>Zeitüberschrittene Nachrichten von %1 zeigen</translation>
+    </message>
+</context>
+<context>
+    <name>pepsi::console::MessageListModel</name>
+    <message>
+        <source>Listing the messages of %1: not connected to the daemon.</source>
+        <translation>Nachrichten von %1 auflisten: nicht mit dem Daemon verbunden.</translation>
+    </message>
+    <message>
+        <source>Listing the messages of %1 failed: %2</source>
+        <translation>Auflisten der Nachrichten von %1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keiner)</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Stufe</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Claims</source>
+        <translation>Abholungen</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+</context>
+<context>
+    <name>pepsi::console::MessageRequeue</name>
+    <message numerus="yes">
+        <source>Requeueing messages of %1: not connected to the daemon (%Ln moved).</source>
+        <translation>
+            <numerusform>Nachrichten von %1 erneut einreihen: nicht mit dem Daemon verbunden (%Ln verschoben).</numerusform>
+            <numerusform>Nachrichten von %1 erneut einreihen: nicht mit dem Daemon verbunden (%Ln verschoben).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Requeueing messages of %1 failed after %Ln moved: %2</source>
+        <translation>
+            <numerusform>Erneutes Einreihen von Nachrichten von %1 nach %Ln verschobenen fehlgeschlagen: %2</numerusform>
+            <numerusform>Erneutes Einreihen von Nachrichten von %1 nach %Ln verschobenen fehlgeschlagen: %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>pepsi::console::MessagesView</name>
+    <message>
+        <source>Load &amp;more</source>
+        <translation>&amp;Mehr laden</translation>
+    </message>
+    <message>
+        <source>Requeue &amp;selected…</source>
+        <translation>&amp;Ausgewählte erneut einreihen…</translation>
+    </message>
+    <message>
+        <source>Requeue this &amp;reason…</source>
+        <translation>Diesen &amp;Grund erneut einreihen…</translation>
+    </message>
+    <message>
+        <source>Requeue the last &amp;minutes…</source>
+        <translation>Die letzten M&amp;inuten erneut einreihen…</translation>
+    </message>
+    <message>
+        <source>(choose)</source>
+        <translation>(wählen)</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>zeitüberschritten</translation>
+    </message>
+    <message>
+        <source>paused (retried later)</source>
+        <translation>pausiert (später wiederholt)</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>laufend</translation>
+    </message>
+    <message>
+        <source>Message id…</source>
+        <translation>Nachrichten-ID…</translation>
+    </message>
+    <message>
+        <source>Select a message to see its state.</source>
+        <translation>Wählen Sie eine Nachricht, um ihren Zustand zu sehen.</translation>
+    </message>
+    <message>
+        <source>Stage:</source>
+        <translation>Stufe:</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>Status:</translation>
+    </message>
+    <message>
+        <source>Requeue the last minutes</source>
+        <translation>Die letzten Minuten erneut einreihen</translation>
+    </message>
+    <message>
+        <source>Requeue the messages that got this status in the last … minutes:</source>
+        <translation>Die Nachrichten erneut einreihen, die diesen Status in den letzten … Minuten erhielten:</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Lade…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s) loaded, more to load</source>
+        <translation>
+            <numerusform>%Ln Nachricht geladen, weitere vorhanden</numerusform>
+            <numerusform>%Ln Nachrichten geladen, weitere vorhanden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s), all loaded</source>
+        <translation>
+            <numerusform>%Ln Nachricht, alle geladen</numerusform>
+            <numerusform>%Ln Nachrichten, alle geladen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Asking the daemon for message %1…</source>
+        <translation>Frage den Daemon nach Nachricht %1…</translation>
+    </message>
+    <message>
+        <source>Nothing to requeue: %1 has no such messages in status %2.</source>
+        <translation>Nichts erneut einzureihen: %1 hat keine solchen Nachrichten im Status %2.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Put %Ln message(s) of stage %1 in status %2 back to pending (%3)?</source>
+        <translation>
+            <numerusform>%Ln Nachricht der Stufe %1 im Status %2 wieder auf wartend setzen (%3)?</numerusform>
+            <numerusform>%Ln Nachrichten der Stufe %1 im Status %2 wieder auf wartend setzen (%3)?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The daemon moves at most %L1 at a time: the console asks in batches until all are moved.</source>
+        <translation>Der Daemon verschiebt höchstens %L1 auf einmal: die Konsole fragt in Teilen, bis alle verschoben sind.</translation>
+    </message>
+    <message>
+        <source>Requeue messages of %1</source>
+        <translation>Nachrichten von %1 erneut einreihen</translation>
+    </message>
+    <message>
+        <source>Requeueing: %L1 of %L2 moved…</source>
+        <translation>Erneut einreihen: %L1 von %L2 verschoben…</translation>
+    </message>
+    <message>
+        <source>Requeueing: reading the ids…</source>
+        <translation>Erneut einreihen: lese die IDs…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s) of stage %1 put back to pending.</source>
+        <translation>
+            <numerusform>%Ln Nachricht der Stufe %1 wieder auf wartend gesetzt.</numerusform>
+            <numerusform>%Ln Nachrichten der Stufe %1 wieder auf wartend gesetzt.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the %Ln selected</source>
+        <translation>
+            <numerusform>die %Ln ausgewählte</numerusform>
+            <numerusform>die %Ln ausgewählten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no reason</source>
+        <translation>kein Grund</translation>
+    </message>
+    <message>
+        <source>reason &quot;%1&quot;</source>
+        <translation>Grund „%1“</translation>
+    </message>
+    <message>
+        <source>Counting the recent messages failed: %1</source>
+        <translation>Zählen der jüngsten Nachrichten fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>those of the last %Ln minute(s)</source>
+        <translation>
+            <numerusform>die der letzten Minute</numerusform>
+            <numerusform>die der letzten %Ln Minuten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Message %1: %2</source>
+        <translation>Nachricht %1: %2</translation>
+    </message>
+    <message>
+        <source>Message %1 of stage %2, status %3, claimed %4 time(s)</source>
+        <translation>Nachricht %1 der Stufe %2, Status %3, %4-mal abgeholt</translation>
+    </message>
+    <message>
+        <source>Created %1, status since %2</source>
+        <translation>Erzeugt %1, Status seit %2</translation>
+    </message>
+    <message>
+        <source>Retried at %1</source>
+        <translation>Wiederholt um %1</translation>
+    </message>
+    <message>
+        <source>Reason: %1</source>
+        <translation>Grund: %1</translation>
+    </message>
+    <message>
+        <source>The state is longer than 16 KiB: what follows is its first 16 KiB, cut (no longer valid JSON). pepsi-ctl message %1 shows the same; the database has it whole.</source>
+        <translation>Der Zustand ist länger als 16 KiB: es folgen seine ersten 16 KiB, abgeschnitten (kein gültiges JSON mehr). pepsi-ctl message %1 zeigt dasselbe; die Datenbank hat ihn vollständig.</translation>
+    </message>
+    <message>
+        <source>State:</source>
+        <translation>Zustand:</translation>
     </message>
 </context>
 <context>
@@ -783,7 +1024,7 @@
         <translation>stabil</translation>
     </message>
     <message>
-        <source>How the pending backlog moved since the snapshot before (the console asks for one every few seconds). Highlighted, "growing": it grew in %1 snapshots in a row and holds at least %L2 messages: the stage does not keep up.</source>
+        <source>How the pending backlog moved since the snapshot before (the console asks for one every few seconds). Highlighted, &quot;growing&quot;: it grew in %1 snapshots in a row and holds at least %L2 messages: the stage does not keep up.</source>
         <translation>Wie sich der wartende Rückstand seit der vorigen Momentaufnahme bewegt hat (die Konsole fragt alle paar Sekunden nach einer). Hervorgehoben, „wächst“: er ist in %1 Momentaufnahmen hintereinander gewachsen und umfasst mindestens %L2 Nachrichten: die Stufe kommt nicht nach.</translation>
     </message>
     <message>
@@ -803,12 +1044,51 @@
         <translation>Wartend seit</translation>
     </message>
     <message>
-        <source>How long the pending rows have waited at this stage (since they became pending here), as Postfix's qshape counts its queue: under 1 s, 1–10 s, 10–60 s, 1–10 min, 10–60 min, an hour or more. Sorted by the rows that waited a minute or more.</source>
+        <source>How long the pending rows have waited at this stage (since they became pending here), as Postfix&apos;s qshape counts its queue: under 1 s, 1–10 s, 10–60 s, 1–10 min, 10–60 min, an hour or more. Sorted by the rows that waited a minute or more.</source>
         <translation>Wie lange die wartenden Zeilen an dieser Stufe schon warten (seit sie hier wartend wurden), gezählt wie Postfix’ qshape seine Warteschlange zählt: unter 1 s, 1–10 s, 10–60 s, 1–10 min, 10–60 min, eine Stunde oder länger. Sortiert nach den Zeilen, die eine Minute oder länger warten.</translation>
     </message>
     <message>
         <source>%1 %L2</source>
         <translation>%1 %L2</translation>
+    </message>
+</context>
+<context>
+    <name>pepsi::console::ReasonModel</name>
+    <message>
+        <source>Counting the reasons of %1: not connected to the daemon.</source>
+        <translation>Gründe von %1 zählen: nicht mit dem Daemon verbunden.</translation>
+    </message>
+    <message>
+        <source>Counting the reasons of %1 failed: %2</source>
+        <translation>Zählen der Gründe von %1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>All reasons (the 100 most frequent)</source>
+        <translation>Alle Gründe (die 100 häufigsten)</translation>
+    </message>
+    <message>
+        <source>All reasons</source>
+        <translation>Alle Gründe</translation>
+    </message>
+    <message>
+        <source>(no reason)</source>
+        <translation>(kein Grund)</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>Nachrichten</translation>
+    </message>
+    <message>
+        <source>Oldest</source>
+        <translation>Älteste</translation>
+    </message>
+    <message>
+        <source>Newest</source>
+        <translation>Neueste</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,68 @@
     </message>
 </context>
 <context>
+    <name>pepsi::console::MessageRequeue</name>
+    <message numerus="yes">
+        <source>Requeueing messages of %1: not connected to the daemon (%Ln moved).</source>
+        <translation>
+            <numerusform>Requeueing messages of %1: not connected to the daemon (%Ln moved).</numerusform>
+            <numerusform>Requeueing messages of %1: not connected to the daemon (%Ln moved).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Requeueing messages of %1 failed after %Ln moved: %2</source>
+        <translation>
+            <numerusform>Requeueing messages of %1 failed after %Ln moved: %2</numerusform>
+            <numerusform>Requeueing messages of %1 failed after %Ln moved: %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>pepsi::console::MessagesView</name>
+    <message numerus="yes">
+        <source>%Ln message(s) loaded, more to load</source>
+        <translation>
+            <numerusform>%Ln message loaded, more to load</numerusform>
+            <numerusform>%Ln messages loaded, more to load</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s), all loaded</source>
+        <translation>
+            <numerusform>%Ln message, all loaded</numerusform>
+            <numerusform>%Ln messages, all loaded</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Put %Ln message(s) of stage %1 in status %2 back to pending (%3)?</source>
+        <translation>
+            <numerusform>Put %Ln message of stage %1 in status %2 back to pending (%3)?</numerusform>
+            <numerusform>Put %Ln messages of stage %1 in status %2 back to pending (%3)?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s) of stage %1 put back to pending.</source>
+        <translation>
+            <numerusform>%Ln message of stage %1 put back to pending.</numerusform>
+            <numerusform>%Ln messages of stage %1 put back to pending.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the %Ln selected</source>
+        <translation>
+            <numerusform>the %Ln selected</numerusform>
+            <numerusform>the %Ln selected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>those of the last %Ln minute(s)</source>
+        <translation>
+            <numerusform>those of the last minute</numerusform>
+            <numerusform>those of the last %Ln minutes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>pepsi::console::StageActions</name>
     <message numerus="yes">
         <source>Put %Ln failed message(s) of stage %1 back to pending?</source>

@@ -86,6 +86,8 @@ const QStringList &settableOptions();
 
 // `messages`: "limit" is 1..MaxMessagesLimit.
 inline constexpr int MaxMessagesLimit = 500;
+// `messages` with "reasons": true: at most this many reasons, the most frequent first.
+inline constexpr int MaxMessageReasons = 100;
 
 // Field names of requests, replies and events.
 namespace field {
@@ -210,6 +212,10 @@ inline constexpr Name Claims{"claims"};
 inline constexpr Name Updated{"updated"};
 inline constexpr Name Created{"created"};
 inline constexpr Name Truncated{"truncated"};
+// messages with "reasons": true (reasons by count; "reason" filters the rows)
+inline constexpr Name Reasons{"reasons"};
+inline constexpr Name Oldest{"oldest"};
+inline constexpr Name Newest{"newest"};
 // set
 inline constexpr Name Option{"option"};
 inline constexpr Name Value{"value"};

@@ -342,6 +342,15 @@ MessageRow messageRowFromJson(const QJsonObject &object)
 
 QJsonObject toJson(const MessagePage &page)
 {
+    if (page.byReason) {
+        QJsonArray reasons;
+        for (const ReasonCount &each : page.reasons)
+            reasons.append(QJsonObject{{field::Reason, textOrNull(each.reason)},
+                                       {field::Count, double(each.count)},
+                                       {field::Oldest, timeToJson(each.oldest)},
+                                       {field::Newest, timeToJson(each.newest)}});
+        return {{field::Reasons, reasons}, {field::More, page.moreReasons}};
+    }
     QJsonArray rows;
     for (const MessageRow &row : page.rows)
         rows.append(toJson(row));
@@ -351,6 +360,17 @@ QJsonObject toJson(const MessagePage &page)
 MessagePage messagePageFromJson(const QJsonObject &object)
 {
     MessagePage page;
+    if (object.contains(field::Reasons)) {
+        page.byReason = true;
+        for (const QJsonValue each : object.value(field::Reasons).toArray()) {
+            const QJsonObject reason = each.toObject();
+            page.reasons.append(
+                ReasonCount{reason.value(field::Reason).toString(), reason.value(field::Count).toInteger(),
+                            timeFromJson(reason.value(field::Oldest)), timeFromJson(reason.value(field::Newest))});
+        }
+        page.moreReasons = object.value(field::More).toBool();
+        return page;
+    }
     const QJsonArray rows = object.value(field::Messages).toArray();
     for (const QJsonValue each : rows)
         page.rows.append(messageRowFromJson(each.toObject()));

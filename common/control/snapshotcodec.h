@@ -50,7 +50,8 @@ StatusSnapshot statusFromJson(const QJsonObject &object);
 // One row of `messages` ("reason" null when the row has none).
 QJsonObject toJson(const MessageRow &row);
 MessageRow messageRowFromJson(const QJsonObject &object);
-// The `messages` reply: {"messages": [...], "next_after_id": n or null}.
+// The `messages` reply: {"messages": [...], "next_after_id": n or null}; with
+// "reasons": true {"reasons": [{"reason", "count", "oldest", "newest"}...], "more": b}.
 QJsonObject toJson(const MessagePage &page);
 MessagePage messagePageFromJson(const QJsonObject &object);
 // The `message` reply: the row's fields, "created", "timeout", and "state":

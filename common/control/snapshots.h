@@ -138,11 +138,27 @@ struct MessageRow
     bool operator==(const MessageRow &) const = default;
 };
 
-// The `messages` reply: rows in id order, and where the next page starts.
+// One reason of `messages` with "reasons": true: how many rows of the stage
+// and status have it, and when the first and the last of them got there.
+struct ReasonCount
+{
+    QString reason; // cut as MessageRow::reason; empty: rows without one (null on the wire)
+    qint64 count = 0;
+    QDateTime oldest; // UTC, the least `updated`
+    QDateTime newest; // UTC, the greatest `updated`
+
+    bool operator==(const ReasonCount &) const = default;
+};
+
+// The `messages` reply: rows in id order, and where the next page starts;
+// or, when the reasons were asked for, the reasons by count instead of rows.
 struct MessagePage
 {
     QList<MessageRow> rows;
     std::optional<qint64> nextAfterId; // none: this was the last page
+    bool byReason = false;             // "reasons": true was asked: `reasons` instead of `rows`
+    QList<ReasonCount> reasons;        // most frequent first, at most protocol::MaxMessageReasons
+    bool moreReasons = false;          // further reasons were left off
 
     bool operator==(const MessagePage &) const = default;
 };

@@ -9,6 +9,7 @@
 #include "eventfilterproxy.h"
 #include "eventlogmodel.h"
 #include "keyedtablemodel.h"
+#include "messagesview.h"
 #include "pipelinewidget.h"
 #include "poolmodel.h"
 #include "queuemodel.h"
@@ -56,13 +57,14 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     , m_stageBox(new QComboBox(this))
     , m_eventFilter(new QLineEdit(this))
     , m_staleBanner(new QLabel(this))
+    , m_messages(new MessagesView(client, m_feed, m_actions, this))
 {
     // Which daemon, in the title: the status bar keeps its room for messages.
     setWindowTitle(client->socketPath().isEmpty() ? tr("PEPSI dispatcher console")
                                                   : tr("PEPSI dispatcher console – %1").arg(client->socketPath()));
     setWindowIcon(QIcon(u":/icons/pepsi-console.png"_s));
-    m_views.resize(EventsTab + 1);
-    m_proxies.resize(EventsTab + 1);
+    m_views.resize(MessagesTab + 1);
+    m_proxies.resize(MessagesTab + 1);
 
     m_pipeline->setObjectName(u"pipeline"_s);
     m_tabs->addTab(m_pipeline, tr("&Pipeline"));
@@ -81,6 +83,20 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     m_tabs->addTab(addTable(m_feed->workers(), u"workers"_s, &m_proxies[WorkersTab]), tr("&Workers"));
 
     m_tabs->addTab(buildEvents(), tr("&Events"));
+
+    m_messages->setObjectName(u"messages"_s);
+    m_tabs->addTab(m_messages, tr("&Messages"));
+    m_views[MessagesTab] = m_messages->listView();
+    connect(m_messages, &MessagesView::failed, this, &MainWindow::showError);
+    connect(m_messages, &MessagesView::done, this, &MainWindow::showDone);
+    // A stage's failed messages, from where its failures show.
+    m_pipeline->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_pipeline, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        for (const QString &stage : m_pipeline->stageNames()) {
+            if (m_pipeline->boxOf(stage).contains(at))
+                return stageMenu(m_pipeline, at, stage);
+        }
+    });
 
     m_views[PoolsTab] = qobject_cast<QTableView *>(m_tabs->widget(PoolsTab));
     // PARALLELISM and QUEUE_LIMIT of a pool, live, through `set` (admin, confirmed).
@@ -110,6 +126,13 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
         menu.exec(m_views[PoolsTab]->viewport()->mapToGlobal(at));
     });
     m_views[QueuesTab] = qobject_cast<QTableView *>(m_tabs->widget(QueuesTab));
+    m_views[QueuesTab]->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_views[QueuesTab], &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        const QModelIndex index = m_views[QueuesTab]->indexAt(at);
+        const QString stage = index.siblingAtColumn(0).data(KeyedTableModel::KeyRole).toString();
+        if (!stage.isEmpty())
+            stageMenu(m_views[QueuesTab]->viewport(), at, stage);
+    });
     m_views[ThroughputTab] = qobject_cast<QTableView *>(split->widget(1));
     m_views[WorkersTab] = qobject_cast<QTableView *>(m_tabs->widget(WorkersTab));
     QTableView *eventView = m_views[EventsTab];
@@ -216,6 +239,7 @@ void MainWindow::setStale(bool stale, const QDateTime &lastData)
     for (int tab = PoolsTab; tab <= WorkersTab; ++tab)
         m_views[tab]->setEnabled(!stale);
     m_plot->setEnabled(!stale);
+    m_messages->setEnabled(!stale);
 }
 
 void MainWindow::updateWorkersWanted(int tab)
@@ -305,6 +329,22 @@ void MainWindow::buildMenus()
                                .arg(QStringLiteral(PEPSI_VERSION))
                                .arg(protocol::Version));
     });
+}
+
+void MainWindow::stageMenu(QWidget *widget, const QPoint &at, const QString &stage)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Show failed messages of %1").arg(stage), this,
+                   [this, stage] { showMessages(stage, protocol::value::Failed); });
+    menu.addAction(tr("Show timed-out messages of %1").arg(stage), this,
+                   [this, stage] { showMessages(stage, protocol::value::Timeout); });
+    menu.exec(widget->mapToGlobal(at));
+}
+
+void MainWindow::showMessages(const QString &stage, const QString &status)
+{
+    m_messages->showMessages(stage, status);
+    m_tabs->setCurrentWidget(m_messages);
 }
 
 void MainWindow::buildToolBar()

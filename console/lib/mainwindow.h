@@ -19,12 +19,13 @@ class ConnectionStatus;
 class ConsoleFeed;
 class ControlClient;
 class EventFilterProxy;
+class MessagesView;
 class PipelineWidget;
 class StageActions;
 class ThroughputPlot;
 
 // The console's window: the Pipeline view and the Pools, Queues, Throughput,
-// Workers and Events tabs (Ctrl+1…Ctrl+6), the stage actions in a tool bar,
+// Workers, Events and Messages tabs (Ctrl+1…Ctrl+7), the stage actions in a tool bar,
 // the connection in the status bar. Geometry, layout and column widths are
 // kept in QSettings. The client is not owned.
 class MainWindow : public QMainWindow
@@ -32,7 +33,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    enum Tab { PipelineTab, PoolsTab, QueuesTab, ThroughputTab, WorkersTab, EventsTab };
+    enum Tab { PipelineTab, PoolsTab, QueuesTab, ThroughputTab, WorkersTab, EventsTab, MessagesTab };
 
     explicit MainWindow(ControlClient *client, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -51,6 +52,9 @@ public:
     QToolButton *eventKinds() const { return m_eventKinds; }
     // The "not connected since…" line over the views; hidden while connected.
     QLabel *staleBanner() const { return m_staleBanner; }
+    MessagesView *messagesView() const { return m_messages; }
+    // The Messages view on `stage`'s messages in `status`.
+    void showMessages(const QString &stage, const QString &status);
 
     void selectStage(const QString &stage);
     // The last error shown to the user ("" when none yet).
@@ -68,6 +72,8 @@ private:
     QWidget *buildEvents();
     void setStale(bool stale, const QDateTime &lastData);
     void buildMenus();
+    // A stage's context menu (Pipeline, Queues): its failed and timed-out messages.
+    void stageMenu(QWidget *widget, const QPoint &at, const QString &stage);
     void updateWorkersWanted(int tab);
     void buildToolBar();
     void showError(const QString &message);
@@ -87,6 +93,7 @@ private:
     QLineEdit *m_eventFilter;
     QToolButton *m_eventKinds = nullptr;
     QLabel *m_staleBanner;
+    MessagesView *m_messages;
     QList<QTableView *> m_views;              // by Tab, nullptr for the pipeline
     QList<QSortFilterProxyModel *> m_proxies; // by Tab
     QString m_lastError;

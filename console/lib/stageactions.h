@@ -50,6 +50,10 @@ public:
     void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
     // Why the actions are disabled ("" when they are enabled).
     QString disabledReason() const;
+    // Asks the operator (the dialog, or what setConfirm() put in its place).
+    bool confirm(const QString &title, const QString &question) const { return m_confirm(title, question); }
+    // "Stage enrich is failing now: 95 % of its runs in the last 10 s failed ..." or "".
+    QString failingWarning(const QString &stage) const;
 
 Q_SIGNALS:
     void done(const QString &message);
@@ -80,8 +84,6 @@ private:
     void requeue(const QString &status);
     void sendRequeueBatch(const Request &request);
     void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
-    // "Stage enrich failed 95 % of its runs in the last 10 s: ..." or "".
-    QString failingWarning(const QString &stage) const;
 
     ControlClient *m_client;
     ConsoleFeed *m_feed;

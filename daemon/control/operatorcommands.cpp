@@ -69,6 +69,14 @@ void messages(const QJsonObject &request, CommandContext &context, const ReplyFu
             return reply(fail(QStringLiteral("'messages': \"limit\" must be 1 to %1").arg(protocol::MaxMessagesLimit)));
         what.limit = int(integerOf(limit));
     }
+    if (const QJsonValue reason = request.value(field::Reason); reason.isString())
+        what.reason = reason.toString();
+    if (const QJsonValue age = request.value(field::MaxAgeMs); age.isDouble()) {
+        if (integerOf(age) < 0)
+            return reply(fail(QStringLiteral("'messages': \"max_age_ms\" must not be negative")));
+        what.maxAgeMs = integerOf(age);
+    }
+    what.reasons = request.value(field::Reasons).toBool();
     context.view.messages(what, context.connection, [reply](const Result<MessagePage, QString> &page) {
         if (!page)
             return reply(fail(QStringLiteral("'messages': ") + page.error()));

@@ -54,6 +54,12 @@ struct MessagesRequest
     QString status; // pending, running, paused, failed or timeout
     qint64 afterId = 0;
     int limit = 100; // 1..protocol::MaxMessagesLimit
+    // Only rows with this reason (state.dispatch_error as listed, cut; "": rows without one).
+    std::optional<QString> reason;
+    // Only rows that reached the status at most this long ago (as requeue's max_age_ms).
+    std::optional<qint64> maxAgeMs;
+    // The reasons with their counts instead of rows (afterId and limit unused).
+    bool reasons = false;
 };
 
 // `set`: one [stage-NAME] option in config_overlay, already validated.

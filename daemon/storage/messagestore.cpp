@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "storage/messagestore.h"
 
+#include "control/protocol.h"
+
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -19,10 +21,42 @@ namespace {
 const QString MessagesTemplate = QStringLiteral(R"sql(
 SELECT workqueue_id, stage, CAST(status AS text), claims, updated, left(state ->> 'dispatch_error', %2)
   FROM workqueue
- WHERE status = '%1' AND stage = :stage AND workqueue_id > :after
+ WHERE status = '%1' AND stage = :stage AND workqueue_id > :after%3
  ORDER BY workqueue_id
  LIMIT :limit
 )sql");
+
+// The reasons of one stage and status by count, through the same partial
+// index; the group key is the reason as a list shows it (cut), so that a
+// reason from this list finds its rows with the reason filter.
+const QString ReasonsTemplate = QStringLiteral(R"sql(
+SELECT coalesce(left(state ->> 'dispatch_error', %2), ''), count(*), min(updated), max(updated)
+  FROM workqueue
+ WHERE status = '%1' AND stage = :stage%3
+ GROUP BY 1
+ ORDER BY 2 DESC, 1
+ LIMIT :limit
+)sql");
+
+// The optional filters, as clauses (a plan that knows which it has).
+QString filters(MessageStore::Filters which)
+{
+    QString clauses;
+    if (which.testFlag(MessageStore::ByReason))
+        clauses += QStringLiteral("\n   AND coalesce(left(state ->> 'dispatch_error', %1), '') = :reason")
+                       .arg(MessageStore::MaxReasonChars);
+    if (which.testFlag(MessageStore::ByAge))
+        clauses += QStringLiteral("\n   AND updated >= now() - CAST(:maxage AS bigint) * interval '1 millisecond'");
+    return clauses;
+}
+
+MessageStore::Filters filtersOf(const MessagesRequest &request)
+{
+    MessageStore::Filters which;
+    which.setFlag(MessageStore::ByReason, request.reason.has_value());
+    which.setFlag(MessageStore::ByAge, request.maxAgeMs.has_value());
+    return which;
+}
 
 // The state is cut in the server (one character past the byte limit tells
 // that there was more), so a row of megabytes does not cross the wire.
@@ -70,10 +104,16 @@ const QStringList &MessageStore::listableStatuses()
     return statuses;
 }
 
-QString MessageStore::messagesSql(const QString &status)
+QString MessageStore::messagesSql(const QString &status, Filters filters)
 {
     Q_ASSERT(listableStatuses().contains(status));
-    return MessagesTemplate.arg(status).arg(MaxReasonChars);
+    return MessagesTemplate.arg(status).arg(MaxReasonChars).arg(pepsi::filters(filters));
+}
+
+QString MessageStore::reasonsSql(const QString &status, Filters filters)
+{
+    Q_ASSERT(listableStatuses().contains(status));
+    return ReasonsTemplate.arg(status).arg(MaxReasonChars).arg(pepsi::filters(filters));
 }
 
 std::optional<MessagePage> MessageStore::messages(const MessagesRequest &request)
@@ -82,14 +122,17 @@ std::optional<MessagePage> MessageStore::messages(const MessagesRequest &request
         m_lastError = QStringLiteral("rows in status \"%1\" are not listed").arg(request.status);
         return std::nullopt;
     }
+    if (request.reasons)
+        return reasons(request);
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     query.setForwardOnly(true);
-    if (!query.prepare(messagesSql(request.status))) {
+    if (!query.prepare(messagesSql(request.status, filtersOf(request)))) {
         m_lastError = QStringLiteral("preparing the message list failed: ") + query.lastError().text().trimmed();
         return std::nullopt;
     }
     query.bindValue(QStringLiteral(":stage"), request.stage);
     query.bindValue(QStringLiteral(":after"), request.afterId);
+    bindFilters(query, request);
     // One more than asked tells whether another page follows.
     query.bindValue(QStringLiteral(":limit"), request.limit + 1);
     if (!query.exec()) {
@@ -103,6 +146,44 @@ std::optional<MessagePage> MessageStore::messages(const MessagesRequest &request
             break;
         }
         page.rows.append(rowOf(query));
+    }
+    return page;
+}
+
+void MessageStore::bindFilters(QSqlQuery &query, const MessagesRequest &request)
+{
+    if (request.reason)
+        // A null string would bind NULL, which equals nothing: "" asks for the rows without a reason.
+        query.bindValue(QStringLiteral(":reason"), request.reason->isNull() ? QStringLiteral("") : *request.reason);
+    if (request.maxAgeMs)
+        query.bindValue(QStringLiteral(":maxage"), *request.maxAgeMs);
+}
+
+std::optional<MessagePage> MessageStore::reasons(const MessagesRequest &request)
+{
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    query.setForwardOnly(true);
+    if (!query.prepare(reasonsSql(request.status, filtersOf(request)))) {
+        m_lastError = QStringLiteral("preparing the reason counts failed: ") + query.lastError().text().trimmed();
+        return std::nullopt;
+    }
+    query.bindValue(QStringLiteral(":stage"), request.stage);
+    bindFilters(query, request);
+    // One more than the cap tells that reasons were left off.
+    query.bindValue(QStringLiteral(":limit"), protocol::MaxMessageReasons + 1);
+    if (!query.exec()) {
+        m_lastError = QStringLiteral("counting the reasons failed: ") + query.lastError().text().trimmed();
+        return std::nullopt;
+    }
+    MessagePage page;
+    page.byReason = true;
+    while (query.next()) {
+        if (page.reasons.size() == protocol::MaxMessageReasons) {
+            page.moreReasons = true;
+            break;
+        }
+        page.reasons.append(ReasonCount{query.value(0).toString(), query.value(1).toLongLong(),
+                                        query.value(2).toDateTime().toUTC(), query.value(3).toDateTime().toUTC()});
     }
     return page;
 }

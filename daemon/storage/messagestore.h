@@ -4,8 +4,11 @@
 #include "model/snapshots.h"
 #include "result.h"
 
+#include <QFlags>
 #include <QString>
 #include <optional>
+
+class QSqlQuery;
 
 namespace pepsi {
 
@@ -24,8 +27,15 @@ public:
 
     // The statuses `messages` lists (not done: it has no index of its own).
     static const QStringList &listableStatuses();
-    // The page query for one of listableStatuses() (:stage, :after, :limit).
-    static QString messagesSql(const QString &status);
+    // The optional filters of `messages` (MessagesRequest::reason, maxAgeMs).
+    enum Filter { ByReason = 1, ByAge = 2 };
+    Q_DECLARE_FLAGS(Filters, Filter)
+
+    // The page query for one of listableStatuses() (:stage, :after, :limit,
+    // and :reason, :maxage for the filters it has).
+    static QString messagesSql(const QString &status, Filters filters = {});
+    // The reasons by count (:stage, :limit, and the filters' parameters).
+    static QString reasonsSql(const QString &status, Filters filters = {});
 
     // Up to request.limit rows of request.stage in request.status with an id
     // above request.afterId, in id order; an error for another status.
@@ -36,8 +46,13 @@ public:
     QString lastError() const { return m_lastError; }
 
 private:
+    std::optional<MessagePage> reasons(const MessagesRequest &request);
+    static void bindFilters(QSqlQuery &query, const MessagesRequest &request);
+
     QString m_connectionName;
     QString m_lastError;
 };
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(MessageStore::Filters)
 
 } // namespace pepsi

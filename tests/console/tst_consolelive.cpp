@@ -8,10 +8,13 @@
 #include "controlclient.h"
 #include "daemonprocess.h"
 #include "mainwindow.h"
+#include "messagelistmodel.h"
+#include "messagesview.h"
 #include "pipelinewidget.h"
 #include "poolmodel.h"
 #include "queuemodel.h"
 #include "queueprobe.h"
+#include "reasonmodel.h"
 #include "stageactions.h"
 #include "testdatabase.h"
 #include "throughputmodel.h"
@@ -21,9 +24,14 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QItemSelectionModel>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
 
@@ -37,6 +45,7 @@ class TestConsoleLive : public QObject
 private Q_SLOTS:
     void initTestCase();
     void watchesAndSteersARealDaemon();
+    void browsesAndRequeuesFailedMessages();
 
 private:
     QTranslator m_english;
@@ -135,6 +144,101 @@ void TestConsoleLive::watchesAndSteersARealDaemon()
     QCOMPARE(daemon.terminate(), 0);
     // And the console says that the daemon is gone, and keeps trying.
     QTRY_VERIFY_WITH_TIMEOUT(client.state() != ControlClient::State::Connected, 5000);
+}
+
+// Issue 22, item 1, as an operator would: a stage whose program fails every
+// message ("3 bad input: ..."); its failed messages browsed in the Messages
+// view; the program switched to one that works (a reload); a selection
+// requeued by id, and those messages done while the rest stay failed.
+void TestConsoleLive::browsesAndRequeuesFailedMessages()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+
+    // GIVEN a stage whose program answers "3 bad input" for every id
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // The daemon runs its workers as the service account: it must reach the program.
+    QVERIFY(QFile::setPermissions(dir.path(),
+                                  QFile::permissions(dir.path()) | QFile::ReadOther | QFile::ExeOther | QFile::ReadGroup
+                                      | QFile::ExeGroup));
+    const QString program = dir.filePath(u"enrich.sh"_s);
+    const auto writeProgram = [&program](const QByteArray &body) {
+        QFile file(program);
+        // A new file each time: a worker still running the old one keeps reading its own.
+        QFile::remove(program);
+        if (!file.open(QIODevice::WriteOnly) || file.write("#!/bin/sh\n" + body) < 0)
+            return false;
+        file.close();
+        return file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup
+                                   | QFile::ExeGroup | QFile::ReadOther | QFile::ExeOther);
+    };
+    QVERIFY(writeProgram("while read id; do echo \"3 bad input: no customer for $id\"; done\n"));
+    DaemonProcess daemon(tdb.uri());
+    daemon.setOption(u"POLL_INTERVAL"_s, u"1 s"_s);
+    daemon.setOption(u"STATS_INTERVAL"_s, u"1 s"_s);
+    daemon.addStage(u"enrich"_s, program);
+    QVERIFY(daemon.start());
+    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo::exists(daemon.controlSocket()), qPrintable(daemon.log()), 10000);
+    QueueProbe probe(tdb.db());
+    const QList<qint64> ids = probe.insert(u"enrich"_s, 30);
+    QCOMPARE(ids.size(), 30);
+    QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'failed'"_s), 30, 20000);
+
+    // WHEN the operator opens the failed messages of enrich
+    ControlClient client;
+    client.setSocketPath(daemon.controlSocket());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    window.resize(1280, 720);
+    window.show();
+    client.start();
+    QTRY_COMPARE_WITH_TIMEOUT(client.state(), ControlClient::State::Connected, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.pipeline()->stageNames(), QStringList{u"enrich"_s}, 5000);
+    window.showMessages(u"enrich"_s, u"failed"_s);
+    MessagesView *view = window.messagesView();
+
+    // THEN each message has its own reason, all 30 counted, and listed by id
+    QTRY_COMPARE_WITH_TIMEOUT(view->reasons()->total(), 30, 5000);
+    QCOMPARE(view->reasons()->rowCount(), 31); // "All reasons" and one per id
+    QTRY_COMPARE_WITH_TIMEOUT(view->messages()->rowCount(), 30, 5000);
+    QCOMPARE(view->messages()->idAt(0), ids.first());
+    const QString reason = view->messages()->index(0, MessageListModel::Reason).data().toString();
+    QVERIFY2(reason.contains(u"bad input: no customer for %1"_s.arg(ids.first())), qPrintable(reason));
+    // and the detail pane shows the row's state
+    view->listView()->selectRow(0);
+    QTRY_VERIFY_WITH_TIMEOUT(view->detail()->toPlainText().contains(u"dispatch_error"_s), 5000);
+    QVERIFY(window.grab().save(QDir::currentPath() + u"/tst_consolelive-messages.png"_s));
+
+    // WHEN the program is fixed and the daemon reloads (the console's action)
+    QVERIFY(writeProgram(u"exec %1 \"$@\"\n"_s.arg(DaemonProcess::fakeWorker()).toUtf8()));
+    window.actions()->setConfirm([](const QString &, const QString &) { return true; }); // the operator says yes
+    QSignalSpy actionsDone(window.actions(), &StageActions::done);
+    QTRY_VERIFY_WITH_TIMEOUT(window.actions()->reload()->isEnabled(), 5000);
+    window.actions()->reload()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(actionsDone.size(), 1, 10000);
+
+    // and ten of the failed messages are selected and requeued by id
+    QSignalSpy done(view, &MessagesView::done);
+    QItemSelectionModel *selection = view->listView()->selectionModel();
+    selection->clearSelection();
+    for (int row = 0; row < 10; ++row)
+        selection->select(view->messages()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QTRY_VERIFY(view->requeueSelectedButton()->isEnabled());
+    view->requeueSelected();
+
+    // THEN the ten are done, the twenty others still failed, and the view says so
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 10000);
+    QCOMPARE(done.last().value(0).toString(), u"10 messages of stage enrich put back to pending."_s);
+    const QString chosen = u"workqueue_id BETWEEN %1 AND %2"_s.arg(ids.at(0)).arg(ids.at(9));
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        probe.count(chosen + u" AND status = 'done'"_s) == 10,
+        qPrintable(daemon.log().right(3000) + u"\nfailed: "_s + QString::number(probe.count(u"status = 'failed'"_s))),
+        20000);
+    QCOMPARE(probe.count(u"status = 'failed'"_s), 20);
+    QTRY_COMPARE_WITH_TIMEOUT(view->reasons()->total(), 20, 5000);
+    QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
+    QCOMPARE(daemon.terminate(), 0);
 }
 
 QTEST_MAIN(TestConsoleLive)

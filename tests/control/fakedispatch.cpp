@@ -3,6 +3,8 @@
 
 #include "config/configuration.h"
 
+#include <algorithm>
+
 using namespace pepsi;
 using namespace Qt::StringLiterals;
 
@@ -108,8 +110,32 @@ void FakeDispatch::queueCounts(QObject *context, Freshness freshness, Answer<Que
 void FakeDispatch::messages(const MessagesRequest &request, QObject *, Answer<MessagePage> answer)
 {
     MessagePage page;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const auto matches = [&](const MessageRow &row) {
+        return row.stage == request.stage && row.status == request.status
+            && (!request.reason || row.reason == *request.reason)
+            && (!request.maxAgeMs || row.updated.msecsTo(now) <= *request.maxAgeMs);
+    };
+    if (request.reasons) {
+        // By count, most frequent first, as the daemon's query groups them.
+        page.byReason = true;
+        QMap<QString, ReasonCount> byReason;
+        for (const MessageRow &row : std::as_const(m_messages)) {
+            if (!matches(row))
+                continue;
+            ReasonCount &count = byReason[row.reason];
+            count.reason = row.reason;
+            count.oldest = count.count == 0 ? row.updated : std::min(count.oldest, row.updated);
+            count.newest = count.count == 0 ? row.updated : std::max(count.newest, row.updated);
+            ++count.count;
+        }
+        page.reasons = byReason.values();
+        std::stable_sort(page.reasons.begin(), page.reasons.end(),
+                         [](const ReasonCount &a, const ReasonCount &b) { return a.count > b.count; });
+        return answer(page);
+    }
     for (const MessageRow &row : std::as_const(m_messages)) {
-        if (row.stage != request.stage || row.status != request.status || row.id <= request.afterId)
+        if (!matches(row) || row.id <= request.afterId)
             continue;
         if (page.rows.size() == request.limit) {
             page.nextAfterId = page.rows.last().id;
@@ -169,5 +195,24 @@ void FakeDispatch::requeue(const RequeueRequest &request, uint uid, QObject *, A
                    .arg(ids.join(u','))
                    .arg(request.maxAgeMs ? QString::number(*request.maxAgeMs) : u"-"_s)
                    .arg(request.limit);
-    answer(RequeueOutcome{3, false});
+    if (!m_requeueMovesRows)
+        return answer(RequeueOutcome{3, false});
+    // As the daemon's statement: the matching rows, oldest id first, up to the limit.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    RequeueOutcome outcome{0, false};
+    const QSet<qint64> wanted(request.ids.cbegin(), request.ids.cend());
+    for (MessageRow &row : m_messages) {
+        if (row.stage != request.stage || row.status != request.status
+            || (!wanted.isEmpty() && !wanted.contains(row.id))
+            || (request.maxAgeMs && row.updated.msecsTo(now) > *request.maxAgeMs))
+            continue;
+        if (outcome.requeued == request.limit) {
+            outcome.more = true;
+            break;
+        }
+        row.status = u"pending"_s;
+        row.reason.clear();
+        ++outcome.requeued;
+    }
+    answer(outcome);
 }

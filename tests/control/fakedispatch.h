@@ -57,6 +57,9 @@ public:
     QMap<qint64, pepsi::MessageDetail> m_messageDetails;
     QStringList
         m_calls; // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000", "set stage-score PARALLELISM 8 0"
+    // true: requeue() moves the matching rows of m_messages to pending and
+    // counts them; false: it moves none and answers 3.
+    bool m_requeueMovesRows = false;
     int m_queueQueries = 0;
     // true: queueCounts() keeps its answers until releaseAnswers(), as the
     // daemon's operator thread answers later; an asker gone by then gets none.

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void adminRequestIsLoggedCut();
     void queuesErrorInStatus();
     void messagesPageFitsTheLine();
+    void messagesReasonsAndFilters();
     void metricsExposition();
     void eventsAndFilters();
     void ticksCoalesce();
@@ -393,6 +394,47 @@ void tst_ControlServer::messagesPageFitsTheLine()
     const QJsonObject page = client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":50})"_ba);
     QCOMPARE(page.value(u"result"_s)[u"messages"_s].toArray().size(), 50);
     QCOMPARE(page.value(u"result"_s)[u"next_after_id"_s].toInteger(), 1049);
+}
+
+// `messages` with "reasons": the reasons with counts and times instead of
+// rows; "reason" and "max_age_ms" reach the dispatcher; bad ones are named.
+void tst_ControlServer::messagesReasonsAndFilters()
+{
+    m_fake->m_messages.clear();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (qint64 id = 1; id <= 5; ++id)
+        m_fake->m_messages.append(
+            MessageRow{id, u"score"_s, u"failed"_s, 1, now.addSecs(-id), id <= 3 ? u"a"_s : u"b"_s});
+    m_fake->m_messages.append(MessageRow{6, u"score"_s, u"failed"_s, 1, now.addDays(-2), {}});
+    ControlTestClient client;
+    QVERIFY(client.connectTo(path()));
+    const QJsonObject counts =
+        client.request(R"({"cmd":"messages","stage":"score","status":"failed","reasons":true})"_ba)
+            .value(u"result"_s)
+            .toObject();
+    QCOMPARE(counts.value(u"more"_s).toBool(), false);
+    QVERIFY(!counts.contains(u"messages"_s));
+    const QJsonArray reasons = counts.value(u"reasons"_s).toArray();
+    QCOMPARE(reasons.size(), 3);
+    QCOMPARE(reasons.at(0)[u"reason"_s].toString(), u"a"_s);
+    QCOMPARE(reasons.at(0)[u"count"_s].toInteger(), 3);
+    QVERIFY(reasons.at(0)[u"oldest"_s].toString() < reasons.at(0)[u"newest"_s].toString());
+    QVERIFY(reasons.at(2)[u"reason"_s].isNull()); // the row without one
+    // The last day only, by reason.
+    const QJsonObject recent = client.request(
+        R"({"cmd":"messages","stage":"score","status":"failed","reasons":true,"max_age_ms":86400000})"_ba);
+    QCOMPARE(recent.value(u"result"_s)[u"reasons"_s].toArray().size(), 2);
+    const QJsonObject ofB = client.request(R"({"cmd":"messages","stage":"score","status":"failed","reason":"b"})"_ba);
+    QCOMPARE(ofB.value(u"result"_s)[u"messages"_s].toArray().size(), 2);
+    const QJsonObject none = client.request(R"({"cmd":"messages","stage":"score","status":"failed","reason":""})"_ba);
+    QCOMPARE(none.value(u"result"_s)[u"messages"_s].toArray().size(), 1);
+
+    const QJsonObject negative =
+        client.request(R"({"cmd":"messages","stage":"score","status":"failed","max_age_ms":-1})"_ba);
+    QCOMPARE(negative.value(u"error"_s).toString(), u"'messages': \"max_age_ms\" must not be negative"_s);
+    const QJsonObject typed = client.request(R"({"cmd":"messages","stage":"score","status":"failed","reasons":1})"_ba);
+    QCOMPARE(typed.value(u"ok"_s).toBool(), false);
+    QVERIFY2(typed.value(u"error"_s).toString().contains(u"reasons"_s), qPrintable(typed.value(u"error"_s).toString()));
 }
 
 // The Prometheus text: HELP and TYPE per family, every stage labelled, label values escaped.

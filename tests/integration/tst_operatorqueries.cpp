@@ -54,6 +54,16 @@ Result<T, QString> await(QObject *context, Submit submit)
     return *answer;
 }
 
+// The first page of a stage's rows in a status.
+MessagesRequest pageOf(const QString &stage, const QString &status, int limit = 100)
+{
+    MessagesRequest request;
+    request.stage = stage;
+    request.status = status;
+    request.limit = limit;
+    return request;
+}
+
 } // namespace
 
 class tst_OperatorQueries : public QObject
@@ -65,6 +75,7 @@ private Q_SLOTS:
     void answersWhileTheCallerRuns();
     void requeueMovesTheRowsItNames();
     void messageCutsItsState();
+    void reasonsCountTheWholeStatus();
     void setReplacesTheOverlayRow();
 };
 
@@ -141,20 +152,33 @@ void tst_OperatorQueries::countsReadNoHistory()
         s.sort();
         return s;
     }());
+    // So do the reason counts and the pages of one reason or of the last
+    // minutes (`messages` with "reasons", "reason", "max_age_ms").
+    using Filters = MessageStore::Filters;
+    const QList<Filters> allFilters{Filters(), Filters(MessageStore::ByReason), Filters(MessageStore::ByAge),
+                                    MessageStore::ByReason | MessageStore::ByAge};
     for (auto it = indexOf.cbegin(); it != indexOf.cend(); ++it) {
-        const QString sql = MessageStore::messagesSql(it.key())
-                                .replace(u":stage"_s, u"'a'"_s)
-                                .replace(u":after"_s, u"0"_s)
-                                .replace(u":limit"_s, u"101"_s);
-        const QString messagesPlan = planOf(tdb.uri(), sql);
-        QVERIFY2(!messagesPlan.contains(u"Seq Scan"_s), qPrintable(it.key() + u":\n"_s + messagesPlan));
-        QVERIFY2(messagesPlan.contains(it.value()), qPrintable(it.key() + u":\n"_s + messagesPlan));
-        QVERIFY2(!messagesPlan.contains(u"workqueue_pkey"_s), qPrintable(it.key() + u":\n"_s + messagesPlan));
+        for (const Filters filters : allFilters) {
+            for (const bool reasons : {false, true}) {
+                const QString sql = (reasons ? MessageStore::reasonsSql(it.key(), filters)
+                                             : MessageStore::messagesSql(it.key(), filters))
+                                        .replace(u":stage"_s, u"'a'"_s)
+                                        .replace(u":after"_s, u"0"_s)
+                                        .replace(u":limit"_s, u"101"_s)
+                                        .replace(u":reason"_s, u"'status 3: bad'"_s)
+                                        .replace(u":maxage"_s, u"60000"_s);
+                const QString what = u"%1 (filters %2, reasons %3):\n"_s.arg(it.key()).arg(int(filters)).arg(reasons);
+                const QString messagesPlan = planOf(tdb.uri(), sql);
+                QVERIFY2(!messagesPlan.contains(u"Seq Scan"_s), qPrintable(what + messagesPlan));
+                QVERIFY2(messagesPlan.contains(it.value()), qPrintable(what + messagesPlan));
+                QVERIFY2(!messagesPlan.contains(u"workqueue_pkey"_s), qPrintable(what + messagesPlan));
+            }
+        }
     }
 
     // Paging a's 300 timeout rows by 128: every row once, in id order, and the end said.
     QList<qint64> seen;
-    MessagesRequest request{u"a"_s, u"timeout"_s, 0, 128};
+    MessagesRequest request = pageOf(u"a"_s, u"timeout"_s, 128);
     QList<int> pageSizes;
     for (int page = 0; page < 10; ++page) {
         const auto answer = await<MessagePage>(
@@ -177,7 +201,7 @@ void tst_OperatorQueries::countsReadNoHistory()
     QCOMPARE(QSet<qint64>(seen.begin(), seen.end()).size(), 300);
     // The reason is state.dispatch_error.
     const auto failed = await<MessagePage>(this, [&](QObject *context, auto done) {
-        operatorThread.messages(MessagesRequest{u"b"_s, u"failed"_s, 0, 3}, context, done);
+        operatorThread.messages(pageOf(u"b"_s, u"failed"_s, 3), context, done);
     });
     QVERIFY(failed.ok());
     QCOMPARE(failed->rows.size(), 3);
@@ -286,6 +310,72 @@ void tst_OperatorQueries::messageCutsItsState()
         await<MessageDetail>(this, [&](QObject *context, auto done) { operatorThread.message(99, context, done); });
     QVERIFY(!none.ok());
     QCOMPARE(none.error(), u"no message with id 99"_s);
+}
+
+// `messages` with "reasons": every row of the stage and status counted, the
+// most frequent reason first, rows without one as ""; "reason" pages the rows
+// of one of them, "max_age_ms" keeps the recent ones, as requeue's does.
+void tst_OperatorQueries::reasonsCountTheWholeStatus()
+{
+    PEPSI_REQUIRE_DATABASE(tdb);
+    QVERIFY(tdb.exec(u"INSERT INTO workqueue (stage, status, state, updated) SELECT 'a', 'failed', "
+                     "jsonb_build_object('dispatch_error', CASE WHEN g % 3 = 0 THEN 'status 3: bad input' "
+                     "ELSE 'status 75: busy' END), now() - g * interval '1 minute' FROM generate_series(1, 900) g"_s));
+    QVERIFY(tdb.exec(u"INSERT INTO workqueue (stage, status, updated) "
+                     "SELECT 'a', 'failed', now() - interval '2 days' FROM generate_series(1, 7)"_s));
+    QVERIFY(tdb.exec(u"INSERT INTO workqueue (stage, status, state) "
+                     "SELECT 'b', 'failed', '{\"dispatch_error\": \"other\"}' FROM generate_series(1, 50)"_s));
+    OperatorThread operatorThread(tdb.uri(), u"tst"_s, SessionLimits{});
+    const auto ask = [&](const MessagesRequest &request) {
+        return await<MessagePage>(
+            this, [&](QObject *context, auto done) { operatorThread.messages(request, context, done); });
+    };
+    MessagesRequest request = pageOf(u"a"_s, u"failed"_s);
+    request.reasons = true;
+    const auto counts = ask(request);
+    QVERIFY2(counts.ok(), qPrintable(counts.ok() ? QString() : counts.error()));
+    QVERIFY(counts->byReason);
+    QVERIFY(counts->rows.isEmpty());
+    QCOMPARE(counts->moreReasons, false);
+    QCOMPARE(counts->reasons.size(), 3);
+    QCOMPARE(counts->reasons.at(0).reason, u"status 75: busy"_s);
+    QCOMPARE(counts->reasons.at(0).count, 600);
+    QCOMPARE(counts->reasons.at(1).reason, u"status 3: bad input"_s);
+    QCOMPARE(counts->reasons.at(1).count, 300);
+    QCOMPARE(counts->reasons.at(2).reason, QString());
+    QCOMPARE(counts->reasons.at(2).count, 7);
+    const qint64 span = counts->reasons.at(1).oldest.secsTo(counts->reasons.at(1).newest);
+    QVERIFY2(span >= 897 * 60 - 5 && span <= 897 * 60 + 5, qPrintable(QString::number(span)));
+
+    // The last hour only: 60 rows, 20 of them bad input.
+    request.maxAgeMs = 3'600'000 + 30'000;
+    const auto recent = ask(request);
+    QVERIFY(recent.ok());
+    QCOMPARE(recent->reasons.size(), 2);
+    QCOMPARE(recent->reasons.at(1).count, 20);
+
+    // The rows of one reason, paged by id: all 300, each once.
+    MessagesRequest one = pageOf(u"a"_s, u"failed"_s, 128);
+    one.reason = u"status 3: bad input"_s;
+    QSet<qint64> seen;
+    for (int page = 0; page < 5; ++page) {
+        const auto rows = ask(one);
+        QVERIFY(rows.ok());
+        for (const MessageRow &row : rows->rows) {
+            QCOMPARE(row.reason, u"status 3: bad input"_s);
+            seen.insert(row.id);
+        }
+        if (!rows->nextAfterId)
+            break;
+        one.afterId = *rows->nextAfterId;
+    }
+    QCOMPARE(seen.size(), 300);
+    // "": the rows without a reason.
+    MessagesRequest none = pageOf(u"a"_s, u"failed"_s);
+    none.reason = QString();
+    const auto bare = ask(none);
+    QVERIFY(bare.ok());
+    QCOMPARE(bare->rows.size(), 7);
 }
 
 // `set`: the one row for the option, whatever case or blanks an older row used.

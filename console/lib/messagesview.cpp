@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "messagesview.h"
+
+#include "control/protocol.h"
+
+#include "consolefeed.h"
+#include "controlclient.h"
+#include "messagelistmodel.h"
+#include "messagerequeue.h"
+#include "pipelinegraph.h"
+#include "reasonmodel.h"
+#include "stageactions.h"
+#include "throughputmodel.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpressionValidator>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <limits>
+
+namespace pepsi::console {
+
+using namespace Qt::StringLiterals;
+namespace field = protocol::field;
+namespace value = protocol::value;
+
+namespace {
+
+QTableView *newTable(QAbstractItemModel *model, const QString &name, QWidget *parent)
+{
+    auto *view = new QTableView(parent);
+    view->setObjectName(name);
+    view->setModel(model);
+    view->setAlternatingRowColors(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->setWordWrap(false); // one line a row: the detail pane has the whole reason
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    return view;
+}
+
+int intOf(qint64 n) { return int(std::min<qint64>(n, std::numeric_limits<int>::max())); }
+
+} // namespace
+
+MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageActions *actions, QWidget *parent)
+    : QWidget(parent)
+    , m_client(client)
+    , m_feed(feed)
+    , m_actions(actions)
+    , m_reasons(new ReasonModel(client, this))
+    , m_list(new MessageListModel(client, this))
+    , m_stageBox(new QComboBox(this))
+    , m_statusBox(new QComboBox(this))
+    , m_reasonView(newTable(m_reasons, u"messageReasons"_s, this))
+    , m_listView(newTable(m_list, u"messageList"_s, this))
+    , m_search(new QLineEdit(this))
+    , m_detail(new QPlainTextEdit(this))
+    , m_warning(new QLabel(this))
+    , m_listState(new QLabel(this))
+    , m_loadMore(new QPushButton(tr("Load &more"), this))
+    , m_requeueSelected(new QPushButton(tr("Requeue &selected…"), this))
+    , m_requeueReason(new QPushButton(tr("Requeue this &reason…"), this))
+    , m_requeueRecent(new QPushButton(tr("Requeue the last &minutes…"), this))
+{
+    m_stageBox->setObjectName(u"messagesStage"_s);
+    m_stageBox->setPlaceholderText(tr("(choose)"));
+    m_stageBox->setMinimumContentsLength(12);
+    m_statusBox->setObjectName(u"messagesStatus"_s);
+    // The statuses `messages` lists, the ones an operator acts on first.
+    const QList<std::pair<QString, QString>> statuses{{value::Failed, tr("failed")},
+                                                      {value::Timeout, tr("timed out")},
+                                                      {value::Paused, tr("paused (retried later)")},
+                                                      {value::Pending, tr("pending")},
+                                                      {value::Running, tr("running")}};
+    for (const auto &[status, title] : statuses)
+        m_statusBox->addItem(title, status);
+    m_search->setObjectName(u"messageSearch"_s);
+    m_search->setPlaceholderText(tr("Message id…"));
+    m_search->setValidator(new QRegularExpressionValidator(QRegularExpression(u"[0-9]{1,18}"_s), m_search));
+    m_search->setClearButtonEnabled(true);
+    m_detail->setObjectName(u"messageDetail"_s);
+    m_detail->setReadOnly(true);
+    m_detail->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_detail->setPlaceholderText(tr("Select a message to see its state."));
+    m_warning->setObjectName(u"messagesWarning"_s);
+    m_warning->setWordWrap(true);
+    m_warning->setStyleSheet(u"QLabel { background: #f8d7da; color: #721c24; padding: 4px; font-weight: bold; }"_s);
+    m_warning->hide();
+    m_reasonView->setSelectionMode(QAbstractItemView::SingleSelection);
+    // The reason takes the room; the times are only a hint of when it happened.
+    m_reasonView->horizontalHeader()->setStretchLastSection(false);
+    m_reasonView->horizontalHeader()->setSectionResizeMode(ReasonModel::Reason, QHeaderView::Stretch);
+    m_listView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Stage:"), this));
+    top->addWidget(m_stageBox);
+    top->addWidget(new QLabel(tr("Status:"), this));
+    top->addWidget(m_statusBox);
+    top->addStretch(1);
+    top->addWidget(m_search);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_listState, 1);
+    for (QPushButton *button : {m_loadMore, m_requeueSelected, m_requeueReason, m_requeueRecent})
+        buttons->addWidget(button);
+    auto *listPane = new QWidget(this);
+    auto *listLayout = new QVBoxLayout(listPane);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addWidget(m_listView);
+    listLayout->addLayout(buttons);
+    auto *across = new QSplitter(Qt::Horizontal, this);
+    across->addWidget(m_reasonView);
+    across->addWidget(listPane);
+    across->setStretchFactor(0, 2);
+    across->setStretchFactor(1, 3);
+    auto *down = new QSplitter(Qt::Vertical, this);
+    down->setObjectName(u"messagesSplitter"_s);
+    down->addWidget(across);
+    down->addWidget(m_detail);
+    down->setStretchFactor(0, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_warning);
+    layout->addWidget(down, 1);
+
+    connect(feed, &ConsoleFeed::graphChanged, this, &MessagesView::updateStages);
+    connect(m_stageBox, &QComboBox::currentIndexChanged, this, &MessagesView::queryChanged);
+    connect(m_statusBox, &QComboBox::currentIndexChanged, this, &MessagesView::queryChanged);
+    connect(m_reasons, &ReasonModel::loaded, this, [this] {
+        // "All reasons" until the operator picks one.
+        if (!m_reasonView->selectionModel()->hasSelection())
+            m_reasonView->selectRow(0);
+        updateButtons();
+    });
+    connect(m_reasonView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MessagesView::reasonChosen);
+    connect(m_list, &MessageListModel::pageLoaded, this, &MessagesView::updateButtons);
+    connect(m_listView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MessagesView::updateButtons);
+    connect(m_listView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (current.isValid())
+                    askDetail(m_list->idAt(current.row()));
+            });
+    connect(m_loadMore, &QPushButton::clicked, this, [this] { m_list->fetchMore(); });
+    connect(m_requeueSelected, &QPushButton::clicked, this, &MessagesView::requeueSelected);
+    connect(m_requeueReason, &QPushButton::clicked, this, &MessagesView::requeueReason);
+    connect(m_requeueRecent, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const int minutes = QInputDialog::getInt(this, tr("Requeue the last minutes"),
+                                                 tr("Requeue the messages that got this status in the last … minutes:"),
+                                                 60, 1, 10080, 1, &ok);
+        if (ok)
+            requeueRecent(minutes);
+    });
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        if (!m_search->text().isEmpty())
+            findMessage(m_search->text().toLongLong());
+    });
+    for (ReasonModel *model : {m_reasons})
+        connect(model, &ReasonModel::failed, this, &MessagesView::failed);
+    connect(m_list, &MessageListModel::failed, this, &MessagesView::failed);
+    connect(client, &ControlClient::replied, this, &MessagesView::onReplied);
+    // The warning and the admin buttons follow the figures and the connection.
+    connect(feed->throughput(), &QAbstractItemModel::dataChanged, this, &MessagesView::updateWarning);
+    for (QAction *action : actions->all())
+        connect(action, &QAction::changed, this, &MessagesView::updateButtons);
+    updateStages();
+    updateButtons();
+}
+
+void MessagesView::showMessages(const QString &stage, const QString &status)
+{
+    const QSignalBlocker blockStage(m_stageBox);
+    const QSignalBlocker blockStatus(m_statusBox);
+    if (m_stageBox->findText(stage) < 0)
+        m_stageBox->addItem(stage);
+    m_stageBox->setCurrentIndex(m_stageBox->findText(stage));
+    m_statusBox->setCurrentIndex(std::max(0, m_statusBox->findData(status)));
+    queryChanged();
+}
+
+void MessagesView::updateStages()
+{
+    const QString current = m_stageBox->currentText();
+    const QSignalBlocker blocker(m_stageBox);
+    m_stageBox->clear();
+    QStringList names;
+    for (const PipelineGraph::Node &node : m_feed->graph().nodes)
+        names << node.name;
+    std::sort(names.begin(), names.end());
+    m_stageBox->addItems(names);
+    m_stageBox->setCurrentIndex(m_stageBox->findText(current));
+}
+
+void MessagesView::queryChanged()
+{
+    const QString stage = m_stageBox->currentText();
+    const QString status = m_statusBox->currentData().toString();
+    m_shownId = 0;
+    m_detail->clear();
+    m_reasonView->clearSelection();
+    m_reasons->setQuery(stage, status);
+    m_list->setQuery(stage, status);
+    updateWarning();
+    updateButtons();
+}
+
+std::optional<QString> MessagesView::chosenReason() const
+{
+    const QModelIndexList rows = m_reasonView->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return std::nullopt;
+    const QVariant reason = rows.first().data(ReasonModel::ReasonRole);
+    return reason.isNull() ? std::nullopt : std::optional<QString>(reason.toString());
+}
+
+void MessagesView::reasonChosen()
+{
+    const auto reason = chosenReason();
+    if (reason != m_list->reason())
+        m_list->setQuery(m_list->stage(), m_list->status(), reason);
+    updateButtons();
+}
+
+bool MessagesView::requeueable() const
+{
+    // `requeue` moves failed and timed-out rows; admin and connected as the stage actions.
+    const QString status = m_statusBox->currentData().toString();
+    return (status == value::Failed || status == value::Timeout) && m_actions->reload()->isEnabled()
+        && !m_stageBox->currentText().isEmpty() && !m_running;
+}
+
+void MessagesView::updateButtons()
+{
+    const bool can = requeueable();
+    m_requeueSelected->setEnabled(can && m_listView->selectionModel()->hasSelection());
+    m_requeueReason->setEnabled(can && chosenReason().has_value());
+    m_requeueRecent->setEnabled(can);
+    m_loadMore->setEnabled(m_list->canFetchMore());
+    const int loaded = m_list->rowCount();
+    if (m_list->isLoading())
+        m_listState->setText(tr("Loading…"));
+    else
+        m_listState->setText(m_list->hasMore() ? tr("%Ln message(s) loaded, more to load", nullptr, loaded)
+                                               : tr("%Ln message(s), all loaded", nullptr, loaded));
+}
+
+void MessagesView::updateWarning()
+{
+    const QString warning = m_actions->failingWarning(m_stageBox->currentText());
+    m_warning->setText(warning);
+    m_warning->setVisible(!warning.isEmpty());
+}
+
+void MessagesView::findMessage(qint64 id)
+{
+    const int row = m_list->rowOf(id);
+    if (row >= 0) {
+        m_listView->selectRow(row);
+        m_listView->scrollTo(m_list->index(row, 0));
+    } else {
+        m_listView->clearSelection();
+    }
+    askDetail(id);
+}
+
+void MessagesView::askDetail(qint64 id)
+{
+    if (id <= 0 || id == m_shownId)
+        return;
+    m_shownId = id;
+    m_detail->setPlainText(tr("Asking the daemon for message %1…").arg(id));
+    m_detailRequest = m_client->send(protocol::cmd::Message, {{field::MessageId, double(id)}});
+}
+
+void MessagesView::confirmAndRun(const QString &what, qint64 count, const std::function<void(MessageRequeue *)> &start)
+{
+    const QString stage = m_stageBox->currentText();
+    const QString status = m_statusBox->currentData().toString();
+    if (count <= 0) {
+        Q_EMIT done(tr("Nothing to requeue: %1 has no such messages in status %2.").arg(stage, status));
+        return;
+    }
+    QString question = tr("Put %Ln message(s) of stage %1 in status %2 back to pending (%3)?", nullptr, intOf(count))
+                           .arg(stage, status, what);
+    if (count > protocol::MaxRequeueLimit)
+        question += u' '
+            + tr("The daemon moves at most %L1 at a time: the console asks in batches until all are moved.")
+                  .arg(protocol::MaxRequeueLimit);
+    if (const QString warning = m_actions->failingWarning(stage); !warning.isEmpty())
+        question += u"\n\n"_s + warning;
+    if (!m_actions->confirm(tr("Requeue messages of %1").arg(stage), question))
+        return;
+    m_running = new MessageRequeue(m_client, stage, status, this);
+    connect(m_running, &MessageRequeue::progress, this, [this](qint64 moved, qint64 wanted) {
+        m_listState->setText(wanted > 0 ? tr("Requeueing: %L1 of %L2 moved…").arg(moved).arg(wanted)
+                                        : tr("Requeueing: reading the ids…"));
+    });
+    const auto finish = [this] {
+        m_running->deleteLater();
+        m_running = nullptr;
+        m_reasons->refresh();
+        m_list->reload();
+        m_client->send(protocol::cmd::Status);
+        updateButtons();
+    };
+    connect(m_running, &MessageRequeue::finished, this, [this, stage, finish](qint64 moved) {
+        Q_EMIT done(tr("%Ln message(s) of stage %1 put back to pending.", nullptr, intOf(moved)).arg(stage));
+        finish();
+    });
+    connect(m_running, &MessageRequeue::failed, this, [this, finish](const QString &message) {
+        Q_EMIT failed(message);
+        finish();
+    });
+    updateButtons();
+    start(m_running);
+}
+
+void MessagesView::requeueSelected()
+{
+    QList<qint64> ids;
+    for (const QModelIndex &row : m_listView->selectionModel()->selectedRows())
+        ids << row.data(MessageListModel::IdRole).toLongLong();
+    std::sort(ids.begin(), ids.end());
+    confirmAndRun(tr("the %Ln selected", nullptr, intOf(ids.size())), ids.size(),
+                  [ids](MessageRequeue *requeue) { requeue->requeueIds(ids); });
+}
+
+void MessagesView::requeueReason()
+{
+    const auto reason = chosenReason();
+    if (!reason)
+        return;
+    const QString shown = reason->isEmpty() ? tr("no reason") : reason->left(200);
+    confirmAndRun(tr("reason \"%1\"").arg(shown), m_reasons->count(*reason),
+                  [reason](MessageRequeue *requeue) { requeue->requeueReason(*reason); });
+}
+
+void MessagesView::requeueRecent(int minutes)
+{
+    // The true count first: the reasons of the last minutes, summed.
+    m_recentMinutes = minutes;
+    m_recentRequest = m_client->send(protocol::cmd::Messages,
+                                     {{field::Stage, m_stageBox->currentText()},
+                                      {field::Status, m_statusBox->currentData().toString()},
+                                      {field::MaxAgeMs, double(minutes) * 60000},
+                                      {field::Reasons, true}});
+}
+
+void MessagesView::onReplied(qint64 id, const QString &, bool ok, const QJsonValue &result, const QString &error)
+{
+    if (id == 0)
+        return;
+    if (id == m_recentRequest) {
+        m_recentRequest = 0;
+        if (!ok)
+            return Q_EMIT failed(tr("Counting the recent messages failed: %1").arg(error));
+        qint64 count = 0;
+        for (const QJsonValue reason : result.toObject().value(field::Reasons).toArray())
+            count += reason.toObject().value(field::Count).toInteger();
+        const qint64 maxAgeMs = qint64(m_recentMinutes) * 60000;
+        confirmAndRun(tr("those of the last %Ln minute(s)", nullptr, m_recentMinutes), count,
+                      [maxAgeMs, count](MessageRequeue *requeue) { requeue->requeueRecent(maxAgeMs, count); });
+        return;
+    }
+    if (id != m_detailRequest)
+        return;
+    m_detailRequest = 0;
+    if (!ok) {
+        m_detail->setPlainText(tr("Message %1: %2").arg(m_shownId).arg(error));
+        return;
+    }
+    m_detail->setPlainText(describe(result.toObject()));
+}
+
+} // namespace pepsi::console

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+
+namespace pepsi::console {
+
+class ConsoleFeed;
+class ControlClient;
+class MessageListModel;
+class MessageRequeue;
+class ReasonModel;
+class StageActions;
+
+// The Messages view: a stage's messages in one status (failed, timeout,
+// paused, pending, running), grouped by reason with true counts (left), the
+// rows of the chosen reason paged by id (right, "Load more" or scrolling to
+// the end), the selected row's state (below), a search by id; and requeue of
+// the selection, of one reason, or of those that failed in the last minutes,
+// confirmed with the true count and a warning while the stage is failing.
+class MessagesView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    MessagesView(ControlClient *client, ConsoleFeed *feed, StageActions *actions, QWidget *parent = nullptr);
+
+    // Shows `stage`'s messages in `status` ("failed", ...), all reasons.
+    void showMessages(const QString &stage, const QString &status);
+    // Selects message `id` in the list, or shows its state alone when it is not loaded.
+    void findMessage(qint64 id);
+
+    QComboBox *stageBox() const { return m_stageBox; }
+    QComboBox *statusBox() const { return m_statusBox; }
+    QTableView *reasonView() const { return m_reasonView; }
+    QTableView *listView() const { return m_listView; }
+    QLineEdit *searchBox() const { return m_search; }
+    QPlainTextEdit *detail() const { return m_detail; }
+    QLabel *warning() const { return m_warning; }
+    QPushButton *loadMoreButton() const { return m_loadMore; }
+    QPushButton *requeueSelectedButton() const { return m_requeueSelected; }
+    QPushButton *requeueReasonButton() const { return m_requeueReason; }
+    QPushButton *requeueRecentButton() const { return m_requeueRecent; }
+    ReasonModel *reasons() const { return m_reasons; }
+    MessageListModel *messages() const { return m_list; }
+    // The detail pane's text for a `message` reply: the row, its reason, its
+    // state pretty-printed (or, cut at 16 KiB, said to be cut).
+    static QString describe(const QJsonObject &row);
+    // The id whose state the detail pane shows (0: none).
+    qint64 shownId() const { return m_shownId; }
+
+    // Requeue of the selected rows / the chosen reason / the last `minutes`.
+    void requeueSelected();
+    void requeueReason();
+    void requeueRecent(int minutes);
+
+Q_SIGNALS:
+    void done(const QString &message);
+    void failed(const QString &message);
+
+private:
+    void updateStages();
+    void queryChanged();
+    void reasonChosen();
+    void updateButtons();
+    void updateWarning();
+    void askDetail(qint64 id);
+    void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
+    // The chosen reason: nullopt for "All reasons".
+    std::optional<QString> chosenReason() const;
+    bool requeueable() const;
+    // Asks, then runs the requeue; `count` is the true count it names.
+    void confirmAndRun(const QString &what, qint64 count, const std::function<void(MessageRequeue *)> &start);
+
+    ControlClient *m_client;
+    ConsoleFeed *m_feed;
+    StageActions *m_actions;
+    ReasonModel *m_reasons;
+    MessageListModel *m_list;
+    QComboBox *m_stageBox;
+    QComboBox *m_statusBox;
+    QTableView *m_reasonView;
+    QTableView *m_listView;
+    QLineEdit *m_search;
+    QPlainTextEdit *m_detail;
+    QLabel *m_warning;
+    QLabel *m_listState;
+    QPushButton *m_loadMore;
+    QPushButton *m_requeueSelected;
+    QPushButton *m_requeueReason;
+    QPushButton *m_requeueRecent;
+    MessageRequeue *m_running = nullptr;
+    qint64 m_detailRequest = 0;
+    qint64 m_recentRequest = 0; // the count of the last minutes, before its confirmation
+    int m_recentMinutes = 0;
+    qint64 m_shownId = 0;
+};
+
+} // namespace pepsi::console

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "reasonmodel.h"
+
+#include "control/protocol.h"
+
+#include "controlclient.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLocale>
+
+namespace pepsi::console {
+
+using namespace Qt::StringLiterals;
+namespace field = protocol::field;
+
+namespace {
+
+QString timeText(const QDateTime &time)
+{
+    return time.isValid() ? QLocale().toString(time.toLocalTime(), u"yyyy-MM-dd HH:mm:ss"_s) : QString();
+}
+
+} // namespace
+
+ReasonModel::ReasonModel(ControlClient *client, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_client(client)
+{
+    connect(client, &ControlClient::replied, this, &ReasonModel::onReplied);
+}
+
+void ReasonModel::setQuery(const QString &stage, const QString &status)
+{
+    m_stage = stage;
+    m_status = status;
+    beginResetModel();
+    m_entries.clear();
+    m_total = 0;
+    m_more = false;
+    m_loaded = false;
+    endResetModel();
+    refresh();
+}
+
+void ReasonModel::refresh()
+{
+    if (m_stage.isEmpty() || m_status.isEmpty())
+        return;
+    m_waiting = m_client->send(protocol::cmd::Messages,
+                               {{field::Stage, m_stage}, {field::Status, m_status}, {field::Reasons, true}});
+    if (m_waiting == 0)
+        Q_EMIT failed(tr("Counting the reasons of %1: not connected to the daemon.").arg(m_stage));
+}
+
+void ReasonModel::onReplied(qint64 id, const QString &, bool ok, const QJsonValue &result, const QString &error)
+{
+    if (id != m_waiting || id == 0)
+        return;
+    m_waiting = 0;
+    if (!ok) {
+        Q_EMIT failed(tr("Counting the reasons of %1 failed: %2").arg(m_stage, error));
+        return;
+    }
+    const QJsonObject answer = result.toObject();
+    beginResetModel();
+    m_entries.clear();
+    m_total = 0;
+    for (const QJsonValue each : answer.value(field::Reasons).toArray()) {
+        const QJsonObject reason = each.toObject();
+        Entry entry{reason.value(field::Reason).toString(), reason.value(field::Count).toInteger(),
+                    QDateTime::fromString(reason.value(field::Oldest).toString(), Qt::ISODateWithMs),
+                    QDateTime::fromString(reason.value(field::Newest).toString(), Qt::ISODateWithMs)};
+        m_total += entry.count;
+        m_entries.append(entry);
+    }
+    m_more = answer.value(field::More).toBool();
+    m_loaded = true;
+    endResetModel();
+    Q_EMIT loaded();
+}
+
+qint64 ReasonModel::count(const QString &reason) const
+{
+    for (const Entry &entry : m_entries) {
+        if (entry.reason == reason)
+            return entry.count;
+    }
+    return -1;
+}
+
+int ReasonModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_loaded ? 0 : int(m_entries.size()) + 1;
+}
+
+int ReasonModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant ReasonModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() > m_entries.size())
+        return {};
+    const bool all = index.row() == 0;
+    const Entry entry = all ? Entry{{}, m_total, {}, {}} : m_entries.at(index.row() - 1);
+    if (role == ReasonRole)
+        return all ? QVariant() : QVariant(entry.reason);
+    if (role == Qt::ToolTipRole && index.column() == Reason && !all)
+        return entry.reason;
+    if (role == Qt::TextAlignmentRole && index.column() == Count)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (Column(index.column())) {
+    case Reason:
+        if (all)
+            return m_more ? tr("All reasons (the 100 most frequent)") : tr("All reasons");
+        return entry.reason.isEmpty() ? tr("(no reason)") : entry.reason.section(u'\n', 0, 0);
+    case Count:
+        return QLocale().toString(entry.count);
+    case Oldest:
+        return timeText(entry.oldest);
+    case Newest:
+        return timeText(entry.newest);
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant ReasonModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case Reason:
+        return tr("Reason");
+    case Count:
+        return tr("Messages");
+    case Oldest:
+        return tr("Oldest");
+    case Newest:
+        return tr("Newest");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+} // namespace pepsi::console

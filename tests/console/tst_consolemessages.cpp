@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The Messages view (issue 22, item 1) against the daemon's real control
+// socket over a scripted dispatcher (tests/control): its models page a
+// stage's rows by id and count the reasons over the whole status; the view
+// finds a message by id, shows its state, and requeues the selection or a
+// reason with the true count, in batches of the daemon's bound.
+#include "consolefeed.h"
+#include "consolescript.h"
+#include "controlclient.h"
+#include "controlfixture.h"
+#include "mainwindow.h"
+#include "messagelistmodel.h"
+#include "messagesview.h"
+#include "reasonmodel.h"
+#include "stageactions.h"
+#include "throughputmodel.h"
+
+#include "control/protocol.h"
+
+#include <QComboBox>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QTranslator>
+
+using namespace pepsi;
+using namespace pepsi::console;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString BadInput = u"status 3: bad input: no such customer"_s;
+const QString Busy = u"status 75: busy"_s;
+
+// `count` failed rows of enrich from id `first` on, with `reason`, and their details.
+void addFailed(FakeDispatch &dispatch, qint64 first, int count, const QString &reason)
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (qint64 id = first; id < first + count; ++id) {
+        MessageRow row{id, u"enrich"_s, u"failed"_s, 2, now.addSecs(-id % 600), reason};
+        dispatch.m_messages.append(row);
+        MessageDetail detail;
+        detail.row = row;
+        detail.created = now.addSecs(-3600);
+        detail.state = R"({"customer": 4711, "dispatch_error": ")" + reason.toUtf8() + "\"}";
+        dispatch.m_messageDetails.insert(id, detail);
+    }
+}
+
+} // namespace
+
+class TestConsoleMessages : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void modelsPageAndCountTheWholeStatus();
+    void findsAMessageAndShowsItsState();
+    void requeuesTheSelectionAndAReasonInBatches();
+    void warnsWhileTheStageFails();
+
+private:
+    QTranslator m_english;
+    std::unique_ptr<ControlFixture> m_daemon;
+};
+
+void TestConsoleMessages::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(u"pepsi-test"_s);
+    QCoreApplication::setApplicationName(u"tst_consolemessages"_s);
+    QVERIFY(m_english.load(u":/i18n/pepsi-console_en.qm"_s));
+    QCoreApplication::installTranslator(&m_english);
+}
+
+void TestConsoleMessages::init()
+{
+    QSettings().clear();
+    m_daemon = std::make_unique<ControlFixture>();
+    scriptThreeStages(m_daemon->dispatch());
+    m_daemon->dispatch().m_requeueMovesRows = true;
+    // Only the rows each test writes.
+    m_daemon->dispatch().m_messages.clear();
+    m_daemon->dispatch().m_messageDetails.clear();
+}
+
+// 450 failed rows in pages of 200 by id, each once; the reasons counted over
+// all 450 before a second page was asked for; one reason's rows alone.
+void TestConsoleMessages::modelsPageAndCountTheWholeStatus()
+{
+    addFailed(m_daemon->dispatch(), 1000, 300, BadInput);
+    addFailed(m_daemon->dispatch(), 2000, 150, Busy);
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    client.start();
+    QTRY_COMPARE(client.state(), ControlClient::State::Connected);
+
+    ReasonModel reasons(&client);
+    reasons.setQuery(u"enrich"_s, u"failed"_s);
+    QTRY_VERIFY(reasons.isLoaded());
+    QCOMPARE(reasons.rowCount(), 3);
+    QCOMPARE(reasons.total(), 450);
+    QCOMPARE(reasons.index(0, ReasonModel::Count).data().toString(), u"450"_s);
+    QVERIFY(reasons.index(0, 0).data(ReasonModel::ReasonRole).isNull()); // All reasons
+    QCOMPARE(reasons.index(1, ReasonModel::Reason).data(ReasonModel::ReasonRole).toString(), BadInput);
+    QCOMPARE(reasons.count(BadInput), 300);
+    QCOMPARE(reasons.count(Busy), 150);
+
+    MessageListModel list(&client);
+    QSignalSpy pages(&list, &MessageListModel::pageLoaded);
+    list.setQuery(u"enrich"_s, u"failed"_s);
+    QTRY_COMPARE(pages.size(), 1);
+    QCOMPARE(list.rowCount(), MessageListModel::PageSize);
+    QVERIFY(list.canFetchMore());
+    QCOMPARE(list.index(0, MessageListModel::Id).data().toLongLong(), 1000);
+    QCOMPARE(list.index(0, MessageListModel::Claims).data().toLongLong(), 2);
+    QCOMPARE(list.index(0, MessageListModel::Reason).data().toString(), BadInput);
+    list.fetchMore();
+    QVERIFY(!list.canFetchMore()); // one page at a time
+    QTRY_COMPARE(pages.size(), 2);
+    list.fetchMore();
+    QTRY_COMPARE(pages.size(), 3);
+    QCOMPARE(list.rowCount(), 450);
+    QVERIFY(!list.canFetchMore());
+    QSet<qint64> ids;
+    for (int row = 0; row < list.rowCount(); ++row)
+        ids.insert(list.idAt(row));
+    QCOMPARE(ids.size(), 450);
+    // The pages asked by after_id, within the daemon's limit.
+    const QList<QJsonObject> asked = m_daemon->requests(u"messages"_s);
+    QCOMPARE(asked.last().value("after_id"_L1).toInteger(), 2099); // 1000…1299, then 2000…2099
+    QVERIFY(MessageListModel::PageSize <= protocol::MaxMessagesLimit);
+
+    list.setQuery(u"enrich"_s, u"failed"_s, Busy);
+    QTRY_COMPARE(list.rowCount(), 150);
+    QCOMPARE(list.idAt(0), 2000);
+    QCOMPARE(list.rowOf(1000), -1);
+}
+
+// A message not in the loaded page is found by id; its state pretty-printed,
+// a state cut at 16 KiB said to be cut.
+void TestConsoleMessages::findsAMessageAndShowsItsState()
+{
+    addFailed(m_daemon->dispatch(), 1, 600, BadInput);
+    MessageDetail cut = m_daemon->dispatch().m_messageDetails.value(599);
+    cut.state = QByteArray(R"({"blob": ")") + QByteArray(100, 'x');
+    cut.truncated = true;
+    m_daemon->dispatch().m_messageDetails.insert(599, cut);
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    window.show();
+    client.start();
+    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
+    window.showMessages(u"enrich"_s, u"failed"_s);
+    QCOMPARE(window.tabs()->currentWidget(), window.messagesView());
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->messages()->rowCount(), MessageListModel::PageSize);
+
+    // In the loaded page: selected, and its state shown.
+    view->searchBox()->setText(u"7"_s);
+    QTest::keyClick(view->searchBox(), Qt::Key_Return);
+    QTRY_VERIFY(view->detail()->toPlainText().contains(u"\"customer\": 4711"_s));
+    QCOMPARE(view->listView()->selectionModel()->selectedRows().value(0).row(), 6);
+    QVERIFY(view->detail()->toPlainText().startsWith(u"Message 7 of stage enrich, status failed, claimed 2"_s));
+
+    // Beyond it: shown all the same, and a cut state said so.
+    view->findMessage(599);
+    QTRY_VERIFY(view->detail()->toPlainText().contains(u"longer than 16 KiB"_s));
+    QVERIFY(!view->listView()->selectionModel()->hasSelection());
+    view->findMessage(123456);
+    QTRY_VERIFY(view->detail()->toPlainText().contains(u"no message with id 123456"_s));
+}
+
+// The selection by id, then a reason of 10,300 rows: the confirmations name
+// stage, status and the true count; the ids go in batches of the daemon's
+// bound with a limit that does not cut them; the view says how many moved.
+void TestConsoleMessages::requeuesTheSelectionAndAReasonInBatches()
+{
+    addFailed(m_daemon->dispatch(), 1, 10300, BadInput);
+    addFailed(m_daemon->dispatch(), 20001, 40, Busy);
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    QStringList questions;
+    window.actions()->setConfirm([&questions](const QString &, const QString &question) {
+        questions << question;
+        return true;
+    });
+    QSignalSpy done(window.messagesView(), &MessagesView::done);
+    window.show();
+    client.start();
+    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
+    QTRY_VERIFY(window.actions()->reload()->isEnabled());
+    window.showMessages(u"enrich"_s, u"failed"_s);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->reasons()->total(), 10340);
+    QTRY_COMPARE(view->messages()->rowCount(), MessageListModel::PageSize);
+
+    // Three rows chosen by the operator.
+    QItemSelectionModel *selection = view->listView()->selectionModel();
+    for (int row : {0, 1, 5})
+        selection->select(view->messages()->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QVERIFY(view->requeueSelectedButton()->isEnabled());
+    m_daemon->clearRecord();
+    view->requeueSelected();
+    QTRY_COMPARE(done.size(), 1);
+    QCOMPARE(questions.value(0),
+             u"Put 3 messages of stage enrich in status failed back to pending (the 3 selected)?"_s);
+    QCOMPARE(done.last().value(0).toString(), u"3 messages of stage enrich put back to pending."_s);
+    const QJsonObject byIds = m_daemon->requests(u"requeue"_s).value(0);
+    QCOMPARE(byIds.value("ids"_L1).toArray(), QJsonArray({1, 2, 6}));
+    QCOMPARE(byIds.value("limit"_L1).toInt(), 3);
+
+    // The reason: counted anew after the requeue, 10,297 left of it.
+    QTRY_COMPARE(view->reasons()->count(BadInput), 10297);
+    view->reasonView()->selectRow(1);
+    QTRY_VERIFY(view->requeueReasonButton()->isEnabled());
+    m_daemon->clearRecord();
+    view->requeueReason();
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 2, 20000);
+    QVERIFY2(questions.value(1).startsWith(u"Put 10,297 messages of stage enrich in status failed back to pending "
+                                           "(reason \"status 3: bad input: no such customer\")?"_s),
+             qPrintable(questions.value(1)));
+    QVERIFY(questions.value(1).contains(u"in batches"_s));
+    QCOMPARE(done.last().value(0).toString(), u"10,297 messages of stage enrich put back to pending."_s);
+    const QList<QJsonObject> batches = m_daemon->requests(u"requeue"_s);
+    QCOMPARE(batches.size(), 2);
+    QCOMPARE(batches.at(0).value("ids"_L1).toArray().size(), protocol::MaxRequeueIds);
+    QCOMPARE(batches.at(1).value("ids"_L1).toArray().size(), 297);
+    // The other reason's rows stay failed; the view counts again.
+    QTRY_COMPARE(view->reasons()->total(), 40);
+    QTRY_COMPARE(view->messages()->rowCount(), 40);
+}
+
+// The stage's runs since the last snapshot all failed: the view says so
+// while it is open, and so does the confirmation of a requeue.
+void TestConsoleMessages::warnsWhileTheStageFails()
+{
+    addFailed(m_daemon->dispatch(), 1, 20, BadInput);
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    window.show();
+    client.start();
+    QTRY_VERIFY(window.feed()->throughput()->contains(u"enrich"_s));
+    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
+    window.showMessages(u"enrich"_s, u"failed"_s);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->messages()->rowCount(), 20);
+    QVERIFY(view->warning()->isHidden());
+
+    auto &stats = m_daemon->dispatch().m_stats;
+    stats.stages[u"enrich"_s].runs += 600;
+    stats.stages[u"enrich"_s].failures += 600;
+    stats.stages[u"enrich"_s].rate10s = 120.0;
+    client.send(u"status"_s);
+    QTRY_VERIFY(window.feed()->throughput()->isFailing(u"enrich"_s));
+    window.feed()->flush();
+    QTRY_VERIFY(!view->warning()->isHidden());
+    QVERIFY2(view->warning()->text().startsWith(u"Stage enrich is failing now: 100 % of its runs"_s),
+             qPrintable(view->warning()->text()));
+
+    QString asked;
+    window.actions()->setConfirm([&asked](const QString &, const QString &question) {
+        asked = question;
+        return false; // the operator thinks again
+    });
+    view->listView()->selectRow(0);
+    QTRY_VERIFY(view->requeueSelectedButton()->isEnabled());
+    m_daemon->clearRecord();
+    view->requeueSelected();
+    QVERIFY2(asked.contains(u"Stage enrich is failing now"_s), qPrintable(asked));
+    QCOMPARE(m_daemon->count(u"requeue"_s), 0);
+}
+
+QTEST_MAIN(TestConsoleMessages)
+#include "tst_consolemessages.moc"
