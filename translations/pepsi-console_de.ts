@@ -1063,8 +1063,8 @@
         <translation>Zählen der Gründe von %1 fehlgeschlagen: %2</translation>
     </message>
     <message>
-        <source>All reasons (the 100 most frequent)</source>
-        <translation>Alle Gründe (die 100 häufigsten)</translation>
+        <source>All reasons (the 100 most frequent listed)</source>
+        <translation>Alle Gründe (die 100 häufigsten aufgeführt)</translation>
     </message>
     <message>
         <source>All reasons</source>
@@ -1289,6 +1289,13 @@
     <message>
         <source>%1 of stage %2 set to %3; the Pools view shows it once the daemon has reloaded.</source>
         <translation>%1 der Stufe %2 auf %3 gesetzt; die Pool-Ansicht zeigt es, sobald der Daemon neu geladen hat.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stage %1 failed its last %Ln message(s), and none succeeded since. Requeued messages will probably fail again.</source>
+        <translation>
+            <numerusform>Die letzte Nachricht der Stufe %1 ist fehlgeschlagen, seitdem gelang keine. Erneut eingereihte Nachrichten werden wahrscheinlich wieder fehlschlagen.</numerusform>
+            <numerusform>Die letzten %Ln Nachrichten der Stufe %1 sind fehlgeschlagen, seitdem gelang keine. Erneut eingereihte Nachrichten werden wahrscheinlich wieder fehlschlagen.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -110,6 +110,13 @@
             <numerusform>%Ln messages of stage %1 put back to pending.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Stage %1 failed its last %Ln message(s), and none succeeded since. Requeued messages will probably fail again.</source>
+        <translation>
+            <numerusform>Stage %1 failed its last message, and none succeeded since. Requeued messages will probably fail again.</numerusform>
+            <numerusform>Stage %1 failed its last %Ln messages, and none succeeded since. Requeued messages will probably fail again.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::ThroughputPlot</name>

@@ -154,6 +154,7 @@ inline constexpr Name Failures{"failures"};
 inline constexpr Name Timeouts{"timeouts"};
 inline constexpr Name Crashes{"crashes"};
 inline constexpr Name BusyUsec{"busy_usec"};
+inline constexpr Name FailedInARow{"failed_in_a_row"};
 inline constexpr Name Rate10s{"rate_10s"};
 inline constexpr Name Rate60s{"rate_60s"};
 inline constexpr Name Claimed{"claimed"};
@@ -190,6 +191,7 @@ inline constexpr Name MaxAgeMs{"max_age_ms"};
 inline constexpr Name Limit{"limit"};
 inline constexpr Name Requeued{"requeued"};
 inline constexpr Name More{"more"};
+inline constexpr Name Total{"total"}; // messages with "reasons": the rows of every reason
 inline constexpr Name Commands{"commands"};
 inline constexpr Name Summary{"summary"};
 inline constexpr Name Args{"args"};

@@ -143,7 +143,7 @@ QJsonObject toJson(const StageStatsSnapshot &stats)
         {field::Runs, double(stats.runs)},         {field::Failures, double(stats.failures)},
         {field::Timeouts, double(stats.timeouts)}, {field::Crashes, double(stats.crashes)},
         {field::BusyUsec, double(stats.busyUsec)}, {field::Rate10s, stats.rate10s},
-        {field::Rate60s, stats.rate60s},
+        {field::Rate60s, stats.rate60s},           {field::FailedInARow, double(stats.failedInARow)},
     };
 }
 
@@ -157,6 +157,7 @@ StageStatsSnapshot stageStatsFromJson(const QJsonObject &object)
     stats.busyUsec = object.value(field::BusyUsec).toInteger();
     stats.rate10s = object.value(field::Rate10s).toDouble();
     stats.rate60s = object.value(field::Rate60s).toDouble();
+    stats.failedInARow = object.value(field::FailedInARow).toInteger();
     return stats;
 }
 
@@ -349,7 +350,7 @@ QJsonObject toJson(const MessagePage &page)
                                        {field::Count, double(each.count)},
                                        {field::Oldest, timeToJson(each.oldest)},
                                        {field::Newest, timeToJson(each.newest)}});
-        return {{field::Reasons, reasons}, {field::More, page.moreReasons}};
+        return {{field::Reasons, reasons}, {field::More, page.moreReasons}, {field::Total, double(page.reasonsTotal)}};
     }
     QJsonArray rows;
     for (const MessageRow &row : page.rows)
@@ -369,6 +370,7 @@ MessagePage messagePageFromJson(const QJsonObject &object)
                             timeFromJson(reason.value(field::Oldest)), timeFromJson(reason.value(field::Newest))});
         }
         page.moreReasons = object.value(field::More).toBool();
+        page.reasonsTotal = object.value(field::Total).toInteger();
         return page;
     }
     const QJsonArray rows = object.value(field::Messages).toArray();

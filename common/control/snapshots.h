@@ -78,6 +78,7 @@ struct StageStatsSnapshot
     qint64 busyUsec = 0;
     double rate10s = 0; // runs ended per second over the last 10 s
     double rate60s = 0;
+    qint64 failedInARow = 0; // the latest runs that failed, since the stage's last success
 
     bool operator==(const StageStatsSnapshot &) const = default;
 };
@@ -159,6 +160,7 @@ struct MessagePage
     bool byReason = false;             // "reasons": true was asked: `reasons` instead of `rows`
     QList<ReasonCount> reasons;        // most frequent first, at most protocol::MaxMessageReasons
     bool moreReasons = false;          // further reasons were left off
+    qint64 reasonsTotal = 0;           // the rows of every reason, those left off too
 
     bool operator==(const MessagePage &) const = default;
 };

@@ -14,6 +14,7 @@
 #include "poolmodel.h"
 #include "queuemodel.h"
 #include "stageactions.h"
+#include "statusbartext.h"
 #include "throughputmodel.h"
 #include "throughputplot.h"
 #include "workermodel.h"
@@ -175,7 +176,7 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
         // Connection trouble is in the status bar and the log; no popup for a
         // daemon that is restarting.
         m_lastError = message;
-        statusBar()->showMessage(message, 10000);
+        showStatusText(statusBar(), m_status, message, 10000);
     });
     resize(1200, 760);
     restoreSettings();
@@ -393,7 +394,7 @@ void MainWindow::selectStage(const QString &stage)
 void MainWindow::showError(const QString &message)
 {
     m_lastError = message;
-    statusBar()->showMessage(message, 15000);
+    showStatusText(statusBar(), m_status, message, 15000);
     m_feed->events()->addNote(message, true);
     if (m_popups) {
         auto *box = new QMessageBox(QMessageBox::Warning, tr("pepsi-console"), message, QMessageBox::Ok, this);
@@ -404,7 +405,7 @@ void MainWindow::showError(const QString &message)
 
 void MainWindow::showDone(const QString &message)
 {
-    statusBar()->showMessage(message, 10000);
+    showStatusText(statusBar(), m_status, message, 10000);
     m_feed->events()->addNote(message, false);
 }
 

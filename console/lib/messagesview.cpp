@@ -354,7 +354,7 @@ void MessagesView::requeueReason()
 
 void MessagesView::requeueRecent(int minutes)
 {
-    // The true count first: the reasons of the last minutes, summed.
+    // The true count first: the rows of the last minutes, whatever their reason.
     m_recentMinutes = minutes;
     m_recentRequest = m_client->send(protocol::cmd::Messages,
                                      {{field::Stage, m_stageBox->currentText()},
@@ -371,9 +371,8 @@ void MessagesView::onReplied(qint64 id, const QString &, bool ok, const QJsonVal
         m_recentRequest = 0;
         if (!ok)
             return Q_EMIT failed(tr("Counting the recent messages failed: %1").arg(error));
-        qint64 count = 0;
-        for (const QJsonValue reason : result.toObject().value(field::Reasons).toArray())
-            count += reason.toObject().value(field::Count).toInteger();
+        // Every reason's rows, also those of the reasons the reply left off.
+        const qint64 count = result.toObject().value(field::Total).toInteger();
         const qint64 maxAgeMs = qint64(m_recentMinutes) * 60000;
         confirmAndRun(tr("those of the last %Ln minute(s)", nullptr, m_recentMinutes), count,
                       [maxAgeMs, count](MessageRequeue *requeue) { requeue->requeueRecent(maxAgeMs, count); });

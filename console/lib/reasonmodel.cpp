@@ -75,6 +75,9 @@ void ReasonModel::onReplied(qint64 id, const QString &, bool ok, const QJsonValu
         m_entries.append(entry);
     }
     m_more = answer.value(field::More).toBool();
+    // The daemon's count of every reason's rows, those it left off too.
+    if (answer.contains(field::Total))
+        m_total = answer.value(field::Total).toInteger();
     m_loaded = true;
     endResetModel();
     Q_EMIT loaded();
@@ -113,7 +116,7 @@ QVariant ReasonModel::data(const QModelIndex &index, int role) const
     switch (Column(index.column())) {
     case Reason:
         if (all)
-            return m_more ? tr("All reasons (the 100 most frequent)") : tr("All reasons");
+            return m_more ? tr("All reasons (the 100 most frequent listed)") : tr("All reasons");
         return entry.reason.isEmpty() ? tr("(no reason)") : entry.reason.section(u'\n', 0, 0);
     case Count:
         return QLocale().toString(entry.count);

@@ -162,8 +162,16 @@ void StageActions::setOption(const QString &stage, const QString &option, int va
 QString StageActions::failingWarning(const QString &stage) const
 {
     const ThroughputModel *throughput = m_feed->throughput();
-    if (!throughput->isFailing(stage))
-        return {};
+    if (!throughput->isFailing(stage)) {
+        // Nothing runs now, but what ran last failed: a requeue meets the same fate.
+        const qint64 inARow = throughput->failedInARow(stage);
+        if (inARow < FailedInARowWarning)
+            return {};
+        return tr("Stage %1 failed its last %Ln message(s), and none succeeded since. Requeued messages will "
+                  "probably fail again.",
+                  nullptr, int(std::min<qint64>(inARow, std::numeric_limits<int>::max())))
+            .arg(stage);
+    }
     return tr("Stage %1 is failing now: %2 % of its runs in the last %3 s failed (%4). Requeued messages will "
               "probably fail again.")
         .arg(stage)

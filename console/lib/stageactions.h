@@ -52,7 +52,10 @@ public:
     QString disabledReason() const;
     // Asks the operator (the dialog, or what setConfirm() put in its place).
     bool confirm(const QString &title, const QString &question) const { return m_confirm(title, question); }
-    // "Stage enrich is failing now: 95 % of its runs in the last 10 s failed ..." or "".
+    // "Stage enrich is failing now: 95 % of its runs in the last 10 s failed ...",
+    // "Stage enrich failed its last 230 messages ..." (at least
+    // FailedInARowWarning, none since), or "".
+    static constexpr qint64 FailedInARowWarning = 10;
     QString failingWarning(const QString &stage) const;
 
 Q_SIGNALS:

@@ -73,6 +73,11 @@ double ThroughputModel::failureShare(const QString &stage) const
 
 bool ThroughputModel::isFailing(const QString &stage) const { return highlighted(pending().value(stage)); }
 
+qint64 ThroughputModel::failedInARow(const QString &stage) const
+{
+    return pending().value(stage).value(field::FailedInARow).toInteger();
+}
+
 bool ThroughputModel::highlighted(const QJsonObject &record) const
 {
     return record.value(FailShareField).toDouble() >= FailingShare;

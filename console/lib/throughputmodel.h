@@ -52,6 +52,9 @@ public:
     // Whether two snapshots of the stage came, so that the share means something.
     bool isFailureShareKnown(const QString &stage) const;
     bool isFailing(const QString &stage) const;
+    // The stage's latest runs that failed since its last success (the
+    // daemon's count): says a stage still fails when nothing runs now.
+    qint64 failedInARow(const QString &stage) const;
     // All failures, timeouts and crashes since the daemon started (every stage).
     qint64 failedTotal() const;
 

@@ -75,6 +75,7 @@ public:
     // A current stage's pool, or null.
     const WorkerPool *pool(const QString &stage) const { return m_pools.value(stage); }
     const StatsDelta &statsTotals() const { return m_stats.totals(); }
+    qint64 failedInARow(const QString &stage) const { return m_stats.failedInARow(stage); }
     qint64 claimedTotal() const { return m_claimedTotal; }
     qint64 rounds() const { return m_rounds; }
     // Runs per second over the last `window` (from the once-a-second meter).

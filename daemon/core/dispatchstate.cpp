@@ -237,7 +237,7 @@ StatsSnapshot DispatchState::stats() const
         stats.stages.insert(stage,
                             StageStatsSnapshot{counters.runs, counters.failures, counters.timeouts, counters.crashes,
                                                counters.busyUsec, m_d.stageRunRate(stage, Rate10s),
-                                               m_d.stageRunRate(stage, Rate60s)});
+                                               m_d.stageRunRate(stage, Rate60s), m_d.failedInARow(stage)});
     }
     return stats;
 }

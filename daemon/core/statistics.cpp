@@ -55,6 +55,15 @@ void Statistics::record(const RunReport &report)
         break;
     }
     add(report.stage, own);
+    if (report.heldMessage) {
+        if (report.result == RunReport::Result::Succeeded) {
+            m_failedInARow.remove(report.stage);
+            for (const FusedRun &run : report.fused)
+                m_failedInARow.remove(run.stage);
+        } else if (report.result != RunReport::Result::TriedLater) {
+            ++m_failedInARow[report.stage];
+        }
+    }
     if (leftPipeline) {
         ++m_delta.messages;
         ++m_totals.messages;

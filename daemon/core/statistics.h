@@ -24,6 +24,9 @@ public:
     // A flush failed: keep its numbers for the next one.
     void giveBack(const StatsDelta &delta) { m_delta += delta; }
     const StatsDelta &totals() const { return m_totals; }
+    // How many of the stage's latest runs that held a message failed, timed
+    // out or crashed, since its last success (a tempfail counts neither way).
+    qint64 failedInARow(const QString &stage) const { return m_failedInARow.value(stage); }
 
 private:
     void add(const QString &stage, const StageCounters &counters);
@@ -32,6 +35,7 @@ private:
     StageGraph m_graph;
     StatsDelta m_delta;
     StatsDelta m_totals;
+    QHash<QString, qint64> m_failedInARow;
 };
 
 } // namespace pepsi

@@ -30,7 +30,8 @@ SELECT workqueue_id, stage, CAST(status AS text), claims, updated, left(state ->
 // index; the group key is the reason as a list shows it (cut), so that a
 // reason from this list finds its rows with the reason filter.
 const QString ReasonsTemplate = QStringLiteral(R"sql(
-SELECT coalesce(left(state ->> 'dispatch_error', %2), ''), count(*), min(updated), max(updated)
+SELECT coalesce(left(state ->> 'dispatch_error', %2), ''), count(*), min(updated), max(updated),
+       sum(count(*)) OVER ()
   FROM workqueue
  WHERE status = '%1' AND stage = :stage%3
  GROUP BY 1
@@ -178,6 +179,7 @@ std::optional<MessagePage> MessageStore::reasons(const MessagesRequest &request)
     MessagePage page;
     page.byReason = true;
     while (query.next()) {
+        page.reasonsTotal = query.value(4).toLongLong(); // before the LIMIT: every reason's rows
         if (page.reasons.size() == protocol::MaxMessageReasons) {
             page.moreReasons = true;
             break;

@@ -36,9 +36,9 @@ inline void scriptThreeStages(FakeDispatch &dispatch)
 
     dispatch.m_stats.messages = 119876;
     dispatch.m_stats.rate10s = 1590.0;
-    dispatch.m_stats.stages = {{u"ingest"_s, StageStatsSnapshot{100, 0, 0, 0, 0, 800.0, 700.0}},
-                               {u"enrich"_s, StageStatsSnapshot{52011, 0, 0, 0, 0, 790.0, 690.0}},
-                               {u"deliver"_s, StageStatsSnapshot{10, 0, 0, 0, 0, 0.0, 1.0}}};
+    dispatch.m_stats.stages = {{u"ingest"_s, StageStatsSnapshot{100, 0, 0, 0, 0, 800.0, 700.0, 0}},
+                               {u"enrich"_s, StageStatsSnapshot{52011, 0, 0, 0, 0, 790.0, 690.0, 0}},
+                               {u"deliver"_s, StageStatsSnapshot{10, 0, 0, 0, 0, 0.0, 1.0, 0}}};
     dispatch.m_queues.stages = {{u"ingest"_s, StageQueue{5000, 8, 0, 0, 0, 900}},
                                 {u"enrich"_s, StageQueue{1200, 9, 3, 12, 2, 5400}},
                                 {u"deliver"_s, StageQueue{40, 0, 0, 0, 0, 100}}};

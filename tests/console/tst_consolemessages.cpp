@@ -68,6 +68,7 @@ private Q_SLOTS:
     void findsAMessageAndShowsItsState();
     void requeuesTheSelectionAndAReasonInBatches();
     void warnsWhileTheStageFails();
+    void warnsWhenTheLastMessagesFailed();
 
 private:
     QTranslator m_english;
@@ -289,6 +290,38 @@ void TestConsoleMessages::warnsWhileTheStageFails()
     view->requeueSelected();
     QVERIFY2(asked.contains(u"Stage enrich is failing now"_s), qPrintable(asked));
     QCOMPARE(m_daemon->count(u"requeue"_s), 0);
+}
+
+// Nothing runs any more, but the stage's last runs all failed (the daemon's
+// failed_in_a_row): the warning stays, as a requeue would fail again.
+void TestConsoleMessages::warnsWhenTheLastMessagesFailed()
+{
+    addFailed(m_daemon->dispatch(), 1, 20, BadInput);
+    m_daemon->dispatch().m_stats.stages[u"enrich"_s].failedInARow = 230;
+    QVERIFY(m_daemon->listen());
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    window.show();
+    client.start();
+    QTRY_VERIFY(window.feed()->throughput()->contains(u"enrich"_s));
+    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
+    window.showMessages(u"enrich"_s, u"failed"_s);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->messages()->rowCount(), 20);
+    QVERIFY(!window.feed()->throughput()->isFailing(u"enrich"_s));
+    window.feed()->flush();
+    QTRY_VERIFY(!view->warning()->isHidden());
+    QCOMPARE(view->warning()->text(),
+             u"Stage enrich failed its last 230 messages, and none succeeded since. Requeued "
+             "messages will probably fail again."_s);
+
+    // One success: the daemon's count is back at zero, and so is the warning.
+    m_daemon->dispatch().m_stats.stages[u"enrich"_s].failedInARow = 0;
+    client.send(u"status"_s);
+    window.feed()->flush();
+    QTRY_VERIFY(view->warning()->isHidden());
 }
 
 QTEST_MAIN(TestConsoleMessages)

@@ -34,6 +34,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -64,6 +65,7 @@ private Q_SLOTS:
     void requeueAsksWithTheCount();
     void setFromThePools();
     void everyErrorIsShown();
+    void longStatusMessagesAreShortenedVisibly();
     void missingQueueCountsSayWhy();
     void eachTabAsksForWhatItShows();
     void shortcutsSwitchViews();
@@ -327,6 +329,34 @@ void TestConsoleWindow::everyErrorIsShown()
     for (int row = 0; row < log->rowCount(); ++row)
         logged |= log->index(row, 4).data().toString().contains(u"unknown stage"_s);
     QVERIFY(logged);
+}
+
+// A message longer than the room beside the connection label is shortened
+// with an ellipsis, never cut off mid-word; the whole is the tooltip.
+void TestConsoleWindow::longStatusMessagesAreShortenedVisibly()
+{
+    ControlClient client;
+    client.setSocketPath(m_daemon->path());
+    MainWindow window(&client);
+    window.setErrorPopups(false);
+    window.resize(800, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString message = u"/run/postgresql/.s.PGSQL.5432 closed the connection before answering 'version': "
+                            "not a pepsi-dispatch control socket (PostgreSQL's, say)? "_s.repeated(2);
+    Q_EMIT window.actions()->failed(message);
+    QStatusBar *bar = window.statusBar();
+    const QString shown = bar->currentMessage();
+    QVERIFY2(shown.endsWith(u"…"_s), qPrintable(shown));
+    QVERIFY(message.startsWith(shown.chopped(1)));
+    QCOMPARE(bar->toolTip(), message);
+    const int room = bar->width() - window.connectionStatus()->sizeHint().width();
+    QVERIFY2(QFontMetrics(bar->font()).horizontalAdvance(shown) < room,
+             qPrintable(u"%1 px in %2"_s.arg(QFontMetrics(bar->font()).horizontalAdvance(shown)).arg(room)));
+    // A short one is shown whole, without a tooltip.
+    Q_EMIT window.actions()->done(u"Stage enrich drained."_s);
+    QCOMPARE(bar->currentMessage(), u"Stage enrich drained."_s);
+    QVERIFY(bar->toolTip().isEmpty());
 }
 
 void TestConsoleWindow::missingQueueCountsSayWhy()

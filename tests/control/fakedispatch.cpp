@@ -59,7 +59,7 @@ FakeDispatch::FakeDispatch()
     m_stats.stageRuns = 360;
     m_stats.messages = 119;
     m_stats.rate10s = 6.5;
-    m_stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0};
+    m_stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0, 0};
 
     m_queues.takenAt = QDateTime::currentDateTimeUtc();
     m_queues.stages[u"enrich"_s] = StageQueue{1200, 9, 3, 12, 0, 5400};
@@ -128,10 +128,15 @@ void FakeDispatch::messages(const MessagesRequest &request, QObject *, Answer<Me
             count.oldest = count.count == 0 ? row.updated : std::min(count.oldest, row.updated);
             count.newest = count.count == 0 ? row.updated : std::max(count.newest, row.updated);
             ++count.count;
+            ++page.reasonsTotal;
         }
         page.reasons = byReason.values();
         std::stable_sort(page.reasons.begin(), page.reasons.end(),
                          [](const ReasonCount &a, const ReasonCount &b) { return a.count > b.count; });
+        if (page.reasons.size() > protocol::MaxMessageReasons) {
+            page.reasons.resize(protocol::MaxMessageReasons);
+            page.moreReasons = true;
+        }
         return answer(page);
     }
     for (const MessageRow &row : std::as_const(m_messages)) {

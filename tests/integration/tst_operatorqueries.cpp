@@ -344,6 +344,7 @@ void tst_OperatorQueries::reasonsCountTheWholeStatus()
     QCOMPARE(counts->reasons.at(1).count, 300);
     QCOMPARE(counts->reasons.at(2).reason, QString());
     QCOMPARE(counts->reasons.at(2).count, 7);
+    QCOMPARE(counts->reasonsTotal, 907);
     const qint64 span = counts->reasons.at(1).oldest.secsTo(counts->reasons.at(1).newest);
     QVERIFY2(span >= 897 * 60 - 5 && span <= 897 * 60 + 5, qPrintable(QString::number(span)));
 
@@ -353,6 +354,19 @@ void tst_OperatorQueries::reasonsCountTheWholeStatus()
     QVERIFY(recent.ok());
     QCOMPARE(recent->reasons.size(), 2);
     QCOMPARE(recent->reasons.at(1).count, 20);
+    QCOMPARE(recent->reasonsTotal, 60);
+
+    // Past the cap of reasons (one per row, as a program that names the
+    // message in its error gives): the total still counts every row.
+    QVERIFY(tdb.exec(u"INSERT INTO workqueue (stage, status, state) SELECT 'c', 'failed', "
+                     "jsonb_build_object('dispatch_error', 'no customer for ' || g) FROM generate_series(1, 250) g"_s));
+    MessagesRequest unique = pageOf(u"c"_s, u"failed"_s);
+    unique.reasons = true;
+    const auto many = ask(unique);
+    QVERIFY(many.ok());
+    QCOMPARE(many->moreReasons, true);
+    QCOMPARE(many->reasons.size(), int(protocol::MaxMessageReasons));
+    QCOMPARE(many->reasonsTotal, 250);
 
     // The rows of one reason, paged by id: all 300, each once.
     MessagesRequest one = pageOf(u"a"_s, u"failed"_s, 128);

@@ -156,8 +156,8 @@ void TestProtocolSnapshots::stats()
     stats.messages = 119;
     stats.rate10s = 6.5;
     stats.rate60s = 6.25;
-    stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0};
-    stats.stages[u"score"_s] = StageStatsSnapshot{7, 0, 1, 0, 100, 0.5, 0.25};
+    stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0, 3};
+    stats.stages[u"score"_s] = StageStatsSnapshot{7, 0, 1, 0, 100, 0.5, 0.25, 0};
     const QJsonObject json = wire(toJson(stats));
     QCOMPARE(statsFromJson(json), stats);
     QCOMPARE(json.value(field::Since).toString(), u"2026-12-02T19:51:47.123Z"_s);
@@ -236,7 +236,7 @@ void TestProtocolSnapshots::status()
     status.stats.claimed = 120;
     status.stats.stageRuns = 360;
     status.stats.rate10s = 6.5;
-    status.stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0};
+    status.stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0, 0};
     status.stats.stages[u"score"_s] = StageStatsSnapshot{};
     PoolSnapshot score;
     score.stage = u"score"_s;

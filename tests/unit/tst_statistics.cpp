@@ -37,7 +37,29 @@ private Q_SLOTS:
     void perResult();
     void fusedRunsBelongToTheFusedStage();
     void deltaIsTakenOnceAndGivenBack();
+    void failuresInARowEndAtASuccess();
 };
+
+void TestStatistics::failuresInARowEndAtASuccess()
+{
+    using R = RunReport::Result;
+    Statistics stats;
+    stats.setGraph(threeStages());
+    stats.record(run("a", R::Failed, 1));
+    stats.record(run("a", R::TimedOut, 1));
+    stats.record(run("a", R::Crashed, 1));
+    stats.record(run("a", R::Crashed, 1, {}, false)); // held nothing: no message failed
+    stats.record(run("a", R::TriedLater, 1));         // neither way
+    QCOMPARE(stats.failedInARow(QStringLiteral("a")), 3);
+    QCOMPARE(stats.failedInARow(QStringLiteral("b")), 0);
+    stats.record(run("b", R::Failed, 1));
+    // A success of a that ran b fused ends both streaks.
+    stats.record(run("a", R::Succeeded, 5, {{QStringLiteral("b"), 2}}));
+    QCOMPARE(stats.failedInARow(QStringLiteral("a")), 0);
+    QCOMPARE(stats.failedInARow(QStringLiteral("b")), 0);
+    stats.record(run("a", R::Failed, 1));
+    QCOMPARE(stats.failedInARow(QStringLiteral("a")), 1);
+}
 
 void TestStatistics::perResult_data()
 {
