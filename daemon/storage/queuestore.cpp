@@ -128,7 +128,7 @@ QString statusName(Settlement::Outcome outcome)
     return {};
 }
 
-// The claim's parameters as array literals, in ClaimParameters' order.
+// The claim's parameters as array literals: :stages, :caps and :floors.
 QList<QByteArray> claimValues(const QList<StageDemand> &demands)
 {
     QStringList stages;
@@ -220,11 +220,12 @@ std::optional<ClaimRound> QueueStore::claimRound(const QList<StageDemand> &deman
     for (int row = 0; row < count; ++row) {
         const char kind = *PQgetvalue(result, row, 0);
         const QByteArrayView name(PQgetvalue(result, row, 2), PQgetlength(result, row, 2));
-        if (name != stageBytes || stage.isNull() != PQgetisnull(result, row, 2)) {
-            stage = PQgetisnull(result, row, 2) ? QString() : QString::fromUtf8(name);
+        const bool noStage = PQgetisnull(result, row, 2) != 0;
+        if (name != stageBytes || stage.isNull() != noStage) {
+            stage = noStage ? QString() : QString::fromUtf8(name);
             stageBytes = name;
         }
-        const bool hasId = !PQgetisnull(result, row, 1);
+        const bool hasId = PQgetisnull(result, row, 1) == 0;
         switch (kind) {
         case 'c':
             round.claimed.append({Ticket{bigint(result, row, 1), int(bigint(result, row, 3))}, stage});
