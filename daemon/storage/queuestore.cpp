@@ -8,6 +8,7 @@
 
 #include <QSqlError>
 #include <QVariant>
+#include <libpq-fe.h>
 
 namespace pepsi {
 
@@ -127,24 +128,34 @@ QString statusName(Settlement::Outcome outcome)
     return {};
 }
 
-void bindDemands(QSqlQuery &query, const QList<StageDemand> &demands)
+// The claim's parameters as array literals: :stages, :caps and :floors.
+QList<QByteArray> claimValues(const QList<StageDemand> &demands)
 {
     QStringList stages;
-    QList<qint64> caps, floors;
+    QByteArray caps = "{", floors = "{";
     for (const StageDemand &demand : demands) {
+        if (!stages.isEmpty()) {
+            caps += ',';
+            floors += ',';
+        }
         stages << demand.stage;
-        caps << demand.capacity;
-        floors << demand.floor;
+        caps += QByteArray::number(demand.capacity);
+        floors += QByteArray::number(demand.floor);
     }
-    query.bindValue(QStringLiteral(":stages"), pgTextArray(stages));
-    query.bindValue(QStringLiteral(":caps"), pgIntArray(caps));
-    query.bindValue(QStringLiteral(":floors"), pgIntArray(floors));
+    return {pgTextArray(stages).toUtf8(), caps + '}', floors + '}'};
+}
+
+qint64 bigint(const PGresult *result, int row, int column)
+{
+    return QByteArrayView(PQgetvalue(result, row, column), PQgetlength(result, row, column)).toLongLong();
 }
 
 } // namespace
 
 QueueStore::QueueStore(QueueConnection &connection)
     : m_connection(connection)
+    , m_claim("pepsi_claim_round", ClaimRoundSql,
+              {QStringLiteral(":stages"), QStringLiteral(":caps"), QStringLiteral(":floors")})
 { }
 
 QueueStore::~QueueStore() = default;
@@ -153,7 +164,7 @@ void QueueStore::forgetStatements()
 {
     // A prepared QSqlQuery deallocates its statement on the connection it was
     // prepared on: it must go while that connection is still open.
-    m_claim.reset();
+    m_claim.forget();
     m_settle.reset();
 }
 
@@ -182,41 +193,56 @@ bool QueueStore::run(QSqlQuery &query, const char *what)
 
 std::optional<ClaimRound> QueueStore::claimRound(const QList<StageDemand> &demands)
 {
-    if (!m_claim) {
-        m_claim = std::make_unique<QSqlQuery>(m_connection.database());
-        m_claim->setForwardOnly(true);
-        if (!m_claim->prepare(ClaimRoundSql)) {
-            m_lastError = QStringLiteral("preparing the claim failed: ") + m_claim->lastError().text();
-            m_claim.reset();
+    // As run() does for QSqlQuery: one autocommit statement, safe to run again.
+    constexpr int MaxAttempts = 3;
+    const QList<QByteArray> values = claimValues(demands);
+    PgResult rows;
+    for (int attempt = 1; !rows; ++attempt) {
+        rows = m_claim.exec(m_connection, values);
+        const QByteArray &code = m_claim.sqlState();
+        if (!rows && (code == "40001" || code == "40P01") && attempt < MaxAttempts) {
+            qCDebug(lcStore) << "the claim round hit" << code << "; running it again";
+            continue;
+        }
+        if (!rows) {
+            m_lastError = QStringLiteral("the claim round failed: ") + m_claim.error();
             return std::nullopt;
         }
     }
-    bindDemands(*m_claim, demands);
-    if (!run(*m_claim, "the claim round"))
-        return std::nullopt;
+    const PGresult *result = rows.get();
+    const int count = PQntuples(result);
     ClaimRound round;
-    round.claimed.reserve(m_claim->size() > 0 ? m_claim->size() : 0);
+    round.claimed.reserve(count);
     QHash<QString, int> claimedAt;
-    while (m_claim->next()) {
-        const char kind = m_claim->value(0).toString().at(0).toLatin1();
-        const QString stage = m_claim->value(2).toString();
+    // Rows come grouped by stage: one QString per run of the same name.
+    QString stage;
+    QByteArrayView stageBytes;
+    for (int row = 0; row < count; ++row) {
+        const char kind = *PQgetvalue(result, row, 0);
+        const QByteArrayView name(PQgetvalue(result, row, 2), PQgetlength(result, row, 2));
+        const bool noStage = PQgetisnull(result, row, 2) != 0;
+        if (name != stageBytes || stage.isNull() != noStage) {
+            stage = noStage ? QString() : QString::fromUtf8(name);
+            stageBytes = name;
+        }
+        const bool hasId = PQgetisnull(result, row, 1) == 0;
         switch (kind) {
         case 'c':
-            round.claimed.append({Ticket{m_claim->value(1).toLongLong(), m_claim->value(3).toInt()}, stage});
+            round.claimed.append({Ticket{bigint(result, row, 1), int(bigint(result, row, 3))}, stage});
             ++claimedAt[stage];
             break;
         case 'r':
-            round.resumedFrom.insert(stage, m_claim->value(1).toLongLong());
-            round.resumed += m_claim->value(3).toLongLong();
+            round.resumedFrom.insert(stage, bigint(result, row, 1));
+            round.resumed += bigint(result, row, 3);
             break;
         case 'f':
-            if (!m_claim->isNull(1))
-                round.unclaimedFrom.insert(stage, m_claim->value(1).toLongLong());
+            if (hasId)
+                round.unclaimedFrom.insert(stage, bigint(result, row, 1));
             break;
         case 's':
-            if (!m_claim->isNull(1))
-                round.nextPausedInMs = m_claim->value(1).toLongLong();
-            round.skippedLocked += m_claim->value(3).toLongLong();
+            if (hasId)
+                round.nextPausedInMs = bigint(result, row, 1);
+            round.skippedLocked += bigint(result, row, 3);
             break;
         default:
             break;
@@ -228,7 +254,6 @@ std::optional<ClaimRound> QueueStore::claimRound(const QList<StageDemand> &deman
         if (claimedAt.value(demand.stage) < demand.capacity && round.unclaimedFrom.contains(demand.stage))
             ++round.skippedLocked;
     }
-    m_claim->finish();
     return round;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/ticket.h"
+#include "storage/pgstatement.h"
 #include "storage/queueconnection.h"
 
 #include <QHash>
@@ -88,7 +89,7 @@ private:
 
     QueueConnection &m_connection;
     QString m_lastError;
-    std::unique_ptr<QSqlQuery> m_claim;
+    PgStatement m_claim;
     std::unique_ptr<QSqlQuery> m_settle;
 };
 
