@@ -6,7 +6,6 @@
 #include "protocol/statusline.h"
 #include "workers/inputpipe.h"
 #include "workers/linesplitter.h"
-#include "workers/outputpipe.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -90,7 +89,6 @@ Q_SIGNALS:
 
 private:
     void onStdout();
-    bool consumeStdout();
     void onStderr();
     void onInputBroken(const QString &why);
     void onGraceOver();
@@ -109,8 +107,7 @@ private:
 
     WorkerLaunch m_launch;
     QProcess m_process;
-    InputPipe m_input;   // its stdin
-    OutputPipe m_output; // its stdout; QProcess reads its stderr
+    InputPipe m_input; // its stdin; QProcess reads its stdout and stderr
     QTimer m_watchdog;
     QTimer m_killTimer;
     QTimer m_graceTimer;
