@@ -834,6 +834,10 @@
         <source>State:</source>
         <translation>Zustand:</translation>
     </message>
+    <message>
+        <source>Counting the messages of that reason failed: %1</source>
+        <translation>Zählen der Nachrichten dieses Grundes fehlgeschlagen: %1</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::PipelineWidget</name>

@@ -347,9 +347,14 @@ void MessagesView::requeueReason()
     const auto reason = chosenReason();
     if (!reason)
         return;
-    const QString shown = reason->isEmpty() ? tr("no reason") : reason->left(200);
-    confirmAndRun(tr("reason \"%1\"").arg(shown), m_reasons->count(*reason),
-                  [reason](MessageRequeue *requeue) { requeue->requeueReason(*reason); });
+    // The true count first: the list of reasons may be minutes old while the
+    // stage kept failing.
+    m_reasonToRequeue = *reason;
+    m_reasonRequest = m_client->send(protocol::cmd::Messages,
+                                     {{field::Stage, m_stageBox->currentText()},
+                                      {field::Status, m_statusBox->currentData().toString()},
+                                      {field::Reason, *reason},
+                                      {field::Reasons, true}});
 }
 
 void MessagesView::requeueRecent(int minutes)
@@ -367,6 +372,16 @@ void MessagesView::onReplied(qint64 id, const QString &, bool ok, const QJsonVal
 {
     if (id == 0)
         return;
+    if (id == m_reasonRequest) {
+        m_reasonRequest = 0;
+        if (!ok)
+            return Q_EMIT failed(tr("Counting the messages of that reason failed: %1").arg(error));
+        const QString reason = m_reasonToRequeue;
+        const QString shown = reason.isEmpty() ? tr("no reason") : reason.left(200);
+        confirmAndRun(tr("reason \"%1\"").arg(shown), result.toObject().value(field::Total).toInteger(),
+                      [reason](MessageRequeue *requeue) { requeue->requeueReason(reason); });
+        return;
+    }
     if (id == m_recentRequest) {
         m_recentRequest = 0;
         if (!ok)

@@ -100,6 +100,8 @@ private:
     qint64 m_detailRequest = 0;
     qint64 m_recentRequest = 0; // the count of the last minutes, before its confirmation
     int m_recentMinutes = 0;
+    qint64 m_reasonRequest = 0; // the count of one reason now, before its confirmation
+    QString m_reasonToRequeue;
     qint64 m_shownId = 0;
 };
 

@@ -283,8 +283,16 @@ void tst_ControlSafety::nonReaderIsDropped()
     qInfo("the non-reader was dropped after %lld ms and %lld bytes of requests; daemon RSS %lld KiB before, "
           "at most %lld KiB; the other client got %d replies meanwhile",
           clock.elapsed(), sent, rssBefore, rssMax, served);
-    // 1 MiB of queued output at most, plus what one read of requests makes.
-    QVERIFY2(rssMax - rssBefore < 16 * 1024, qPrintable(u"RSS grew by %1 KiB"_s.arg(rssMax - rssBefore)));
+    // 1 MiB of queued output at most, plus what one read of requests makes:
+    // about 1.3 MiB in a plain build. Under AddressSanitizer every thread that
+    // serves the flood (the control socket's, the loop's) keeps allocator
+    // caches and a quarantine of its own besides: 17 MiB was seen there.
+#if defined(__SANITIZE_ADDRESS__)
+    constexpr qint64 GrowthKiB = 32 * 1024;
+#else
+    constexpr qint64 GrowthKiB = 8 * 1024;
+#endif
+    QVERIFY2(rssMax - rssBefore < GrowthKiB, qPrintable(u"RSS grew by %1 KiB"_s.arg(rssMax - rssBefore)));
     QCOMPARE(other.request(R"({"cmd":"status"})"_ba).value(u"ok"_s).toBool(), true);
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 3000, 30000);
     QVERIFY(other.takeEvent(u"tick"_s));
