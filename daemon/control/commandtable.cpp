@@ -164,10 +164,11 @@ Result<QString, QString> stageFilter(const QString &command, const QJsonObject &
 
 Reply composeStatus(DispatchView &view, const QString &only, const Result<QueueCounts, QString> &queues)
 {
-    // Everything below is read in this one call, inside one pass of the event loop.
-    const DaemonInfo info = view.info();
-    const QList<PoolSnapshot> pools = view.pools();
-    const StatsSnapshot stats = view.stats();
+    // One picture: the totals add up the pools listed, and the statistics are of the same moment.
+    const DispatchPicture now = view.picture();
+    const DaemonInfo &info = now.info;
+    const QList<PoolSnapshot> &pools = now.pools;
+    const StatsSnapshot &stats = now.stats;
 
     int workers = 0, busy = 0, inFlight = 0, capacity = 0;
     QJsonObject stages;
@@ -219,21 +220,23 @@ void status(const QJsonObject &request, CommandContext &context, const ReplyFunc
 
 Reply stages(const QJsonObject &, CommandContext &context)
 {
-    const StageGraph graph = context.view.graph();
+    const DispatchPicture now = context.view.picture();
     QJsonArray list;
-    for (const StageConfig &stage : graph.stages())
-        list.append(json::stage(stage, graph.predecessors(stage.name), context.view.isDrained(stage.name)));
-    return QJsonValue(QJsonObject{{field::Stages, list}, {field::Settings, json::settings(context.view.settings())}});
+    for (const StageConfig &stage : now.graph.stages())
+        list.append(json::stage(stage, now.graph.predecessors(stage.name), now.isDrained(stage.name)));
+    return QJsonValue(QJsonObject{{field::Stages, list}, {field::Settings, json::settings(now.settings)}});
 }
 
 Reply workers(const QJsonObject &request, CommandContext &context)
 {
-    const auto only = stageFilter(QString(cmd::Workers), request, context.view.pools());
+    // The stage is checked against the pools of the moment whose workers are listed.
+    const DispatchPicture now = context.view.picture();
+    const auto only = stageFilter(QString(cmd::Workers), request, now.pools);
     if (!only)
         return fail(only.error());
     const bool withIds = request.value(field::Ids).toBool(true);
     QJsonArray list;
-    for (const WorkerSnapshot &worker : context.view.workers()) {
+    for (const WorkerSnapshot &worker : now.workers) {
         if (only->isEmpty() || worker.stage == *only)
             list.append(json::worker(worker, withIds));
     }

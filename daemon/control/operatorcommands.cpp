@@ -151,7 +151,8 @@ void metrics(const QJsonObject &, CommandContext &context, const ReplyFunction &
     // and counters are read when the counts arrive, so the text is one moment's.
     view->queueCounts(
         context.connection, DispatchView::Freshness::Recent, [view, reply](const Result<QueueCounts, QString> &counts) {
-            MetricsInput input{view->info(), view->pools(), view->stats(), std::nullopt};
+            const DispatchPicture now = view->picture();
+            MetricsInput input{now.info, now.pools, now.stats, std::nullopt};
             if (counts)
                 input.queues = counts.value();
             reply(QJsonValue(QJsonObject{{field::Text, metricsText(input, QDateTime::currentDateTimeUtc())}}));

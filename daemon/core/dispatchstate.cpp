@@ -69,7 +69,7 @@ void DispatchState::publishPicture()
 {
     m_publishSoon.stop();
     if (m_board)
-        m_board->publish(DispatchPicture{info(), graph(), settings(), pools(), workers(), stats()});
+        m_board->publish(picture());
 }
 
 DispatchState::~DispatchState()
@@ -250,6 +250,11 @@ StatsSnapshot DispatchState::stats() const
                                                m_d.stageRunRate(stage, Rate60s), m_d.failedInARow(stage)});
     }
     return stats;
+}
+
+DispatchPicture DispatchState::picture() const
+{
+    return DispatchPicture{info(), graph(), settings(), pools(), workers(), stats()};
 }
 
 OperatorThread &DispatchState::operatorThread()
