@@ -42,31 +42,34 @@ QJsonObject errorReply(const QJsonValue &id, const QString &message)
 
 QByteArray serialize(const QJsonObject &reply) { return QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n'; }
 
-// The reply as one line of at most maxLine bytes: a result that does not fit
-// becomes an error that says what narrows it; an error that does not fit
-// (a huge "id" echoed) goes without its id.
-QByteArray boundedLine(const QJsonValue &id, const Reply &reply, qsizetype maxLine, const CommandSpec *spec)
+// An error as one line: one that does not fit (a huge "id" echoed) goes without its id.
+QByteArray errorLine(const QJsonValue &id, const QString &error, qsizetype maxLine)
 {
-    if (reply) {
-        QByteArray line = serialize({{field::Id, id}, {field::Ok, true}, {field::Result, reply.value()}});
-        if (line.size() <= maxLine)
-            return line;
-        qCInfo(lcControl).noquote() << "a" << spec->name << "reply of" << line.size()
-                                    << "bytes would pass the line limit; refused";
-        return boundedLine(
-            id,
-            failure(QStringLiteral("the '%1' reply would be %2 bytes, more than the %3-byte line limit%4")
-                        .arg(spec->name)
-                        .arg(line.size())
-                        .arg(maxLine)
-                        .arg(spec->narrowedBy.isEmpty() ? QString() : u"; " + spec->narrowedBy)),
-            maxLine, spec);
-    }
-    QByteArray line = serialize(errorReply(id, reply.error()));
+    QByteArray line = serialize(errorReply(id, error));
     if (line.size() <= maxLine)
         return line;
-    return serialize(
-        errorReply(QJsonValue::Null, reply.error().left(1000) + u" (the request's id is too long to echo)"));
+    return serialize(errorReply(QJsonValue::Null, error.left(1000) + u" (the request's id is too long to echo)"));
+}
+
+// The reply to `request` as one line of at most maxLine bytes: a result that
+// does not fit becomes an error that gives its size and what narrows it.
+QByteArray replyLine(const QJsonValue &id, const Reply &reply, qsizetype maxLine, const CommandSpec &spec,
+                     const QJsonObject &request)
+{
+    if (!reply)
+        return errorLine(id, reply.error(), maxLine);
+    QByteArray line = serialize({{field::Id, id}, {field::Ok, true}, {field::Result, reply.value()}});
+    if (line.size() <= maxLine)
+        return line;
+    qCInfo(lcControl).noquote() << "a" << spec.name << "reply of" << line.size()
+                                << "bytes would pass the line limit; refused";
+    return errorLine(id,
+                     QStringLiteral("the '%1' reply would be %2 bytes, more than the %3-byte line limit%4")
+                         .arg(spec.name)
+                         .arg(line.size())
+                         .arg(maxLine)
+                         .arg(spec.narrowedBy ? u"; " + spec.narrowedBy(request) : QString()),
+                     maxLine);
 }
 
 } // namespace
@@ -105,7 +108,7 @@ const QList<CommandSpec> &commandTable()
           {field::Reasons, ArgType::Boolean, false}},
          nullptr,
          operatorcommands::messages,
-         QStringLiteral("ask for fewer rows (\"limit\")")},
+         operatorcommands::messagesNarrowing},
         {QString(cmd::Metrics),
          false,
          QStringLiteral("live state and counters in the Prometheus text format (result.text)"),
@@ -159,7 +162,7 @@ const QList<CommandSpec> &commandTable()
          {{field::Stage, ArgType::String, false}},
          nullptr,
          querycommands::status,
-         QStringLiteral("ask for one \"stage\" at a time")},
+         querycommands::statusNarrowing},
         {QString(cmd::Subscribe),
          false,
          QStringLiteral("receive events (all, or the named ones)"),
@@ -177,7 +180,7 @@ const QList<CommandSpec> &commandTable()
          {{field::Stage, ArgType::String, false}, {field::Ids, ArgType::Boolean, false}},
          querycommands::workers,
          nullptr,
-         QStringLiteral("ask for one \"stage\" at a time, or without the ids (\"ids\": false)")},
+         querycommands::workersNarrowing},
     };
     return table;
 }
@@ -187,7 +190,7 @@ const QStringList &eventNames() { return protocol::eventNames(); }
 void runRequest(const QByteArray &line, CommandContext &context, std::function<void(QByteArray)> send)
 {
     const auto refuse = [&send, &context](const QJsonValue &id, const QString &message) {
-        send(boundedLine(id, Reply(failure(message)), context.maxLine, nullptr));
+        send(errorLine(id, message, context.maxLine));
     };
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
@@ -226,8 +229,8 @@ void runRequest(const QByteArray &line, CommandContext &context, std::function<v
             << "admin command" << QString::fromUtf8(QJsonDocument(request).toJson(QJsonDocument::Compact)).left(300)
             << "from uid" << context.peer.uid << "pid" << context.peer.pid;
     }
-    const auto answer = [id, maxLine = context.maxLine, spec, send](const Reply &reply) {
-        send(boundedLine(id, reply, maxLine, spec));
+    const auto answer = [id, maxLine = context.maxLine, spec, request, send](const Reply &reply) {
+        send(replyLine(id, reply, maxLine, *spec, request));
     };
     if (spec->asyncHandler)
         return spec->asyncHandler(request, context, answer);

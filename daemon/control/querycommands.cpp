@@ -192,4 +192,25 @@ Reply unsubscribe(const QJsonObject &, CommandContext &context)
     return QJsonValue(QJsonObject{{field::Subscribed, false}});
 }
 
+QString statusNarrowing(const QJsonObject &request)
+{
+    // One stage's pool, queue and statistics: nothing the request could leave off.
+    if (request.value(field::Stage).toString().isEmpty())
+        return QStringLiteral("ask for one \"stage\" at a time");
+    return QString(NothingNarrower);
+}
+
+QString workersNarrowing(const QJsonObject &request)
+{
+    const bool oneStage = !request.value(field::Stage).toString().isEmpty();
+    const bool withIds = request.value(field::Ids).toBool(true);
+    if (!oneStage && withIds)
+        return QStringLiteral("ask for one \"stage\" at a time, or without the ids (\"ids\": false)");
+    if (!oneStage)
+        return QStringLiteral("ask for one \"stage\" at a time");
+    if (withIds)
+        return QStringLiteral("ask without the ids (\"ids\": false)");
+    return QString(NothingNarrower);
+}
+
 } // namespace pepsi::querycommands

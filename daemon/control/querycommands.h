@@ -17,4 +17,8 @@ CommandReply stats(const QJsonObject &request, CommandContext &context);
 CommandReply subscribe(const QJsonObject &request, CommandContext &context);
 CommandReply unsubscribe(const QJsonObject &request, CommandContext &context);
 
+// What narrows a reply that passed the line limit (CommandSpec::narrowedBy).
+QString statusNarrowing(const QJsonObject &request);
+QString workersNarrowing(const QJsonObject &request);
+
 } // namespace pepsi::querycommands
