@@ -243,6 +243,12 @@ inline constexpr Name Stopping{"stopping"};
 inline constexpr Name Pending{"pending"};
 inline constexpr Name Paused{"paused"};
 inline constexpr Name Done{"done"};
+// a `reload` event's "source": what made the daemon read its configuration again
+inline constexpr Name Notify{"notify"};       // config_overlay changed (its config_changed notification)
+inline constexpr Name Socket{"socket"};       // the `reload` command
+inline constexpr Name Reconnect{"reconnect"}; // the database came back
+inline constexpr Name Signal{"signal"};       // SIGHUP
+inline constexpr Name Set{"set"};             // the `set` command's config_overlay write
 } // namespace value
 
 } // namespace pepsi::protocol

@@ -50,6 +50,11 @@ using CommandHandler = CommandReply (*)(const QJsonObject &request, CommandConte
 // A command answered off the dispatch loop: it calls `reply` once, later or at once.
 using ReplyFunction = std::function<void(CommandReply)>;
 using AsyncCommandHandler = void (*)(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
+// What would narrow the reply to `request` that passed the line limit: what
+// the request does not ask for yet ("stage", "ids": false, a smaller
+// "limit"), or NothingNarrower once it asks for the narrowest reply there is.
+using NarrowingHint = QString (*)(const QJsonObject &request);
+inline constexpr QLatin1StringView NothingNarrower{"nothing narrows it further"};
 
 struct CommandSpec
 {
@@ -59,8 +64,8 @@ struct CommandSpec
     QList<ArgSpec> args;
     CommandHandler handler = nullptr;           // either this
     AsyncCommandHandler asyncHandler = nullptr; // or this
-    // What narrows a reply that would pass the line limit; empty: it cannot.
-    QString narrowedBy = {};
+    // Null: the reply is small whatever the request.
+    NarrowingHint narrowedBy = nullptr;
 };
 
 // Every command of doc/control-protocol.rst, sorted by name.

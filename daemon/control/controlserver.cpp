@@ -205,8 +205,10 @@ void ControlServer::onTick()
 
 QJsonObject ControlServer::composeTick()
 {
-    const StatsSnapshot stats = m_view.stats();
-    const QList<PoolSnapshot> pools = m_view.pools();
+    // One picture: the stages' figures and the totals of the same moment.
+    const DispatchPicture now = m_view.picture();
+    const StatsSnapshot &stats = now.stats;
+    const QList<PoolSnapshot> &pools = now.pools;
     const StatsSnapshot previous = m_lastTick.value_or(stats);
     m_lastTick = stats;
     int workers = 0, inFlight = 0;

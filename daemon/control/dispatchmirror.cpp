@@ -28,20 +28,15 @@ StageGraph DispatchMirror::graph() const { return m_board.picture().graph; }
 
 DispatchSettings DispatchMirror::settings() const { return m_board.picture().settings; }
 
-bool DispatchMirror::isDrained(const QString &stage) const
-{
-    for (const PoolSnapshot &pool : m_board.picture().pools) {
-        if (pool.stage == stage)
-            return pool.drained;
-    }
-    return false;
-}
+bool DispatchMirror::isDrained(const QString &stage) const { return m_board.picture().isDrained(stage); }
 
 QList<PoolSnapshot> DispatchMirror::pools() const { return m_board.picture().pools; }
 
 QList<WorkerSnapshot> DispatchMirror::workers() const { return m_board.picture().workers; }
 
 StatsSnapshot DispatchMirror::stats() const { return m_board.picture().stats; }
+
+DispatchPicture DispatchMirror::picture() const { return m_board.picture(); }
 
 template<typename T, typename Call>
 void DispatchMirror::onLoop(QObject *context, Answer<T> answer, Call call)

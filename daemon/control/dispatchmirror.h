@@ -38,6 +38,7 @@ public:
     QList<PoolSnapshot> pools() const override;
     QList<WorkerSnapshot> workers() const override;
     StatsSnapshot stats() const override;
+    DispatchPicture picture() const override;
     void queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer) override;
     void messages(const MessagesRequest &request, QObject *context, Answer<MessagePage> answer) override;
     void message(qint64 id, QObject *context, Answer<MessageDetail> answer) override;

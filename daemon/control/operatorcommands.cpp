@@ -84,6 +84,18 @@ void messages(const QJsonObject &request, CommandContext &context, const ReplyFu
     });
 }
 
+QString messagesNarrowing(const QJsonObject &request)
+{
+    // The reasons are at most MaxMessageReasons, with no limit of their own.
+    if (request.value(field::Reasons).toBool())
+        return QString(NothingNarrower);
+    const QJsonValue limit = request.value(field::Limit);
+    const qint64 rows = limit.isDouble() ? integerOf(limit) : MessagesRequest{}.limit;
+    if (rows <= 1)
+        return QString(NothingNarrower);
+    return QStringLiteral("ask for fewer rows (a \"limit\" below %1)").arg(rows);
+}
+
 void message(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
 {
     const qint64 id = integerOf(request.value(field::MessageId));
@@ -151,7 +163,8 @@ void metrics(const QJsonObject &, CommandContext &context, const ReplyFunction &
     // and counters are read when the counts arrive, so the text is one moment's.
     view->queueCounts(
         context.connection, DispatchView::Freshness::Recent, [view, reply](const Result<QueueCounts, QString> &counts) {
-            MetricsInput input{view->info(), view->pools(), view->stats(), std::nullopt};
+            const DispatchPicture now = view->picture();
+            MetricsInput input{now.info, now.pools, now.stats, std::nullopt};
             if (counts)
                 input.queues = counts.value();
             reply(QJsonValue(QJsonObject{{field::Text, metricsText(input, QDateTime::currentDateTimeUtc())}}));

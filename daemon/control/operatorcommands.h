@@ -12,6 +12,8 @@ void messages(const QJsonObject &request, CommandContext &context, const ReplyFu
 void message(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 void set(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 void metrics(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
+// What narrows a `messages` reply that passed the line limit (CommandSpec::narrowedBy).
+QString messagesNarrowing(const QJsonObject &request);
 
 // Why `value` cannot be `option` of [stage-`stage`], checked as the
 // configuration loader checks an overlay row; nullopt: it can.

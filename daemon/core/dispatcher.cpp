@@ -206,7 +206,7 @@ void Dispatcher::reloadFile()
             qCWarning(lcMain).noquote() << option << "cannot change once the dispatcher runs; ignored";
         qCInfo(lcMain) << "configuration read again; it applies once this dispatcher serves";
     } else if (m_session->isUp()) {
-        m_state->reloadRequested(QStringLiteral("signal"));
+        m_state->reloadRequested(QString(protocol::value::Signal));
         reload();
     } else {
         // A broken file stops the process now, not once the database is

@@ -69,7 +69,7 @@ void DispatchState::publishPicture()
 {
     m_publishSoon.stop();
     if (m_board)
-        m_board->publish(DispatchPicture{info(), graph(), settings(), pools(), workers(), stats()});
+        m_board->publish(picture());
 }
 
 DispatchState::~DispatchState()
@@ -84,14 +84,14 @@ void DispatchState::attachSession(DatabaseSession *session)
     // reload that follows knows what caused it.
     connect(session, &DatabaseSession::notified, this, [this](const QString &channel) {
         if (channel == NotifyListener::ConfigChannel)
-            m_reloadSource = QStringLiteral("notify");
+            configChanged();
     });
     connect(session, &DatabaseSession::up, this, [this](bool first) {
         m_databaseError.clear();
         if (!first) {
             if (m_operator)
                 m_operator->reconnect();
-            m_reloadSource = QStringLiteral("reconnect");
+            m_reloadSource = QString(protocol::value::Reconnect);
             emitEvent(QString(event::DatabaseRestored),
                       {{field::AfterMs, double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
         }
@@ -159,7 +159,17 @@ void DispatchState::reloaded()
 {
     emitEvent(QString(event::Reload),
               {{field::Stages, QJsonArray::fromStringList(m_d.graph().names())}, {field::Source, m_reloadSource}});
-    m_reloadSource = QStringLiteral("notify");
+    m_reloadSource = QString(protocol::value::Notify);
+}
+
+void DispatchState::configChanged()
+{
+    if (m_setsUnheard > 0) {
+        --m_setsUnheard;
+        m_reloadSource = QString(protocol::value::Set);
+    } else {
+        m_reloadSource = QString(protocol::value::Notify);
+    }
 }
 
 Lifecycle DispatchState::lifecycle() const { return m_d.lifecycle(); }
@@ -240,6 +250,11 @@ StatsSnapshot DispatchState::stats() const
                                                m_d.stageRunRate(stage, Rate60s), m_d.failedInARow(stage)});
     }
     return stats;
+}
+
+DispatchPicture DispatchState::picture() const
+{
+    return DispatchPicture{info(), graph(), settings(), pools(), workers(), stats()};
 }
 
 OperatorThread &DispatchState::operatorThread()

@@ -38,7 +38,7 @@ public:
     void attachSession(DatabaseSession *session);
     void watchPool(WorkerPool *pool);
     void reloaded();
-    // The next reload was asked for by `source` ("signal": SIGHUP).
+    // The next reload was asked for by `source` (protocol::value::Signal: SIGHUP).
     void reloadRequested(const QString &source) { m_reloadSource = source; }
 
     // Keeps `board` (owned by the caller, outliving this) up to date for the
@@ -62,6 +62,8 @@ public:
     QList<PoolSnapshot> pools() const override;
     QList<WorkerSnapshot> workers() const override;
     StatsSnapshot stats() const override;
+    // On the loop nothing changes between two reads: the pieces, read in turn.
+    DispatchPicture picture() const override;
     void queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer) override;
     void messages(const MessagesRequest &request, QObject *context, Answer<MessagePage> answer) override;
     void message(qint64 id, QObject *context, Answer<MessageDetail> answer) override;
@@ -85,12 +87,19 @@ private:
     void countsArrived(Result<QueueCounts, QString> counts, quint64 generation);
     void forgetCounts();
     void requeueDone(const RequeueRequest &request, uint uid, const Result<RequeueOutcome, QString> &outcome);
+    void configChanged();
 
     Dispatcher &m_d;
     QDateTime m_startedAt;
     QString m_databaseError;
     QElapsedTimer m_downSince;
-    QString m_reloadSource = QStringLiteral("notify");
+    QString m_reloadSource = QString(protocol::value::Notify);
+    // `set` writes whose config_changed notification has not come yet: that
+    // notification's reload names `set` as its source. The notification and
+    // the write's answer reach the loop in either order, so the count goes up
+    // when the write is asked for and down at the notification (or when the
+    // write failed and none will come).
+    int m_setsUnheard = 0;
     QHash<QString, QString> m_cooldownReason;
     DispatchBoard *m_board = nullptr;
     QTimer m_publishSoon; // single shot

@@ -8,6 +8,8 @@
 #include "storage/operatorthread.h"
 #include "workers/workerpool.h"
 
+#include <algorithm>
+
 namespace pepsi {
 namespace event = protocol::event;
 namespace field = protocol::field;
@@ -28,7 +30,7 @@ Result<QStringList, QString> DispatchState::reloadNow(uint uid)
     if (!m_d.isDatabaseUp())
         return QStringLiteral("the database is unreachable; the overlay is read again once it is back");
     qCInfo(lcMain).noquote() << "reload requested on the control socket by uid" << uid;
-    m_reloadSource = QStringLiteral("socket");
+    m_reloadSource = QString(protocol::value::Socket);
     m_d.reloadNow();
     if (!m_d.isServing())
         return QStringLiteral("the reloaded configuration does not parse; the dispatcher is stopping (see its log)");
@@ -107,16 +109,20 @@ void DispatchState::set(const OverlaySetting &setting, uint uid, QObject *contex
         return answer(QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle())));
     if (!m_d.isDatabaseUp())
         return answer(QStringLiteral("the database is unreachable; config_overlay was not written"));
+    ++m_setsUnheard;
     // Logged whatever the asker does meanwhile: the row is written either way.
     operatorThread().setOverlay(
-        setting, this, [setting, uid, asker = QPointer<QObject>(context), answer](Result<bool, QString> written) {
-            if (written)
+        setting, this, [this, setting, uid, asker = QPointer<QObject>(context), answer](Result<bool, QString> written) {
+            if (written) {
                 qCInfo(lcMain).noquote() << QStringLiteral(
                                                 "config_overlay (%1, %2) set to %3 on the control socket by uid %4")
                                                 .arg(setting.section, setting.option, setting.value)
                                                 .arg(uid);
-            else
+            } else {
+                // Nothing was written, so no notification comes of it.
+                m_setsUnheard = std::max(0, m_setsUnheard - 1);
                 qCWarning(lcMain).noquote() << written.error();
+            }
             if (asker)
                 answer(std::move(written));
         });

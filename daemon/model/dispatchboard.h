@@ -11,17 +11,6 @@
 
 namespace pepsi {
 
-// One moment of the dispatcher as DispatchView gives it out.
-struct DispatchPicture
-{
-    DaemonInfo info;
-    StageGraph graph;
-    DispatchSettings settings;
-    QList<PoolSnapshot> pools;
-    QList<WorkerSnapshot> workers;
-    StatsSnapshot stats;
-};
-
 // What the control socket's thread reads of the dispatcher without waiting
 // for the dispatch loop, which may be inside a claim or a commit: the last
 // picture the loop published and its last queue counts. Written on the loop

@@ -23,6 +23,27 @@ namespace pepsi {
 template<typename T>
 using Answer = std::function<void(Result<T, QString>)>;
 
+// One moment of the dispatcher as DispatchView gives it out.
+struct DispatchPicture
+{
+    DaemonInfo info;
+    StageGraph graph;
+    DispatchSettings settings;
+    QList<PoolSnapshot> pools;
+    QList<WorkerSnapshot> workers;
+    StatsSnapshot stats;
+
+    // As DispatchView::isDrained(), of this moment.
+    bool isDrained(const QString &stage) const
+    {
+        for (const PoolSnapshot &pool : pools) {
+            if (pool.stage == stage)
+                return pool.drained;
+        }
+        return false;
+    }
+};
+
 // The read-only side. Implemented by the Dispatcher; tests give fakes.
 class DispatchView : public QObject
 {
@@ -40,6 +61,11 @@ public:
     // Sorted by stage, then pid.
     virtual QList<WorkerSnapshot> workers() const = 0;
     virtual StatsSnapshot stats() const = 0;
+    // All of the above in one copy. A reply that reads more than one piece
+    // reads this: the pieces of two calls may come from two moments (the
+    // control thread's DispatchMirror reads a board the loop publishes to
+    // meanwhile), and their sums and stages would not agree.
+    virtual DispatchPicture picture() const = 0;
     // How old the counts given to an asker may be. `Fresh`: at most a second,
     // waiting for a count when none is that young (`queues`). `Recent`: up
     // to RecentCountsMs, at once, while a fresh count runs for the next asker,

@@ -77,12 +77,14 @@ FakeDispatch::FakeDispatch()
     m_messageDetails.insert(101, detail);
 }
 
-QList<PoolSnapshot> FakeDispatch::pools() const
+DispatchPicture FakeDispatch::read() const
 {
+    if (m_betweenReads)
+        m_betweenReads();
     QList<PoolSnapshot> pools = m_pools;
     for (PoolSnapshot &pool : pools)
         pool.drained = m_drained.contains(pool.stage);
-    return pools;
+    return DispatchPicture{m_info, m_graph, m_settings, pools, m_workers, m_stats};
 }
 
 void FakeDispatch::releaseAnswers()

@@ -16,13 +16,15 @@ class FakeDispatch : public pepsi::DispatchView, public pepsi::DispatchControl
 public:
     FakeDispatch();
 
-    pepsi::DaemonInfo info() const override { return m_info; }
-    pepsi::StageGraph graph() const override { return m_graph; }
-    pepsi::DispatchSettings settings() const override { return m_settings; }
-    bool isDrained(const QString &stage) const override { return m_drained.contains(stage); }
-    QList<pepsi::PoolSnapshot> pools() const override;
-    QList<pepsi::WorkerSnapshot> workers() const override { return m_workers; }
-    pepsi::StatsSnapshot stats() const override { return m_stats; }
+    // Each read is one moment: m_betweenReads runs before it.
+    pepsi::DaemonInfo info() const override { return read().info; }
+    pepsi::StageGraph graph() const override { return read().graph; }
+    pepsi::DispatchSettings settings() const override { return read().settings; }
+    bool isDrained(const QString &stage) const override { return read().isDrained(stage); }
+    QList<pepsi::PoolSnapshot> pools() const override { return read().pools; }
+    QList<pepsi::WorkerSnapshot> workers() const override { return read().workers; }
+    pepsi::StatsSnapshot stats() const override { return read().stats; }
+    pepsi::DispatchPicture picture() const override { return read(); }
     // Both answer at once, as a warm cache would.
     void queueCounts(QObject *context, Freshness freshness, pepsi::Answer<pepsi::QueueCounts> answer) override;
     // m_messages filtered and paged as the daemon's query would; m_messageDetails by id.
@@ -43,6 +45,9 @@ public:
         Q_EMIT happened(pepsi::DispatchEvent{name, fields});
     }
 
+    // Called before every read of the snapshots above: a test that changes
+    // them here shows which reply reads two moments.
+    std::function<void()> m_betweenReads;
     pepsi::DaemonInfo m_info;
     pepsi::StageGraph m_graph;
     pepsi::DispatchSettings m_settings;
@@ -66,4 +71,7 @@ public:
     bool m_deferAnswers = false;
     void releaseAnswers();
     QList<std::function<void()>> m_deferred;
+
+private:
+    pepsi::DispatchPicture read() const;
 };

@@ -199,8 +199,9 @@ void tst_ControlLimits::bigPoolRepliesFit_data()
     QTest::addColumn<QString>("error"); // a part of it, when not
     QTest::newRow("every worker with its ids") << QByteArray(R"({"id":1,"cmd":"workers"})") << false << 0
                                                << u"ask for one \"stage\" at a time, or without the ids"_s;
-    QTest::newRow("one stage with its ids") << QByteArray(R"({"id":1,"cmd":"workers","stage":"score"})") << false << 0
-                                            << u"more than the 65536-byte line limit"_s;
+    QTest::newRow("one stage with its ids")
+        << QByteArray(R"({"id":1,"cmd":"workers","stage":"score"})") << false << 0
+        << u"more than the 65536-byte line limit; ask without the ids (\"ids\": false)"_s;
     QTest::newRow("one stage, no ids") << QByteArray(R"({"id":1,"cmd":"workers","stage":"score","ids":false})") << true
                                        << 64 << QString();
     QTest::newRow("every worker, no ids")

@@ -389,7 +389,7 @@ void tst_ControlServer::messagesPageFitsTheLine()
     const QJsonObject refused =
         client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":500})"_ba);
     QCOMPARE(refused.value(u"ok"_s).toBool(), false);
-    QVERIFY2(refused.value(u"error"_s).toString().contains(u"ask for fewer rows (\"limit\")"_s),
+    QVERIFY2(refused.value(u"error"_s).toString().contains(u"ask for fewer rows (a \"limit\" below 500)"_s),
              qPrintable(refused.value(u"error"_s).toString()));
     const QJsonObject page = client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":50})"_ba);
     QCOMPARE(page.value(u"result"_s)[u"messages"_s].toArray().size(), 50);

@@ -465,7 +465,8 @@ void tst_ControlSocket::setReloadsTheGraph()
         3);
     const auto reload = client.takeEvent(u"reload"_s, 10000);
     QVERIFY(reload);
-    QCOMPARE(reload->value(u"source"_s).toString(), u"notify"_s);
+    // The reload names the operator's action, not the notification that carried it.
+    QCOMPARE(reload->value(u"source"_s).toString(), u"set"_s);
     QTRY_COMPARE(client.request(R"({"cmd":"stages"})"_ba)[u"result"_s][u"stages"_s][0][u"parallelism"_s].toInt(), 3);
     QTRY_COMPARE(client.request(R"({"cmd":"status"})"_ba)[u"result"_s][u"stages"_s][u"a"_s][u"parallelism"_s].toInt(),
                  3);
@@ -486,6 +487,12 @@ void tst_ControlSocket::setReloadsTheGraph()
     }
     QCOMPARE(m_db->scalar(u"SELECT count(*) FROM config_overlay"_s), 1);
     QCOMPARE(client.request(R"({"cmd":"stages"})"_ba)[u"result"_s][u"stages"_s][0][u"parallelism"_s].toInt(), 3);
+    // Refused sets wrote nothing, and the set was heard once: a write of
+    // someone else's after them is the overlay's notification again.
+    QVERIFY(m_db->exec(u"UPDATE config_overlay SET value = '3'"_s));
+    const auto foreign = client.takeEvent(u"reload"_s, 10000);
+    QVERIFY(foreign);
+    QCOMPARE(foreign->value(u"source"_s).toString(), u"notify"_s);
     QCOMPARE(daemon.terminate(), 0);
 }
 

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "control/admincommands.h"
+
+#include "control/commandargs.h"
+#include "control/protocol.h"
+
+#include <QJsonArray>
+
+namespace pepsi::admincommands {
+namespace field = protocol::field;
+
+namespace {
+
+using protocol::MaxRequeueIds;
+using protocol::MaxRequeueLimit;
+
+CommandReply fail(const QString &message) { return failure(message); }
+
+void setDrained(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply, bool drained)
+{
+    const QString stage = request.value(field::Stage).toString();
+    auto answer = [reply, stage, drained](const Result<bool, QString> &done) {
+        if (!done)
+            return reply(fail(done.error()));
+        reply(QJsonValue(QJsonObject{{field::Stage, stage}, {field::Drained, drained}}));
+    };
+    if (drained)
+        context.control.drain(stage, context.peer.uid, context.connection, answer);
+    else
+        context.control.resume(stage, context.peer.uid, context.connection, answer);
+}
+
+} // namespace
+
+void reload(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
+{
+    context.control.reload(context.peer.uid, context.connection, [reply](const Result<QStringList, QString> &names) {
+        if (!names)
+            return reply(fail(names.error()));
+        reply(QJsonValue(QJsonObject{{field::Stages, QJsonArray::fromStringList(*names)}}));
+    });
+}
+
+void drain(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    setDrained(request, context, reply, true);
+}
+
+void resume(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    setDrained(request, context, reply, false);
+}
+
+void requeue(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    RequeueRequest what;
+    what.stage = request.value(field::Stage).toString();
+    what.status = request.value(field::Status).toString();
+    if (what.status != protocol::value::Failed && what.status != protocol::value::Timeout)
+        return reply(fail(
+            QStringLiteral("'requeue': \"status\" must be \"failed\" or \"timeout\", not \"%1\"").arg(what.status)));
+    const QJsonArray ids = request.value(field::Ids).toArray();
+    if (ids.size() > MaxRequeueIds)
+        return reply(
+            fail(QStringLiteral("'requeue': at most %1 ids at once (%2 given)").arg(MaxRequeueIds).arg(ids.size())));
+    for (const QJsonValue id : ids)
+        what.ids.append(qint64(id.toDouble()));
+    if (const QJsonValue age = request.value(field::MaxAgeMs); isInteger(age)) {
+        if (age.toDouble() < 0)
+            return reply(fail(QStringLiteral("'requeue': \"max_age_ms\" must not be negative")));
+        what.maxAgeMs = qint64(age.toDouble());
+    }
+    if (const QJsonValue limit = request.value(field::Limit); isInteger(limit)) {
+        if (limit.toDouble() < 1 || limit.toDouble() > MaxRequeueLimit)
+            return reply(fail(QStringLiteral("'requeue': \"limit\" must be 1 to %1").arg(MaxRequeueLimit)));
+        what.limit = int(limit.toDouble());
+    }
+    context.control.requeue(
+        what, context.peer.uid, context.connection, [reply](const Result<RequeueOutcome, QString> &outcome) {
+            if (!outcome)
+                return reply(fail(outcome.error()));
+            reply(QJsonValue(QJsonObject{{field::Requeued, double(outcome->requeued)}, {field::More, outcome->more}}));
+        });
+}
+
+} // namespace pepsi::admincommands
