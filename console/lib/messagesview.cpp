@@ -2,6 +2,7 @@
 #include "messagesview.h"
 
 #include "control/protocol.h"
+#include "control/snapshotcodec.h"
 
 #include "consolefeed.h"
 #include "controlclient.h"
@@ -378,7 +379,7 @@ void MessagesView::onReplied(qint64 id, const QString &, bool ok, const QJsonVal
             return Q_EMIT failed(tr("Counting the messages of that reason failed: %1").arg(error));
         const QString reason = m_reasonToRequeue;
         const QString shown = reason.isEmpty() ? tr("no reason") : reason.left(200);
-        confirmAndRun(tr("reason \"%1\"").arg(shown), result.toObject().value(field::Total).toInteger(),
+        confirmAndRun(tr("reason \"%1\"").arg(shown), protocol::messagePageFromJson(result.toObject()).reasonsTotal,
                       [reason](MessageRequeue *requeue) { requeue->requeueReason(reason); });
         return;
     }
@@ -387,7 +388,7 @@ void MessagesView::onReplied(qint64 id, const QString &, bool ok, const QJsonVal
         if (!ok)
             return Q_EMIT failed(tr("Counting the recent messages failed: %1").arg(error));
         // Every reason's rows, also those of the reasons the reply left off.
-        const qint64 count = result.toObject().value(field::Total).toInteger();
+        const qint64 count = protocol::messagePageFromJson(result.toObject()).reasonsTotal;
         const qint64 maxAgeMs = qint64(m_recentMinutes) * 60000;
         confirmAndRun(tr("those of the last %Ln minute(s)", nullptr, m_recentMinutes), count,
                       [maxAgeMs, count](MessageRequeue *requeue) { requeue->requeueRecent(maxAgeMs, count); });
