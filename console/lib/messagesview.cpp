@@ -11,6 +11,7 @@
 #include "pipelinegraph.h"
 #include "reasonmodel.h"
 #include "stageactions.h"
+#include "tableview.h"
 #include "throughputmodel.h"
 
 #include <QAction>
@@ -42,17 +43,9 @@ namespace {
 
 QTableView *newTable(QAbstractItemModel *model, const QString &name, QWidget *parent)
 {
-    auto *view = new QTableView(parent);
-    view->setObjectName(name);
-    view->setModel(model);
-    view->setAlternatingRowColors(true);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    QTableView *view = newTableView(model, name, parent);
     view->setWordWrap(false); // one line a row: the detail pane has the whole reason
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->horizontalHeader()->setStretchLastSection(true);
-    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     return view;
 }
 
