@@ -23,6 +23,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -68,8 +69,10 @@ private Q_SLOTS:
     void requeuesTheSelectionAndAReasonInBatches();
     void warnsWhileTheStageFails();
     void warnsWhenTheLastMessagesFailed();
+    void confirmationNamesTheStatusTranslated();
 
 private:
+    static QString buildDir() { return qEnvironmentVariable("PEPSI_BUILD_DIR", QStringLiteral(PEPSI_BINARY_DIR)); }
     // Shows the window, connects it, and opens the Messages view of enrich's
     // failed rows once the daemon has named the stage and sent its figures.
     static void openFailedOfEnrich(ConsoleWindow &window);
@@ -303,6 +306,33 @@ void TestConsoleMessages::warnsWhenTheLastMessagesFailed()
     window.client().send(u"status"_s);
     window.feed()->flush();
     QTRY_VERIFY(view->warning()->isHidden());
+}
+
+// The confirmation names the status as the status box does, in the
+// operator's language, not as the protocol's word.
+void TestConsoleMessages::confirmationNamesTheStatusTranslated()
+{
+    QTranslator german;
+    const QString dir = buildDir() + u"/console"_s;
+    QVERIFY2(german.load(QLocale(QLocale::German), u"pepsi-console"_s, u"_"_s, dir), qPrintable(dir));
+    QCoreApplication::installTranslator(&german);
+    const auto english = qScopeGuard([&german] { QCoreApplication::removeTranslator(&german); });
+    addFailed(m_daemon->dispatch(), 1, 3, BadInput);
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    QString asked;
+    window.actions()->setConfirm([&asked](const QString &, const QString &question) {
+        asked = question;
+        return false;
+    });
+    openFailedOfEnrich(window);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->messages()->rowCount(), 3);
+    view->listView()->selectRow(0);
+    QTRY_VERIFY(view->requeueSelectedButton()->isEnabled());
+    view->requeueSelected();
+    QVERIFY2(asked.startsWith(u"1 Nachricht der Stufe enrich im Status „fehlgeschlagen“ wieder auf wartend setzen"_s),
+             qPrintable(asked));
 }
 
 QTEST_MAIN(TestConsoleMessages)
