@@ -273,6 +273,73 @@
     </message>
 </context>
 <context>
+    <name>pepsi::console::ConfirmedRequeue</name>
+    <message numerus="yes">
+        <source>the %Ln selected</source>
+        <translation>
+            <numerusform>die %Ln ausgewählte</numerusform>
+            <numerusform>die %Ln ausgewählten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Counting the messages of that reason failed: %1</source>
+        <translation>Zählen der Nachrichten dieses Grundes fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>no reason</source>
+        <translation>kein Grund</translation>
+    </message>
+    <message>
+        <source>reason &quot;%1&quot;</source>
+        <translation>Grund „%1“</translation>
+    </message>
+    <message>
+        <source>Counting the recent messages failed: %1</source>
+        <translation>Zählen der jüngsten Nachrichten fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>those of the last %Ln minute(s)</source>
+        <translation>
+            <numerusform>die der letzten Minute</numerusform>
+            <numerusform>die der letzten %Ln Minuten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing to requeue: %1 has no such messages in status %2.</source>
+        <translation>Nichts erneut einzureihen: %1 hat keine solchen Nachrichten im Status „%2“.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Put %Ln message(s) of stage %1 in status %2 back to pending (%3)?</source>
+        <translation>
+            <numerusform>%Ln Nachricht der Stufe %1 im Status „%2“ wieder auf wartend setzen (%3)?</numerusform>
+            <numerusform>%Ln Nachrichten der Stufe %1 im Status „%2“ wieder auf wartend setzen (%3)?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The daemon moves at most %L1 at a time: the console asks in batches until all are moved.</source>
+        <translation>Der Daemon verschiebt höchstens %L1 auf einmal: die Konsole fragt in Teilen, bis alle verschoben sind.</translation>
+    </message>
+    <message>
+        <source>Requeue messages of %1</source>
+        <translation>Nachrichten von %1 erneut einreihen</translation>
+    </message>
+    <message>
+        <source>Requeueing: %L1 of %L2 moved…</source>
+        <translation>Erneut einreihen: %L1 von %L2 verschoben…</translation>
+    </message>
+    <message>
+        <source>Requeueing: reading the ids…</source>
+        <translation>Erneut einreihen: lese die IDs…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s) of stage %1 put back to pending.</source>
+        <translation>
+            <numerusform>%Ln Nachricht der Stufe %1 wieder auf wartend gesetzt.</numerusform>
+            <numerusform>%Ln Nachrichten der Stufe %1 wieder auf wartend gesetzt.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>pepsi::console::ConnectionStatus</name>
     <message>
         <source>up %1</source>
@@ -453,6 +520,21 @@
     </message>
 </context>
 <context>
+    <name>pepsi::console::EventsView</name>
+    <message>
+        <source>Filter events (any column: a stage, a pid, a message id)…</source>
+        <translation>Ereignisse filtern (jede Spalte: eine Stufe, eine PID, eine Nachrichten-ID)…</translation>
+    </message>
+    <message>
+        <source>Show…</source>
+        <translation>Zeigen…</translation>
+    </message>
+    <message>
+        <source>Which kinds of event the log shows. Worker starts and exits are hidden at first: a pool that recycles its workers writes them by the hundred.</source>
+        <translation>Welche Arten von Ereignissen das Protokoll zeigt. Start und Ende von Workern sind zunächst ausgeblendet: ein Pool, der seine Worker ersetzt, schreibt sie zu Hunderten.</translation>
+    </message>
+</context>
+<context>
     <name>pepsi::console::KeyedTableModel</name>
     <message>
         <source>%1 ms</source>
@@ -560,18 +642,6 @@
     <message>
         <source>PEPSI dispatcher console – %1</source>
         <translation>PEPSI-Dispatcher-Konsole – %1</translation>
-    </message>
-    <message>
-        <source>Filter events (any column: a stage, a pid, a message id)…</source>
-        <translation>Ereignisse filtern (jede Spalte: eine Stufe, eine PID, eine Nachrichten-ID)…</translation>
-    </message>
-    <message>
-        <source>Show…</source>
-        <translation>Zeigen…</translation>
-    </message>
-    <message>
-        <source>Which kinds of event the log shows. Worker starts and exits are hidden at first: a pool that recycles its workers writes them by the hundred.</source>
-        <translation>Welche Arten von Ereignissen das Protokoll zeigt. Start und Ende von Workern sind zunächst ausgeblendet: ein Pool, der seine Worker ersetzt, schreibt sie zu Hunderten.</translation>
     </message>
     <message>
         <source>Not connected to the daemon: what the views show is from %1 and no longer live. The console reconnects by itself.</source>
@@ -747,66 +817,6 @@
         <translation>Frage den Daemon nach Nachricht %1…</translation>
     </message>
     <message>
-        <source>Nothing to requeue: %1 has no such messages in status %2.</source>
-        <translation>Nichts erneut einzureihen: %1 hat keine solchen Nachrichten im Status %2.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Put %Ln message(s) of stage %1 in status %2 back to pending (%3)?</source>
-        <translation>
-            <numerusform>%Ln Nachricht der Stufe %1 im Status %2 wieder auf wartend setzen (%3)?</numerusform>
-            <numerusform>%Ln Nachrichten der Stufe %1 im Status %2 wieder auf wartend setzen (%3)?</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The daemon moves at most %L1 at a time: the console asks in batches until all are moved.</source>
-        <translation>Der Daemon verschiebt höchstens %L1 auf einmal: die Konsole fragt in Teilen, bis alle verschoben sind.</translation>
-    </message>
-    <message>
-        <source>Requeue messages of %1</source>
-        <translation>Nachrichten von %1 erneut einreihen</translation>
-    </message>
-    <message>
-        <source>Requeueing: %L1 of %L2 moved…</source>
-        <translation>Erneut einreihen: %L1 von %L2 verschoben…</translation>
-    </message>
-    <message>
-        <source>Requeueing: reading the ids…</source>
-        <translation>Erneut einreihen: lese die IDs…</translation>
-    </message>
-    <message numerus="yes">
-        <source>%Ln message(s) of stage %1 put back to pending.</source>
-        <translation>
-            <numerusform>%Ln Nachricht der Stufe %1 wieder auf wartend gesetzt.</numerusform>
-            <numerusform>%Ln Nachrichten der Stufe %1 wieder auf wartend gesetzt.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>the %Ln selected</source>
-        <translation>
-            <numerusform>die %Ln ausgewählte</numerusform>
-            <numerusform>die %Ln ausgewählten</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>no reason</source>
-        <translation>kein Grund</translation>
-    </message>
-    <message>
-        <source>reason &quot;%1&quot;</source>
-        <translation>Grund „%1“</translation>
-    </message>
-    <message>
-        <source>Counting the recent messages failed: %1</source>
-        <translation>Zählen der jüngsten Nachrichten fehlgeschlagen: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>those of the last %Ln minute(s)</source>
-        <translation>
-            <numerusform>die der letzten Minute</numerusform>
-            <numerusform>die der letzten %Ln Minuten</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Message %1: %2</source>
         <translation>Nachricht %1: %2</translation>
     </message>
@@ -833,10 +843,6 @@
     <message>
         <source>State:</source>
         <translation>Zustand:</translation>
-    </message>
-    <message>
-        <source>Counting the messages of that reason failed: %1</source>
-        <translation>Zählen der Nachrichten dieses Grundes fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,37 @@
     </message>
 </context>
 <context>
+    <name>pepsi::console::ConfirmedRequeue</name>
+    <message numerus="yes">
+        <source>the %Ln selected</source>
+        <translation>
+            <numerusform>the %Ln selected</numerusform>
+            <numerusform>the %Ln selected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>those of the last %Ln minute(s)</source>
+        <translation>
+            <numerusform>those of the last minute</numerusform>
+            <numerusform>those of the last %Ln minutes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Put %Ln message(s) of stage %1 in status %2 back to pending (%3)?</source>
+        <translation>
+            <numerusform>Put %Ln message of stage %1 in status %2 back to pending (%3)?</numerusform>
+            <numerusform>Put %Ln messages of stage %1 in status %2 back to pending (%3)?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s) of stage %1 put back to pending.</source>
+        <translation>
+            <numerusform>%Ln message of stage %1 put back to pending.</numerusform>
+            <numerusform>%Ln messages of stage %1 put back to pending.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>pepsi::console::MessageRequeue</name>
     <message numerus="yes">
         <source>Requeueing messages of %1: not connected to the daemon (%Ln moved).</source>
@@ -56,34 +87,6 @@
         <translation>
             <numerusform>%Ln message, all loaded</numerusform>
             <numerusform>%Ln messages, all loaded</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Put %Ln message(s) of stage %1 in status %2 back to pending (%3)?</source>
-        <translation>
-            <numerusform>Put %Ln message of stage %1 in status %2 back to pending (%3)?</numerusform>
-            <numerusform>Put %Ln messages of stage %1 in status %2 back to pending (%3)?</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%Ln message(s) of stage %1 put back to pending.</source>
-        <translation>
-            <numerusform>%Ln message of stage %1 put back to pending.</numerusform>
-            <numerusform>%Ln messages of stage %1 put back to pending.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>the %Ln selected</source>
-        <translation>
-            <numerusform>the %Ln selected</numerusform>
-            <numerusform>the %Ln selected</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>those of the last %Ln minute(s)</source>
-        <translation>
-            <numerusform>those of the last minute</numerusform>
-            <numerusform>those of the last %Ln minutes</numerusform>
         </translation>
     </message>
 </context>

@@ -370,7 +370,13 @@ MessagePage messagePageFromJson(const QJsonObject &object)
                             timeFromJson(reason.value(field::Oldest)), timeFromJson(reason.value(field::Newest))});
         }
         page.moreReasons = object.value(field::More).toBool();
-        page.reasonsTotal = object.value(field::Total).toInteger();
+        // A daemon older than "total" counted only the listed reasons.
+        if (object.contains(field::Total)) {
+            page.reasonsTotal = object.value(field::Total).toInteger();
+        } else {
+            for (const ReasonCount &each : page.reasons)
+                page.reasonsTotal += each.count;
+        }
         return page;
     }
     const QJsonArray rows = object.value(field::Messages).toArray();

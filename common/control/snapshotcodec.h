@@ -51,7 +51,8 @@ StatusSnapshot statusFromJson(const QJsonObject &object);
 QJsonObject toJson(const MessageRow &row);
 MessageRow messageRowFromJson(const QJsonObject &object);
 // The `messages` reply: {"messages": [...], "next_after_id": n or null}; with
-// "reasons": true {"reasons": [{"reason", "count", "oldest", "newest"}...], "more": b}.
+// "reasons": true {"reasons": [{"reason", "count", "oldest", "newest"}...], "more": b,
+// "total": n} (without "total", as from an older daemon, the listed counts' sum).
 QJsonObject toJson(const MessagePage &page);
 MessagePage messagePageFromJson(const QJsonObject &object);
 // The `message` reply: the row's fields, "created", "timeout", and "state":

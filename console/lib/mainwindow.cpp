@@ -8,6 +8,7 @@
 #include "controlclient.h"
 #include "eventfilterproxy.h"
 #include "eventlogmodel.h"
+#include "eventsview.h"
 #include "keyedtablemodel.h"
 #include "messagesview.h"
 #include "pipelinewidget.h"
@@ -15,6 +16,7 @@
 #include "queuemodel.h"
 #include "stageactions.h"
 #include "statusbartext.h"
+#include "tableview.h"
 #include "throughputmodel.h"
 #include "throughputplot.h"
 #include "workermodel.h"
@@ -23,14 +25,11 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -38,7 +37,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace pepsi::console {
@@ -56,7 +54,7 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     , m_plot(new ThroughputPlot(m_feed->throughput(), this))
     , m_status(new ConnectionStatus(client, this))
     , m_stageBox(new QComboBox(this))
-    , m_eventFilter(new QLineEdit(this))
+    , m_events(new EventsView(m_feed->events(), this))
     , m_staleBanner(new QLabel(this))
     , m_messages(new MessagesView(client, m_feed, m_actions, this))
 {
@@ -83,7 +81,9 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
 
     m_tabs->addTab(addTable(m_feed->workers(), u"workers"_s, &m_proxies[WorkersTab]), tr("&Workers"));
 
-    m_tabs->addTab(buildEvents(), tr("&Events"));
+    m_tabs->addTab(m_events, tr("&Events"));
+    m_views[EventsTab] = m_events->view();
+    m_proxies[EventsTab] = m_events->proxy();
 
     m_messages->setObjectName(u"messages"_s);
     m_tabs->addTab(m_messages, tr("&Messages"));
@@ -136,16 +136,6 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     });
     m_views[ThroughputTab] = qobject_cast<QTableView *>(split->widget(1));
     m_views[WorkersTab] = qobject_cast<QTableView *>(m_tabs->widget(WorkersTab));
-    QTableView *eventView = m_views[EventsTab];
-    QHeaderView *eventHeader = eventView->horizontalHeader();
-    eventHeader->setSectionResizeMode(QHeaderView::Interactive);
-    eventHeader->setStretchLastSection(true);
-    eventView->setColumnWidth(EventLogModel::Time, fontMetrics().horizontalAdvance(u"00:00:00.000__"_s));
-    eventView->setColumnWidth(EventLogModel::Event, fontMetrics().horizontalAdvance(u"database_restored___"_s));
-    eventView->setColumnWidth(EventLogModel::Stage, fontMetrics().horizontalAdvance(u"enrich-stage__"_s));
-    eventView->setColumnWidth(EventLogModel::Pid, fontMetrics().horizontalAdvance(u"4194304__"_s));
-    eventView->setSortingEnabled(false);               // a log reads in arrival order
-    m_proxies[EventsTab]->sort(0, Qt::AscendingOrder); // by the arrival number, through every filter
 
     m_staleBanner->setObjectName(u"staleBanner"_s);
     m_staleBanner->setStyleSheet(u"QLabel { background: #fff3cd; color: #5c3c00; padding: 4px; font-weight: bold; }"_s);
@@ -186,48 +176,6 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     updateWorkersWanted(m_tabs->currentIndex());
 }
 
-QWidget *MainWindow::buildEvents()
-{
-    auto *events = new QWidget(this);
-    auto *eventsLayout = new QVBoxLayout(events);
-    auto *filterRow = new QHBoxLayout;
-    m_eventFilter->setPlaceholderText(tr("Filter events (any column: a stage, a pid, a message id)…"));
-    m_eventFilter->setClearButtonEnabled(true);
-    filterRow->addWidget(m_eventFilter, 1);
-    auto *proxy = new EventFilterProxy(this);
-    m_eventKinds = new QToolButton(this);
-    m_eventKinds->setObjectName(u"eventKinds"_s);
-    m_eventKinds->setText(tr("Show…"));
-    m_eventKinds->setPopupMode(QToolButton::InstantPopup);
-    auto *menu = new QMenu(m_eventKinds);
-    for (int kind = 0; kind < EventText::KindCount; ++kind) {
-        QAction *show = menu->addAction(EventText::kindTitle(EventText::Kind(kind)));
-        show->setCheckable(true);
-        show->setChecked(proxy->isKindShown(EventText::Kind(kind)));
-        show->setObjectName(u"showEventKind%1"_s.arg(kind));
-        connect(show, &QAction::toggled, proxy,
-                [proxy, kind](bool on) { proxy->setKindShown(EventText::Kind(kind), on); });
-    }
-    m_eventKinds->setMenu(menu);
-    m_eventKinds->setToolTip(tr("Which kinds of event the log shows. Worker starts and exits are hidden at first: "
-                                "a pool that recycles its workers writes them by the hundred."));
-    filterRow->addWidget(m_eventKinds);
-    eventsLayout->addLayout(filterRow);
-    QTableView *eventView = addTable(m_feed->events(), u"events"_s, &m_proxies[EventsTab], proxy);
-    eventsLayout->addWidget(eventView);
-    connect(m_eventFilter, &QLineEdit::textChanged, proxy, &QSortFilterProxyModel::setFilterFixedString);
-    // Keep following the log while the user is at its end.
-    connect(m_feed->events(), &QAbstractItemModel::rowsInserted, eventView, [eventView] {
-        QScrollBar *bar = eventView->verticalScrollBar();
-        if (bar->value() >= bar->maximum() - 2)
-            QMetaObject::invokeMethod(eventView, &QTableView::scrollToBottom, Qt::QueuedConnection);
-    });
-    m_views[EventsTab] = eventView;
-    return events;
-}
-
-EventFilterProxy *MainWindow::eventProxy() const { return static_cast<EventFilterProxy *>(m_proxies[EventsTab]); }
-
 void MainWindow::setStale(bool stale, const QDateTime &lastData)
 {
     // Grey, and said in words: figures from before the loss must not pass for live ones.
@@ -258,34 +206,27 @@ QTableView *MainWindow::view(Tab tab) const { return m_views.value(tab); }
 
 QSortFilterProxyModel *MainWindow::proxy(Tab tab) const { return m_proxies.value(tab); }
 
-QTableView *MainWindow::addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut,
-                                 QSortFilterProxyModel *proxy)
+QLineEdit *MainWindow::eventFilter() const { return m_events->filter(); }
+
+QToolButton *MainWindow::eventKinds() const { return m_events->kinds(); }
+
+QTableView *MainWindow::addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut)
 {
-    if (!proxy) {
-        proxy = new QSortFilterProxyModel(this);
-        proxy->setSortRole(KeyedTableModel::SortRole);
-        proxy->setDynamicSortFilter(true);
-    }
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSortRole(KeyedTableModel::SortRole);
+    proxy->setDynamicSortFilter(true);
     proxy->setSourceModel(model);
-    auto *view = new QTableView(this);
-    view->setObjectName(name);
-    view->setModel(proxy);
+    QTableView *view = newTableView(proxy, name, this);
     view->setSortingEnabled(true);
     view->sortByColumn(0, Qt::AscendingOrder);
-    view->setAlternatingRowColors(true);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // Numbers stay next to their neighbours instead of at the far right.
     view->horizontalHeader()->setStretchLastSection(false);
-    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     // A row of a per-stage table that the operator picks selects that stage
     // for the actions: a click, or keys moving from one row to another. A
     // view that gets the focus makes its first row current by itself (a tab
     // switch does that): that is no choice of the operator's.
-    if (name != "workers"_L1 && name != "events"_L1) {
+    if (name != "workers"_L1) {
         const auto pick = [this](const QModelIndex &index) {
             const QString stage = index.siblingAtColumn(0).data(KeyedTableModel::KeyRole).toString();
             if (!stage.isEmpty())

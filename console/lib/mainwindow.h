@@ -18,7 +18,7 @@ namespace pepsi::console {
 class ConnectionStatus;
 class ConsoleFeed;
 class ControlClient;
-class EventFilterProxy;
+class EventsView;
 class MessagesView;
 class PipelineWidget;
 class StageActions;
@@ -47,9 +47,9 @@ public:
     QTableView *view(Tab tab) const;
     QSortFilterProxyModel *proxy(Tab tab) const;
     QComboBox *stageBox() const { return m_stageBox; }
-    QLineEdit *eventFilter() const { return m_eventFilter; }
-    EventFilterProxy *eventProxy() const;
-    QToolButton *eventKinds() const { return m_eventKinds; }
+    EventsView *eventsView() const { return m_events; }
+    QLineEdit *eventFilter() const;
+    QToolButton *eventKinds() const;
     // The "not connected since…" line over the views; hidden while connected.
     QLabel *staleBanner() const { return m_staleBanner; }
     MessagesView *messagesView() const { return m_messages; }
@@ -67,9 +67,7 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    QTableView *addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut,
-                         QSortFilterProxyModel *proxy = nullptr);
-    QWidget *buildEvents();
+    QTableView *addTable(QAbstractItemModel *model, const QString &name, QSortFilterProxyModel **proxyOut);
     void setStale(bool stale, const QDateTime &lastData);
     void buildMenus();
     // A stage's context menu (Pipeline, Queues): its failed and timed-out messages.
@@ -90,8 +88,7 @@ private:
     ThroughputPlot *m_plot;
     ConnectionStatus *m_status;
     QComboBox *m_stageBox;
-    QLineEdit *m_eventFilter;
-    QToolButton *m_eventKinds = nullptr;
+    EventsView *m_events;
     QLabel *m_staleBanner;
     MessagesView *m_messages;
     QList<QTableView *> m_views;              // by Tab, nullptr for the pipeline

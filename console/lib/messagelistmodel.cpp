@@ -2,10 +2,10 @@
 #include "messagelistmodel.h"
 
 #include "control/protocol.h"
+#include "control/snapshotcodec.h"
 
 #include "controlclient.h"
 
-#include <QJsonArray>
 #include <QJsonObject>
 #include <QLocale>
 #include <algorithm>
@@ -70,19 +70,11 @@ void MessageListModel::onReplied(qint64 id, const QString &, bool ok, const QJso
         Q_EMIT pageLoaded();
         return;
     }
-    const QJsonObject page = result.toObject();
-    const QJsonArray rows = page.value(field::Messages).toArray();
-    const QJsonValue next = page.value(field::NextAfterId);
-    m_nextAfterId = next.isDouble() ? std::optional<qint64>(next.toInteger()) : std::nullopt;
-    if (!rows.isEmpty()) {
-        beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + rows.size() - 1));
-        for (const QJsonValue each : rows) {
-            const QJsonObject row = each.toObject();
-            m_rows.append(Row{row.value(field::Id).toInteger(), row.value(field::Stage).toString(),
-                              row.value(field::Claims).toInteger(),
-                              QDateTime::fromString(row.value(field::Updated).toString(), Qt::ISODateWithMs),
-                              row.value(field::Reason).toString()});
-        }
+    const MessagePage page = protocol::messagePageFromJson(result.toObject());
+    m_nextAfterId = page.nextAfterId;
+    if (!page.rows.isEmpty()) {
+        beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.rows.size() - 1));
+        m_rows.append(page.rows);
         endInsertRows();
     }
     Q_EMIT pageLoaded();
@@ -96,7 +88,7 @@ QVariant MessageListModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= m_rows.size())
         return {};
-    const Row &row = m_rows.at(index.row());
+    const MessageRow &row = m_rows.at(index.row());
     if (role == IdRole)
         return row.id;
     if (role == Qt::ToolTipRole && index.column() == Reason)

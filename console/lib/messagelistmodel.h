@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/snapshots.h"
+
 #include <QAbstractTableModel>
-#include <QDateTime>
 #include <QList>
 #include <QString>
 #include <optional>
@@ -58,15 +59,6 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
-    struct Row
-    {
-        qint64 id = 0;
-        QString stage;
-        qint64 claims = 0;
-        QDateTime updated;
-        QString reason;
-    };
-
     void ask(qint64 afterId);
     void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
 
@@ -74,7 +66,7 @@ private:
     QString m_stage;
     QString m_status;
     std::optional<QString> m_reason;
-    QList<Row> m_rows;
+    QList<MessageRow> m_rows;
     std::optional<qint64> m_nextAfterId; // where the next page starts; none: no more
     qint64 m_waiting = 0;                // the request id of the page on its way
     qint64 m_waitingAfter = 0;           // its after_id

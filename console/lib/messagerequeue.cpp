@@ -2,6 +2,7 @@
 #include "messagerequeue.h"
 
 #include "control/protocol.h"
+#include "control/snapshotcodec.h"
 
 #include "controlclient.h"
 
@@ -126,11 +127,12 @@ void MessageRequeue::onReplied(qint64 id, const QString &cmd, bool ok, const QJs
     }
     const QJsonObject r = result.toObject();
     if (cmd == cmd::Messages) {
-        for (const QJsonValue row : r.value(field::Messages).toArray())
-            m_ids.append(row.toObject().value(field::Id).toInteger());
+        const MessagePage page = protocol::messagePageFromJson(r);
+        for (const MessageRow &row : page.rows)
+            m_ids.append(row.id);
         Q_EMIT progress(0, 0);
-        if (const QJsonValue next = r.value(field::NextAfterId); next.isDouble())
-            return collect(next.toInteger());
+        if (page.nextAfterId)
+            return collect(*page.nextAfterId);
         m_step = Step::Ids;
         m_next = 0;
         m_wanted = m_ids.size();

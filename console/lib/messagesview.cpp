@@ -3,13 +3,14 @@
 
 #include "control/protocol.h"
 
+#include "confirmedrequeue.h"
 #include "consolefeed.h"
 #include "controlclient.h"
 #include "messagelistmodel.h"
-#include "messagerequeue.h"
 #include "pipelinegraph.h"
 #include "reasonmodel.h"
 #include "stageactions.h"
+#include "tableview.h"
 #include "throughputmodel.h"
 
 #include <QAction>
@@ -29,7 +30,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <limits>
 
 namespace pepsi::console {
 
@@ -41,21 +41,11 @@ namespace {
 
 QTableView *newTable(QAbstractItemModel *model, const QString &name, QWidget *parent)
 {
-    auto *view = new QTableView(parent);
-    view->setObjectName(name);
-    view->setModel(model);
-    view->setAlternatingRowColors(true);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    QTableView *view = newTableView(model, name, parent);
     view->setWordWrap(false); // one line a row: the detail pane has the whole reason
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->horizontalHeader()->setStretchLastSection(true);
-    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     return view;
 }
-
-int intOf(qint64 n) { return int(std::min<qint64>(n, std::numeric_limits<int>::max())); }
 
 } // namespace
 
@@ -78,6 +68,7 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     , m_requeueSelected(new QPushButton(tr("Requeue &selected…"), this))
     , m_requeueReason(new QPushButton(tr("Requeue this &reason…"), this))
     , m_requeueRecent(new QPushButton(tr("Requeue the last &minutes…"), this))
+    , m_requeue(new ConfirmedRequeue(client, actions, this))
 {
     m_stageBox->setObjectName(u"messagesStage"_s);
     m_stageBox->setPlaceholderText(tr("(choose)"));
@@ -175,6 +166,10 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     for (ReasonModel *model : {m_reasons})
         connect(model, &ReasonModel::failed, this, &MessagesView::failed);
     connect(m_list, &MessageListModel::failed, this, &MessagesView::failed);
+    connect(m_requeue, &ConfirmedRequeue::runningChanged, this, &MessagesView::requeueRanOrEnded);
+    connect(m_requeue, &ConfirmedRequeue::progress, m_listState, &QLabel::setText);
+    connect(m_requeue, &ConfirmedRequeue::done, this, &MessagesView::done);
+    connect(m_requeue, &ConfirmedRequeue::failed, this, &MessagesView::failed);
     connect(client, &ControlClient::replied, this, &MessagesView::onReplied);
     // The warning and the admin buttons follow the figures and the connection.
     connect(feed->throughput(), &QAbstractItemModel::dataChanged, this, &MessagesView::updateWarning);
@@ -243,7 +238,7 @@ bool MessagesView::requeueable() const
     // `requeue` moves failed and timed-out rows; admin and connected as the stage actions.
     const QString status = m_statusBox->currentData().toString();
     return (status == value::Failed || status == value::Timeout) && m_actions->reload()->isEnabled()
-        && !m_stageBox->currentText().isEmpty() && !m_running;
+        && !m_stageBox->currentText().isEmpty() && !m_requeue->isRunning();
 }
 
 void MessagesView::updateButtons()
@@ -289,47 +284,10 @@ void MessagesView::askDetail(qint64 id)
     m_detailRequest = m_client->send(protocol::cmd::Message, {{field::MessageId, double(id)}});
 }
 
-void MessagesView::confirmAndRun(const QString &what, qint64 count, const std::function<void(MessageRequeue *)> &start)
+ConfirmedRequeue::Target MessagesView::target() const
 {
-    const QString stage = m_stageBox->currentText();
-    const QString status = m_statusBox->currentData().toString();
-    if (count <= 0) {
-        Q_EMIT done(tr("Nothing to requeue: %1 has no such messages in status %2.").arg(stage, status));
-        return;
-    }
-    QString question = tr("Put %Ln message(s) of stage %1 in status %2 back to pending (%3)?", nullptr, intOf(count))
-                           .arg(stage, status, what);
-    if (count > protocol::MaxRequeueLimit)
-        question += u' '
-            + tr("The daemon moves at most %L1 at a time: the console asks in batches until all are moved.")
-                  .arg(protocol::MaxRequeueLimit);
-    if (const QString warning = m_actions->failingWarning(stage); !warning.isEmpty())
-        question += u"\n\n"_s + warning;
-    if (!m_actions->confirm(tr("Requeue messages of %1").arg(stage), question))
-        return;
-    m_running = new MessageRequeue(m_client, stage, status, this);
-    connect(m_running, &MessageRequeue::progress, this, [this](qint64 moved, qint64 wanted) {
-        m_listState->setText(wanted > 0 ? tr("Requeueing: %L1 of %L2 moved…").arg(moved).arg(wanted)
-                                        : tr("Requeueing: reading the ids…"));
-    });
-    const auto finish = [this] {
-        m_running->deleteLater();
-        m_running = nullptr;
-        m_reasons->refresh();
-        m_list->reload();
-        m_client->send(protocol::cmd::Status);
-        updateButtons();
-    };
-    connect(m_running, &MessageRequeue::finished, this, [this, stage, finish](qint64 moved) {
-        Q_EMIT done(tr("%Ln message(s) of stage %1 put back to pending.", nullptr, intOf(moved)).arg(stage));
-        finish();
-    });
-    connect(m_running, &MessageRequeue::failed, this, [this, finish](const QString &message) {
-        Q_EMIT failed(message);
-        finish();
-    });
-    updateButtons();
-    start(m_running);
+    // The status as the box names it too, translated: "failed" is a word of the protocol.
+    return {m_stageBox->currentText(), m_statusBox->currentData().toString(), m_statusBox->currentText()};
 }
 
 void MessagesView::requeueSelected()
@@ -338,62 +296,30 @@ void MessagesView::requeueSelected()
     for (const QModelIndex &row : m_listView->selectionModel()->selectedRows())
         ids << row.data(MessageListModel::IdRole).toLongLong();
     std::sort(ids.begin(), ids.end());
-    confirmAndRun(tr("the %Ln selected", nullptr, intOf(ids.size())), ids.size(),
-                  [ids](MessageRequeue *requeue) { requeue->requeueIds(ids); });
+    m_requeue->requeueIds(target(), ids);
 }
 
 void MessagesView::requeueReason()
 {
-    const auto reason = chosenReason();
-    if (!reason)
-        return;
-    // The true count first: the list of reasons may be minutes old while the
-    // stage kept failing.
-    m_reasonToRequeue = *reason;
-    m_reasonRequest = m_client->send(protocol::cmd::Messages,
-                                     {{field::Stage, m_stageBox->currentText()},
-                                      {field::Status, m_statusBox->currentData().toString()},
-                                      {field::Reason, *reason},
-                                      {field::Reasons, true}});
+    if (const auto reason = chosenReason())
+        m_requeue->requeueReason(target(), *reason);
 }
 
-void MessagesView::requeueRecent(int minutes)
+void MessagesView::requeueRecent(int minutes) { m_requeue->requeueRecent(target(), minutes); }
+
+void MessagesView::requeueRanOrEnded(bool running)
 {
-    // The true count first: the rows of the last minutes, whatever their reason.
-    m_recentMinutes = minutes;
-    m_recentRequest = m_client->send(protocol::cmd::Messages,
-                                     {{field::Stage, m_stageBox->currentText()},
-                                      {field::Status, m_statusBox->currentData().toString()},
-                                      {field::MaxAgeMs, double(minutes) * 60000},
-                                      {field::Reasons, true}});
+    if (!running) {
+        m_reasons->refresh();
+        m_list->reload();
+        m_client->send(protocol::cmd::Status);
+    }
+    updateButtons();
 }
 
 void MessagesView::onReplied(qint64 id, const QString &, bool ok, const QJsonValue &result, const QString &error)
 {
-    if (id == 0)
-        return;
-    if (id == m_reasonRequest) {
-        m_reasonRequest = 0;
-        if (!ok)
-            return Q_EMIT failed(tr("Counting the messages of that reason failed: %1").arg(error));
-        const QString reason = m_reasonToRequeue;
-        const QString shown = reason.isEmpty() ? tr("no reason") : reason.left(200);
-        confirmAndRun(tr("reason \"%1\"").arg(shown), result.toObject().value(field::Total).toInteger(),
-                      [reason](MessageRequeue *requeue) { requeue->requeueReason(reason); });
-        return;
-    }
-    if (id == m_recentRequest) {
-        m_recentRequest = 0;
-        if (!ok)
-            return Q_EMIT failed(tr("Counting the recent messages failed: %1").arg(error));
-        // Every reason's rows, also those of the reasons the reply left off.
-        const qint64 count = result.toObject().value(field::Total).toInteger();
-        const qint64 maxAgeMs = qint64(m_recentMinutes) * 60000;
-        confirmAndRun(tr("those of the last %Ln minute(s)", nullptr, m_recentMinutes), count,
-                      [maxAgeMs, count](MessageRequeue *requeue) { requeue->requeueRecent(maxAgeMs, count); });
-        return;
-    }
-    if (id != m_detailRequest)
+    if (id == 0 || id != m_detailRequest)
         return;
     m_detailRequest = 0;
     if (!ok) {

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "confirmedrequeue.h"
+
 #include <QWidget>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -15,7 +18,6 @@ namespace pepsi::console {
 class ConsoleFeed;
 class ControlClient;
 class MessageListModel;
-class MessageRequeue;
 class ReasonModel;
 class StageActions;
 
@@ -76,8 +78,9 @@ private:
     // The chosen reason: nullopt for "All reasons".
     std::optional<QString> chosenReason() const;
     bool requeueable() const;
-    // Asks, then runs the requeue; `count` is the true count it names.
-    void confirmAndRun(const QString &what, qint64 count, const std::function<void(MessageRequeue *)> &start);
+    ConfirmedRequeue::Target target() const;
+    // After a requeue the reasons and rows are counted anew.
+    void requeueRanOrEnded(bool running);
 
     ControlClient *m_client;
     ConsoleFeed *m_feed;
@@ -96,12 +99,8 @@ private:
     QPushButton *m_requeueSelected;
     QPushButton *m_requeueReason;
     QPushButton *m_requeueRecent;
-    MessageRequeue *m_running = nullptr;
+    ConfirmedRequeue *m_requeue;
     qint64 m_detailRequest = 0;
-    qint64 m_recentRequest = 0; // the count of the last minutes, before its confirmation
-    int m_recentMinutes = 0;
-    qint64 m_reasonRequest = 0; // the count of one reason now, before its confirmation
-    QString m_reasonToRequeue;
     qint64 m_shownId = 0;
 };
 

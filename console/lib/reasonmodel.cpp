@@ -2,10 +2,10 @@
 #include "reasonmodel.h"
 
 #include "control/protocol.h"
+#include "control/snapshotcodec.h"
 
 #include "controlclient.h"
 
-#include <QJsonArray>
 #include <QJsonObject>
 #include <QLocale>
 
@@ -62,22 +62,11 @@ void ReasonModel::onReplied(qint64 id, const QString &, bool ok, const QJsonValu
         Q_EMIT failed(tr("Counting the reasons of %1 failed: %2").arg(m_stage, error));
         return;
     }
-    const QJsonObject answer = result.toObject();
+    const MessagePage page = protocol::messagePageFromJson(result.toObject());
     beginResetModel();
-    m_entries.clear();
-    m_total = 0;
-    for (const QJsonValue each : answer.value(field::Reasons).toArray()) {
-        const QJsonObject reason = each.toObject();
-        Entry entry{reason.value(field::Reason).toString(), reason.value(field::Count).toInteger(),
-                    QDateTime::fromString(reason.value(field::Oldest).toString(), Qt::ISODateWithMs),
-                    QDateTime::fromString(reason.value(field::Newest).toString(), Qt::ISODateWithMs)};
-        m_total += entry.count;
-        m_entries.append(entry);
-    }
-    m_more = answer.value(field::More).toBool();
-    // The daemon's count of every reason's rows, those it left off too.
-    if (answer.contains(field::Total))
-        m_total = answer.value(field::Total).toInteger();
+    m_entries = page.reasons;
+    m_total = page.reasonsTotal;
+    m_more = page.moreReasons;
     m_loaded = true;
     endResetModel();
     Q_EMIT loaded();
@@ -85,7 +74,7 @@ void ReasonModel::onReplied(qint64 id, const QString &, bool ok, const QJsonValu
 
 qint64 ReasonModel::count(const QString &reason) const
 {
-    for (const Entry &entry : m_entries) {
+    for (const ReasonCount &entry : m_entries) {
         if (entry.reason == reason)
             return entry.count;
     }
@@ -104,7 +93,7 @@ QVariant ReasonModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() > m_entries.size())
         return {};
     const bool all = index.row() == 0;
-    const Entry entry = all ? Entry{{}, m_total, {}, {}} : m_entries.at(index.row() - 1);
+    const ReasonCount entry = all ? ReasonCount{{}, m_total, {}, {}} : m_entries.at(index.row() - 1);
     if (role == ReasonRole)
         return all ? QVariant() : QVariant(entry.reason);
     if (role == Qt::ToolTipRole && index.column() == Reason && !all)

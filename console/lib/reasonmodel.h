@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/snapshots.h"
+
 #include <QAbstractTableModel>
-#include <QDateTime>
 #include <QList>
 #include <QString>
 
@@ -31,11 +32,11 @@ public:
     QString stage() const { return m_stage; }
     QString status() const { return m_status; }
 
-    // Messages in all the counted reasons.
+    // Messages in every reason, the ones the daemon left off the list too.
     qint64 total() const { return m_total; }
     // The count of `reason` ("" for the rows without one); -1 when not listed.
     qint64 count(const QString &reason) const;
-    // The daemon left off rarer reasons (the total counts only the listed ones).
+    // The daemon left off rarer reasons (the total still counts their rows).
     bool hasMore() const { return m_more; }
     bool isLoaded() const { return m_loaded; }
 
@@ -49,20 +50,12 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
-    struct Entry
-    {
-        QString reason;
-        qint64 count = 0;
-        QDateTime oldest;
-        QDateTime newest;
-    };
-
     void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
 
     ControlClient *m_client;
     QString m_stage;
     QString m_status;
-    QList<Entry> m_entries;
+    QList<ReasonCount> m_entries;
     qint64 m_total = 0;
     bool m_more = false;
     bool m_loaded = false;

@@ -5,7 +5,7 @@
 // finds a message by id, shows its state, and requeues the selection or a
 // reason with the true count, in batches of the daemon's bound.
 #include "consolefeed.h"
-#include "consolescript.h"
+#include "consolefixture.h"
 #include "controlclient.h"
 #include "controlfixture.h"
 #include "mainwindow.h"
@@ -23,9 +23,9 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -69,30 +69,37 @@ private Q_SLOTS:
     void requeuesTheSelectionAndAReasonInBatches();
     void warnsWhileTheStageFails();
     void warnsWhenTheLastMessagesFailed();
+    void confirmationNamesTheStatusTranslated();
 
 private:
+    static QString buildDir() { return qEnvironmentVariable("PEPSI_BUILD_DIR", QStringLiteral(PEPSI_BINARY_DIR)); }
+    // Shows the window, connects it, and opens the Messages view of enrich's
+    // failed rows once the daemon has named the stage and sent its figures.
+    static void openFailedOfEnrich(ConsoleWindow &window);
+
     QTranslator m_english;
     std::unique_ptr<ControlFixture> m_daemon;
 };
 
-void TestConsoleMessages::initTestCase()
-{
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(u"pepsi-test"_s);
-    QCoreApplication::setApplicationName(u"tst_consolemessages"_s);
-    QVERIFY(m_english.load(u":/i18n/pepsi-console_en.qm"_s));
-    QCoreApplication::installTranslator(&m_english);
-}
+void TestConsoleMessages::initTestCase() { QVERIFY(setUpConsoleTests(u"tst_consolemessages"_s, m_english)); }
 
 void TestConsoleMessages::init()
 {
     QSettings().clear();
-    m_daemon = std::make_unique<ControlFixture>();
-    scriptThreeStages(m_daemon->dispatch());
+    m_daemon = freshConsoleDaemon();
     m_daemon->dispatch().m_requeueMovesRows = true;
     // Only the rows each test writes.
     m_daemon->dispatch().m_messages.clear();
     m_daemon->dispatch().m_messageDetails.clear();
+}
+
+void TestConsoleMessages::openFailedOfEnrich(ConsoleWindow &window)
+{
+    window.show();
+    window.connectToDaemon();
+    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
+    QTRY_VERIFY(window.feed()->throughput()->contains(u"enrich"_s));
+    window.showMessages(u"enrich"_s, u"failed"_s);
 }
 
 // 450 failed rows in pages of 200 by id, each once; the reasons counted over
@@ -159,14 +166,8 @@ void TestConsoleMessages::findsAMessageAndShowsItsState()
     cut.truncated = true;
     m_daemon->dispatch().m_messageDetails.insert(599, cut);
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    window.show();
-    client.start();
-    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
-    window.showMessages(u"enrich"_s, u"failed"_s);
+    ConsoleWindow window(*m_daemon);
+    openFailedOfEnrich(window);
     QCOMPARE(window.tabs()->currentWidget(), window.messagesView());
     MessagesView *view = window.messagesView();
     QTRY_COMPARE(view->messages()->rowCount(), MessageListModel::PageSize);
@@ -194,21 +195,15 @@ void TestConsoleMessages::requeuesTheSelectionAndAReasonInBatches()
     addFailed(m_daemon->dispatch(), 1, 10300, BadInput);
     addFailed(m_daemon->dispatch(), 20001, 40, Busy);
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
+    ConsoleWindow window(*m_daemon);
     QStringList questions;
     window.actions()->setConfirm([&questions](const QString &, const QString &question) {
         questions << question;
         return true;
     });
     QSignalSpy done(window.messagesView(), &MessagesView::done);
-    window.show();
-    client.start();
-    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
+    openFailedOfEnrich(window);
     QTRY_VERIFY(window.actions()->reload()->isEnabled());
-    window.showMessages(u"enrich"_s, u"failed"_s);
     MessagesView *view = window.messagesView();
     QTRY_COMPARE(view->reasons()->total(), 10340);
     QTRY_COMPARE(view->messages()->rowCount(), MessageListModel::PageSize);
@@ -258,15 +253,8 @@ void TestConsoleMessages::warnsWhileTheStageFails()
 {
     addFailed(m_daemon->dispatch(), 1, 20, BadInput);
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    window.show();
-    client.start();
-    QTRY_VERIFY(window.feed()->throughput()->contains(u"enrich"_s));
-    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
-    window.showMessages(u"enrich"_s, u"failed"_s);
+    ConsoleWindow window(*m_daemon);
+    openFailedOfEnrich(window);
     MessagesView *view = window.messagesView();
     QTRY_COMPARE(view->messages()->rowCount(), 20);
     QVERIFY(view->warning()->isHidden());
@@ -275,7 +263,7 @@ void TestConsoleMessages::warnsWhileTheStageFails()
     stats.stages[u"enrich"_s].runs += 600;
     stats.stages[u"enrich"_s].failures += 600;
     stats.stages[u"enrich"_s].rate10s = 120.0;
-    client.send(u"status"_s);
+    window.client().send(u"status"_s);
     QTRY_VERIFY(window.feed()->throughput()->isFailing(u"enrich"_s));
     window.feed()->flush();
     QTRY_VERIFY(!view->warning()->isHidden());
@@ -302,15 +290,8 @@ void TestConsoleMessages::warnsWhenTheLastMessagesFailed()
     addFailed(m_daemon->dispatch(), 1, 20, BadInput);
     m_daemon->dispatch().m_stats.stages[u"enrich"_s].failedInARow = 230;
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    window.show();
-    client.start();
-    QTRY_VERIFY(window.feed()->throughput()->contains(u"enrich"_s));
-    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
-    window.showMessages(u"enrich"_s, u"failed"_s);
+    ConsoleWindow window(*m_daemon);
+    openFailedOfEnrich(window);
     MessagesView *view = window.messagesView();
     QTRY_COMPARE(view->messages()->rowCount(), 20);
     QVERIFY(!window.feed()->throughput()->isFailing(u"enrich"_s));
@@ -322,9 +303,36 @@ void TestConsoleMessages::warnsWhenTheLastMessagesFailed()
 
     // One success: the daemon's count is back at zero, and so is the warning.
     m_daemon->dispatch().m_stats.stages[u"enrich"_s].failedInARow = 0;
-    client.send(u"status"_s);
+    window.client().send(u"status"_s);
     window.feed()->flush();
     QTRY_VERIFY(view->warning()->isHidden());
+}
+
+// The confirmation names the status as the status box does, in the
+// operator's language, not as the protocol's word.
+void TestConsoleMessages::confirmationNamesTheStatusTranslated()
+{
+    QTranslator german;
+    const QString dir = buildDir() + u"/console"_s;
+    QVERIFY2(german.load(QLocale(QLocale::German), u"pepsi-console"_s, u"_"_s, dir), qPrintable(dir));
+    QCoreApplication::installTranslator(&german);
+    const auto english = qScopeGuard([&german] { QCoreApplication::removeTranslator(&german); });
+    addFailed(m_daemon->dispatch(), 1, 3, BadInput);
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    QString asked;
+    window.actions()->setConfirm([&asked](const QString &, const QString &question) {
+        asked = question;
+        return false;
+    });
+    openFailedOfEnrich(window);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->messages()->rowCount(), 3);
+    view->listView()->selectRow(0);
+    QTRY_VERIFY(view->requeueSelectedButton()->isEnabled());
+    view->requeueSelected();
+    QVERIFY2(asked.startsWith(u"1 Nachricht der Stufe enrich im Status „fehlgeschlagen“ wieder auf wartend setzen"_s),
+             qPrintable(asked));
 }
 
 QTEST_MAIN(TestConsoleMessages)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The console's models: a snapshot in, rows out; an event in, the right row
-// changes; structural and data signals only after the flush.
-#include "eventlogmodel.h"
-#include "eventtext.h"
+// The console's models of the pipeline: a snapshot in, rows out; an event
+// in, the right row changes; structural and data signals only after the
+// flush; the stages laid out as a graph. (The event log:
+// tst_consoleeventlog; throughput over time: tst_consolethroughput.)
+#include "modeltestdata.h"
 #include "pipelinegraph.h"
 #include "poolmodel.h"
 #include "queuemodel.h"
-#include "throughputmodel.h"
 #include "workermodel.h"
 
 #include <QJsonArray>
@@ -18,48 +18,6 @@
 
 using namespace pepsi::console;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QJsonObject json(const char *text)
-{
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(QByteArray(text), &error);
-    if (!document.isObject())
-        qFatal("bad test JSON: %s: %s", qPrintable(error.errorString()), text);
-    return document.object();
-}
-
-// Two stages as `status` reports them.
-QJsonObject twoStages()
-{
-    return json(R"({"state": "running", "stages": {
-        "enrich": {"workers": 4, "busy": 3, "idle": 1, "starting": 0, "retiring": 0, "parallelism": 4,
-                   "queue_limit": 4, "in_flight": 9, "capacity": 16, "cooldown": false, "drained": false,
-                   "queue": {"pending": 1200, "running": 9, "paused": 3, "failed": 12, "timeout": 0,
-                             "oldest_pending_age_ms": 5400},
-                   "stats": {"runs": 52011, "failures": 12, "timeouts": 0, "crashes": 1, "busy_usec": 8123456,
-                             "rate_10s": 2004.1, "rate_60s": 1990.0}},
-        "ingest": {"workers": 0, "busy": 0, "idle": 0, "starting": 0, "retiring": 0, "parallelism": 2,
-                   "queue_limit": 4, "in_flight": 0, "capacity": 0, "cooldown": true,
-                   "cooldown_until": "2026-12-02T19:52:00.000Z", "cooldown_reason": "exited with status 78",
-                   "drained": false,
-                   "queue": {"pending": 0, "running": 0, "paused": 0, "failed": 0, "timeout": 3,
-                             "oldest_pending_age_ms": null},
-                   "stats": {"runs": 0, "failures": 0, "timeouts": 0, "crashes": 0, "busy_usec": 0,
-                             "rate_10s": 0, "rate_60s": 0}}}})");
-}
-
-QVariant cellOf(const QAbstractItemModel &model, const QString &key, int column, int role = Qt::DisplayRole)
-{
-    for (int row = 0; row < model.rowCount(); ++row) {
-        if (model.index(row, 0).data(KeyedTableModel::KeyRole).toString() == key)
-            return model.index(row, column).data(role);
-    }
-    return u"<no row %1>"_s.arg(key);
-}
-
-} // namespace
 
 class TestConsoleModels : public QObject
 {
@@ -80,11 +38,6 @@ private Q_SLOTS:
     void workers_data();
     void workers();
     void workerEvents();
-    void throughputHistory();
-    void eventLog();
-    void eventDetails_data();
-    void eventDetails();
-    void throughputFailures();
     void pipelineLayout_data();
     void pipelineLayout();
 
@@ -367,173 +320,6 @@ void TestConsoleModels::workerEvents()
     QCOMPARE(model.pids(), QList<qint64>{5002});
     QCOMPARE(cellOf(model, u"5002"_s, WorkerModel::Stage).toString(), u"deliver"_s);
     QCOMPARE(cellOf(model, u"5002"_s, WorkerModel::State).toString(), u"starting"_s);
-}
-
-void TestConsoleModels::throughputHistory()
-{
-    ThroughputModel model;
-    model.applyStatus(twoStages());
-    // One snapshot cannot say which share of the ticks' rate failed: no samples yet.
-    model.applyEvent(QJsonObject{{"event"_L1, u"tick"_s},
-                                 {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"rate_10s"_L1, 5.0}}}}}});
-    QVERIFY(model.history(u"enrich"_s).isEmpty());
-    model.applyStatus(twoStages());
-    model.flush();
-    QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs, KeyedTableModel::SortRole).toLongLong(), qint64(52011));
-    QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Runs).toString(), QLocale().toString(52011));
-    QSignalSpy history(&model, &ThroughputModel::historyChanged);
-
-    const QDateTime t0 = QDateTime::fromString(u"2026-12-02T19:00:00.000Z"_s, Qt::ISODateWithMs);
-    for (int i = 0; i < 700; ++i) {
-        model.applyEvent(
-            QJsonObject{{"event"_L1, u"tick"_s},
-                        {"seq"_L1, i},
-                        {"time"_L1, t0.addSecs(i).toString(Qt::ISODateWithMs)},
-                        {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"rate_10s"_L1, double(i)}}}}}});
-    }
-    QCOMPARE(history.count(), 700);
-    const auto samples = model.history(u"enrich"_s);
-    // Ten minutes are kept, the oldest first.
-    QCOMPARE(samples.size(), ThroughputModel::HistorySeconds + 1);
-    QCOMPARE(samples.last().rate, 699.0);
-    QCOMPARE(samples.first().time, t0.addSecs(699 - ThroughputModel::HistorySeconds));
-    model.flush();
-    QCOMPARE(cellOf(model, u"enrich"_s, ThroughputModel::Rate10s, KeyedTableModel::SortRole).toDouble(), 699.0);
-    QCOMPARE(model.historyStages(), QStringList{u"enrich"_s});
-}
-
-void TestConsoleModels::eventLog()
-{
-    EventLogModel model;
-    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
-    model.applyEvent(json(R"({"event": "tick", "seq": 1, "time": "2026-12-02T19:00:00.000Z"})"));
-    model.applyEvent(json(R"({"event": "worker_crashed", "seq": 2, "time": "2026-12-02T19:00:00.500Z",
-                              "pid": 4242, "stage": "enrich", "cause": "crashed: signal 9", "message_id": 7,
-                              "requeued": 2})"));
-    model.applyEvent(json(R"({"event": "stage_drained", "seq": 3, "time": "2026-12-02T19:00:01.000Z",
-                              "stage": "enrich", "uid": 0})"));
-    QCOMPARE(model.rowCount(), 0);
-    model.flush();
-    QCOMPARE(inserted.count(), 1);
-    QCOMPARE(model.rowCount(), 2); // the tick is not logged
-    QCOMPARE(model.index(0, EventLogModel::Event).data().toString(), u"worker crashed"_s);
-    QCOMPARE(model.index(0, EventLogModel::Pid).data().toLongLong(), qint64(4242));
-    QVERIFY(
-        model.index(0, EventLogModel::Details).data().toString().startsWith(u"crashed: signal 9; message 7 failed"_s));
-    // The arrival order is the sort value of every column.
-    QCOMPARE(model.index(0, EventLogModel::Details).data(EventLogModel::SortRole).toLongLong(), qint64(1));
-    QCOMPARE(model.index(1, EventLogModel::Time).data(EventLogModel::SortRole).toLongLong(), qint64(2));
-    QVERIFY(model.index(0, 0).data(EventLogModel::ProblemRole).toBool());
-    QVERIFY(!model.index(1, 0).data(EventLogModel::ProblemRole).toBool());
-
-    // The log is bounded: the oldest rows go.
-    for (int i = 0; i < EventLogModel::MaxRows + 10; ++i)
-        model.applyEvent(QJsonObject{{"event"_L1, u"worker_started"_s}, {"seq"_L1, 10 + i}, {"pid"_L1, i}});
-    model.flush();
-    QCOMPARE(model.rowCount(), EventLogModel::MaxRows);
-    QCOMPARE(model.index(EventLogModel::MaxRows - 1, EventLogModel::Pid).data().toLongLong(),
-             qint64(EventLogModel::MaxRows + 9));
-}
-
-void TestConsoleModels::eventDetails_data()
-{
-    QTest::addColumn<QByteArray>("event");
-    QTest::addColumn<QString>("title");
-    QTest::addColumn<QString>("details");
-    QTest::addColumn<bool>("lifecycle"); // hidden by default in the Events view
-
-    QTest::newRow("recycled") << QByteArray(R"({"event": "worker_exited", "pid": 1, "stage": "a", "reason": "recycled",
-                                               "messages": 1})")
-                              << u"worker exited"_s << u"recycled after its message limit, after 1 message"_s << true;
-    QTest::newRow("started") << QByteArray(R"({"event": "worker_started", "pid": 1, "stage": "a"})")
-                             << u"worker started"_s << u"started"_s << true;
-    QTest::newRow("killed") << QByteArray(R"({"event": "worker_killed", "pid": 1, "stage": "a", "reason": "timeout",
-                                             "message_id": 88, "detail": "300 s"})")
-                            << u"worker killed"_s << u"it ran past its max runtime; message 88 (300 s)"_s << false;
-    QTest::newRow("drained by root") << QByteArray(R"({"event": "stage_drained", "stage": "a", "uid": 0})")
-                                     << u"stage drained"_s << u"drained by root (uid 0): claims nothing until resumed"_s
-                                     << false;
-    QTest::newRow("reload") << QByteArray(R"({"event": "reload", "stages": ["a", "b"], "source": "socket"})")
-                            << u"reload"_s << u"configuration reloaded (asked on the control socket); stages: a, b"_s
-                            << false;
-    QTest::newRow("start failed") << QByteArray(R"({"event": "start_failed", "stage": "a",
-                                                   "cause": "exited with status 78 before answering",
-                                                   "stderr": "no such table"})")
-                                  << u"start failed"_s
-                                  << u"could not start: exited with status 78 before answering; its last error line: "
-                                     "no such table"_s
-                                  << false;
-    QTest::newRow("state") << QByteArray(R"({"event": "state", "state": "reconnecting"})") << u"daemon state"_s
-                           << u"the daemon is reconnecting to the database"_s << false;
-    QTest::newRow("unknown") << QByteArray(R"({"event": "future_thing", "x": 1})") << u"future_thing"_s << u"x=1"_s
-                             << false;
-}
-
-void TestConsoleModels::eventDetails()
-{
-    QFETCH(QByteArray, event);
-    QFETCH(QString, title);
-    QFETCH(QString, details);
-    QFETCH(bool, lifecycle);
-    EventLogModel model;
-    QJsonObject e = json(event.constData());
-    e.insert("time"_L1, u"2026-12-02T19:00:00.000Z"_s);
-    model.applyEvent(e);
-    model.flush();
-    QCOMPARE(model.index(0, EventLogModel::Event).data().toString(), title);
-    QCOMPARE(model.index(0, EventLogModel::Details).data().toString(), details);
-    QCOMPARE(model.index(0, 0).data(EventLogModel::KindRole).toInt() == int(EventText::Kind::WorkerLifecycle),
-             lifecycle);
-}
-
-void TestConsoleModels::throughputFailures()
-{
-    // Two snapshots 5 s apart: deliver failed 500 of its 510 runs, enrich none of its 1000.
-    const auto status = [](const char *time, qint64 enrichRuns, qint64 deliverRuns, qint64 deliverFailed) {
-        QJsonObject stages{
-            {"enrich"_L1, QJsonObject{{"stats"_L1, QJsonObject{{"runs"_L1, enrichRuns}, {"failures"_L1, 0}}}}},
-            {"deliver"_L1,
-             QJsonObject{{"stats"_L1,
-                          QJsonObject{{"runs"_L1, deliverRuns},
-                                      {"rate_10s"_L1, 102.0},
-                                      {"failures"_L1, deliverFailed - 20},
-                                      {"timeouts"_L1, 10},
-                                      {"crashes"_L1, 10}}}}}};
-        return QJsonObject{{"time"_L1, QString::fromLatin1(time)}, {"stages"_L1, stages}};
-    };
-    ThroughputModel model;
-    model.applyStatus(status("2026-12-02T19:00:00.000Z", 1000, 100, 20));
-    QCOMPARE(model.failureRate(u"deliver"_s), 0.0); // one snapshot: no share yet
-    model.applyStatus(status("2026-12-02T19:00:05.000Z", 2000, 610, 520));
-    QCOMPARE(model.failureRate(u"deliver"_s), 100.0); // that share of the 10-second rate
-    QCOMPARE(model.failureShare(u"deliver"_s), 500.0 / 510.0);
-    QVERIFY(model.isFailing(u"deliver"_s));
-    QCOMPARE(model.failureRate(u"enrich"_s), 0.0);
-    QVERIFY(!model.isFailing(u"enrich"_s));
-    QCOMPARE(model.failedTotal(), qint64(520));
-    model.flush();
-    QVERIFY(cellOf(model, u"deliver"_s, 0, KeyedTableModel::HighlightRole).toBool());
-
-    // A tick's rate counts the failed runs too: the history keeps them apart.
-    model.applyEvent(QJsonObject{{"event"_L1, u"tick"_s},
-                                 {"time"_L1, u"2026-12-02T19:00:06.000Z"_s},
-                                 {"stages"_L1,
-                                  QJsonObject{{"deliver"_L1, QJsonObject{{"rate_10s"_L1, 102.0}}},
-                                              {"enrich"_L1, QJsonObject{{"rate_10s"_L1, 200.0}}}}}});
-    QCOMPARE(model.history(u"deliver"_s).last().rate, 2.0);
-    QCOMPARE(model.history(u"deliver"_s).last().failed, 100.0);
-    QCOMPARE(model.history(u"enrich"_s).last().rate, 200.0);
-    QCOMPARE(model.history(u"enrich"_s).last().failed, 0.0);
-
-    // 20 s later the window holds the newest snapshots only: deliver is well again.
-    model.applyStatus(status("2026-12-02T19:00:20.000Z", 3000, 1610, 520));
-    model.applyStatus(status("2026-12-02T19:00:25.000Z", 4000, 2610, 520));
-    QCOMPARE(model.failureRate(u"deliver"_s), 0.0);
-    QVERIFY(!model.isFailing(u"deliver"_s));
-
-    // A restarted daemon counts from zero: no negative rates, no false alarm.
-    model.applyStatus(status("2026-12-02T19:00:30.000Z", 10, 10, 20));
-    QCOMPARE(model.failureRate(u"deliver"_s), 0.0);
 }
 
 void TestConsoleModels::pipelineLayout_data()

@@ -6,7 +6,7 @@
 // the actions act on; the event log keeps its order through a filter and
 // hides worker recycling; usage errors need no display.
 #include "consolefeed.h"
-#include "consolescript.h"
+#include "consolefixture.h"
 #include "controlclient.h"
 #include "controlfixture.h"
 #include "eventlogmodel.h"
@@ -25,7 +25,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -56,31 +55,19 @@ private:
     QTranslator m_english;
 };
 
-void TestConsoleOperator::initTestCase()
-{
-    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
-    QCoreApplication::setOrganizationName(u"pepsi-test"_s);
-    QCoreApplication::setApplicationName(u"tst_consoleoperator"_s);
-    // As pepsi-console does: English plural forms.
-    QVERIFY(m_english.load(u":/i18n/pepsi-console_en.qm"_s));
-    QCoreApplication::installTranslator(&m_english);
-}
+void TestConsoleOperator::initTestCase() { QVERIFY(setUpConsoleTests(u"tst_consoleoperator"_s, m_english)); }
 
 void TestConsoleOperator::init()
 {
     QSettings().clear();
-    m_daemon = std::make_unique<ControlFixture>();
-    scriptThreeStages(m_daemon->dispatch());
+    m_daemon = freshConsoleDaemon();
 }
 
 void TestConsoleOperator::failingStageShowsFailures()
 {
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    client.start();
+    ConsoleWindow window(*m_daemon);
+    window.connectToDaemon();
     QTRY_COMPARE(window.proxy(MainWindow::QueuesTab)->rowCount(), 3);
     QTRY_VERIFY(window.feed()->throughput()->contains(u"deliver"_s));
     QVERIFY(!window.feed()->throughput()->isFailing(u"deliver"_s));
@@ -96,7 +83,7 @@ void TestConsoleOperator::failingStageShowsFailures()
     stats.messages += 1200;
     m_daemon->dispatch().m_queues.stages[u"deliver"_s].failed = 590;
     m_daemon->dispatch().m_queues.stages[u"deliver"_s].timeout = 10;
-    client.send(u"status"_s);
+    window.client().send(u"status"_s);
     QTRY_VERIFY(window.feed()->throughput()->isFailing(u"deliver"_s));
     QVERIFY(!window.feed()->throughput()->isFailing(u"enrich"_s));
     QCOMPARE(window.feed()->throughput()->failureShare(u"deliver"_s), 1.0);
@@ -131,13 +118,10 @@ void TestConsoleOperator::failingStageShowsFailures()
 void TestConsoleOperator::staleViewsAfterTheDaemonGoes()
 {
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    client.setReconnectInterval(100);
-    MainWindow window(&client);
-    window.setErrorPopups(false);
+    ConsoleWindow window(*m_daemon);
+    window.client().setReconnectInterval(100);
     window.show();
-    client.start();
+    window.connectToDaemon();
     window.tabs()->setCurrentIndex(MainWindow::WorkersTab);
     QTRY_COMPARE(window.proxy(MainWindow::WorkersTab)->rowCount(), 1);
     QTRY_COMPARE(window.stageBox()->count(), 3);
@@ -162,10 +146,9 @@ void TestConsoleOperator::staleViewsAfterTheDaemonGoes()
     QVERIFY(!window.view(MainWindow::PoolsTab)->isEnabled());
 
     // WHEN a new daemon comes (another pid), without the drain
-    m_daemon = std::make_unique<ControlFixture>();
-    scriptThreeStages(m_daemon->dispatch());
+    m_daemon = freshConsoleDaemon();
     m_daemon->dispatch().m_info.pid += 1;
-    client.setSocketPath(m_daemon->path());
+    window.client().setSocketPath(m_daemon->path());
     QVERIFY(m_daemon->listen());
     // THEN the views are live again, and one line says what changed
     QTRY_VERIFY(!window.staleBanner()->isVisible());
@@ -191,13 +174,10 @@ void TestConsoleOperator::tabSwitchKeepsTheStage()
 {
     // The steps: a row on Queues, Ctrl+1, the enrich box, the Throughput tab.
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
+    ConsoleWindow window(*m_daemon);
     window.show();
     QVERIFY(QTest::qWaitForWindowActive(&window));
-    client.start();
+    window.connectToDaemon();
     QTRY_COMPARE(window.proxy(MainWindow::QueuesTab)->rowCount(), 3);
     QTRY_COMPARE(window.proxy(MainWindow::ThroughputTab)->rowCount(), 3);
     QTRY_COMPARE(window.stageBox()->count(), 3);
@@ -224,9 +204,7 @@ void TestConsoleOperator::tabSwitchKeepsTheStage()
 
 void TestConsoleOperator::eventOrderSurvivesAFilter()
 {
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
+    ConsoleWindow window(*m_daemon);
     window.show();
     EventLogModel *log = window.feed()->events();
     // Within one millisecond: the time column cannot order them.
@@ -254,11 +232,8 @@ void TestConsoleOperator::eventOrderSurvivesAFilter()
 void TestConsoleOperator::workerRecyclesHiddenByDefault()
 {
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    client.start();
+    ConsoleWindow window(*m_daemon);
+    window.connectToDaemon();
     // The status reply comes after the subscription's: then the events reach us.
     QTRY_COMPARE(window.proxy(MainWindow::QueuesTab)->rowCount(), 3);
     m_daemon->publish(u"worker_started"_s, {{"pid"_L1, 7001}, {"stage"_L1, u"enrich"_s}});

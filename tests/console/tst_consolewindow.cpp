@@ -6,7 +6,7 @@
 // translation.
 #include "connectionstatus.h"
 #include "consolefeed.h"
-#include "consolescript.h"
+#include "consolefixture.h"
 #include "controlclient.h"
 #include "controlfixture.h"
 #include "eventfilterproxy.h"
@@ -33,7 +33,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -80,32 +79,20 @@ private:
     QTranslator m_english;
 };
 
-void TestConsoleWindow::initTestCase()
-{
-    QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
-    QCoreApplication::setOrganizationName(u"pepsi-test"_s);
-    QCoreApplication::setApplicationName(u"tst_consolewindow"_s);
-    // As pepsi-console does: English plural forms.
-    QVERIFY(m_english.load(u":/i18n/pepsi-console_en.qm"_s));
-    QCoreApplication::installTranslator(&m_english);
-}
+void TestConsoleWindow::initTestCase() { QVERIFY(setUpConsoleTests(u"tst_consolewindow"_s, m_english)); }
 
 void TestConsoleWindow::init()
 {
     QSettings().clear();
-    m_daemon = std::make_unique<ControlFixture>();
-    scriptThreeStages(m_daemon->dispatch());
+    m_daemon = freshConsoleDaemon();
 }
 
 void TestConsoleWindow::viewsFillFromTheDaemon()
 {
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
+    ConsoleWindow window(*m_daemon);
     window.show();
-    client.start();
+    window.connectToDaemon();
 
     QTRY_COMPARE(window.pipeline()->stageNames(), (QStringList{u"ingest"_s, u"enrich"_s, u"deliver"_s}));
     QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
@@ -155,16 +142,13 @@ void TestConsoleWindow::actionsFollowPeerAdmin()
     QFETCH(bool, admin);
     m_daemon->setAdmin(admin);
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
+    ConsoleWindow window(*m_daemon);
     // Not connected yet: nothing may be sent.
     for (QAction *action : window.actions()->all())
         QVERIFY(!action->isEnabled());
-    client.start();
+    window.connectToDaemon();
     QTRY_COMPARE(window.pipeline()->stageNames().size(), 3);
-    QTRY_COMPARE(client.state(), ControlClient::State::Connected);
+    QTRY_COMPARE(window.client().state(), ControlClient::State::Connected);
     QCOMPARE(window.actions()->reload()->isEnabled(), admin);
     // The stage actions wait for the operator to choose a stage.
     QVERIFY(!window.actions()->drain()->isEnabled());
@@ -180,11 +164,8 @@ void TestConsoleWindow::actionsFollowPeerAdmin()
 void TestConsoleWindow::drainAndResumeSendTheCommand()
 {
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    client.start();
+    ConsoleWindow window(*m_daemon);
+    window.connectToDaemon();
     QTRY_COMPARE(window.stageBox()->count(), 3);
     // No stage is chosen for the operator: nothing to drain yet.
     QCOMPARE(window.actions()->stage(), QString());
@@ -252,11 +233,8 @@ void TestConsoleWindow::requeueAsksWithTheCount()
     QFETCH(int, limit);
 
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    client.start();
+    ConsoleWindow window(*m_daemon);
+    window.connectToDaemon();
     QTRY_COMPARE(window.feed()->queues()->count(u"enrich"_s, status) > 0, true);
     window.selectStage(u"enrich"_s);
     QString asked;
@@ -283,11 +261,8 @@ void TestConsoleWindow::requeueAsksWithTheCount()
 void TestConsoleWindow::setFromThePools()
 {
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    client.start();
+    ConsoleWindow window(*m_daemon);
+    window.connectToDaemon();
     QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
     QString asked;
     window.actions()->setConfirm([&](const QString &, const QString &text) {
@@ -310,11 +285,8 @@ void TestConsoleWindow::everyErrorIsShown()
 {
     m_daemon->dispatch().m_drainError = u"unknown stage 'enrich'"_s;
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    client.start();
+    ConsoleWindow window(*m_daemon);
+    window.connectToDaemon();
     QTRY_COMPARE(window.stageBox()->count(), 3);
     window.selectStage(u"enrich"_s);
     window.actions()->setConfirm([](const QString &, const QString &) { return true; });
@@ -335,10 +307,7 @@ void TestConsoleWindow::everyErrorIsShown()
 // with an ellipsis, never cut off mid-word; the whole is the tooltip.
 void TestConsoleWindow::longStatusMessagesAreShortenedVisibly()
 {
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
+    ConsoleWindow window(*m_daemon);
     window.resize(800, 600);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -364,11 +333,8 @@ void TestConsoleWindow::missingQueueCountsSayWhy()
     // The daemon cannot count: it says why once, beside queues_at, not per stage.
     m_daemon->dispatch().m_queuesError = u"database unreachable"_s;
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    client.start();
+    ConsoleWindow window(*m_daemon);
+    window.connectToDaemon();
     QTRY_COMPARE(window.feed()->queues()->queuesError(), u"database unreachable"_s);
     QTRY_COMPARE(window.proxy(MainWindow::PoolsTab)->rowCount(), 3);
     QCOMPARE(window.proxy(MainWindow::QueuesTab)->rowCount(), 0);
@@ -378,12 +344,9 @@ void TestConsoleWindow::eachTabAsksForWhatItShows()
 {
     m_daemon->setTickInterval(std::chrono::milliseconds(50));
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
-    window.setErrorPopups(false);
+    ConsoleWindow window(*m_daemon);
     window.tabs()->setCurrentIndex(MainWindow::PoolsTab);
-    client.start();
+    window.connectToDaemon();
     const auto asked = [this](const QString &cmd) { return m_daemon->count(cmd); };
 
     // Not showing workers: the ticks bring `status` at its interval, never `workers`.
@@ -410,9 +373,7 @@ void TestConsoleWindow::eachTabAsksForWhatItShows()
 
 void TestConsoleWindow::shortcutsSwitchViews()
 {
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
+    ConsoleWindow window(*m_daemon);
     window.show();
     QVERIFY(QTest::qWaitForWindowActive(&window));
     for (int i = 5; i >= 0; --i) {
@@ -449,12 +410,9 @@ void TestConsoleWindow::settingsAreRemembered()
 void TestConsoleWindow::saysItReconnects()
 {
     QVERIFY(m_daemon->listen());
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    client.setReconnectInterval(200);
-    MainWindow window(&client);
-    window.setErrorPopups(false);
-    client.start();
+    ConsoleWindow window(*m_daemon);
+    window.client().setReconnectInterval(200);
+    window.connectToDaemon();
     QTRY_COMPARE(window.connectionStatus()->connectionText(), u"Connected"_s);
     QTRY_COMPARE(window.stageBox()->count(), 3);
     window.selectStage(u"enrich"_s);
@@ -532,9 +490,7 @@ void TestConsoleWindow::germanTranslationLoads()
     const QString dir = buildDir() + u"/console"_s;
     QVERIFY2(translator.load(QLocale(QLocale::German), u"pepsi-console"_s, u"_"_s, dir), qPrintable(dir));
     QCoreApplication::installTranslator(&translator);
-    ControlClient client;
-    client.setSocketPath(m_daemon->path());
-    MainWindow window(&client);
+    ConsoleWindow window(*m_daemon);
     const QString tab = window.tabs()->tabText(MainWindow::QueuesTab);
     const QString header = window.feed()->pools()->headerData(PoolModel::InFlight, Qt::Horizontal).toString();
     QCoreApplication::removeTranslator(&translator);

@@ -30,6 +30,7 @@ private Q_SLOTS:
     void stageQueue();
     void queueCounts();
     void messages();
+    void messageReasons();
     void status();
     void statusWithoutQueueCounts();
     void lifecycleNames();
@@ -215,6 +216,27 @@ void TestProtocolSnapshots::messages()
     const QJsonObject cutJson = wire(toJson(cut));
     QCOMPARE(cutJson.value(field::State).toString(), QString::fromUtf8(cut.state));
     QCOMPARE(messageDetailFromJson(cutJson), cut);
+}
+
+// messages with "reasons": true, both ways; a reply without "total" (a
+// daemon older than it) counts the listed reasons.
+void TestProtocolSnapshots::messageReasons()
+{
+    MessagePage page;
+    page.byReason = true;
+    page.reasons = {ReasonCount{u"status 3: bad input"_s, 40, when.addSecs(-600), when},
+                    ReasonCount{{}, 2, when.addSecs(-5), when.addSecs(-1)}};
+    page.moreReasons = true;
+    page.reasonsTotal = 10340;
+    const QJsonObject json = wire(toJson(page));
+    QCOMPARE(messagePageFromJson(json), page);
+    QVERIFY(json.value(field::Reasons)[1][field::Reason].isNull());
+    QCOMPARE(json.value(field::Total).toInteger(), qint64(10340));
+    QVERIFY(!json.contains(field::Messages));
+
+    QJsonObject older = json;
+    older.remove(field::Total);
+    QCOMPARE(messagePageFromJson(older).reasonsTotal, qint64(42));
 }
 
 void TestProtocolSnapshots::queueCounts()

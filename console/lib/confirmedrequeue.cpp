@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "confirmedrequeue.h"
+
+#include "control/protocol.h"
+#include "control/snapshotcodec.h"
+
+#include "controlclient.h"
+#include "messagerequeue.h"
+#include "stageactions.h"
+
+#include <QJsonObject>
+#include <limits>
+
+namespace pepsi::console {
+
+using namespace Qt::StringLiterals;
+namespace field = protocol::field;
+
+namespace {
+
+int intOf(qint64 n) { return int(std::min<qint64>(n, std::numeric_limits<int>::max())); }
+
+} // namespace
+
+ConfirmedRequeue::ConfirmedRequeue(ControlClient *client, StageActions *actions, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_actions(actions)
+{
+    connect(client, &ControlClient::replied, this, &ConfirmedRequeue::onReplied);
+}
+
+void ConfirmedRequeue::requeueIds(const Target &target, const QList<qint64> &ids)
+{
+    confirmAndRun(target, tr("the %Ln selected", nullptr, intOf(ids.size())), ids.size(),
+                  [ids](MessageRequeue *requeue) { requeue->requeueIds(ids); });
+}
+
+void ConfirmedRequeue::requeueReason(const Target &target, const QString &reason)
+{
+    m_reason = reason;
+    m_reasonRequest = askCount(target, field::Reason, reason);
+}
+
+void ConfirmedRequeue::requeueRecent(const Target &target, int minutes)
+{
+    // The rows of the last minutes, whatever their reason.
+    m_recentMinutes = minutes;
+    m_recentRequest = askCount(target, field::MaxAgeMs, double(minutes) * 60000);
+}
+
+qint64 ConfirmedRequeue::askCount(const Target &target, QLatin1StringView key, const QJsonValue &value)
+{
+    m_target = target;
+    return m_client->send(
+        protocol::cmd::Messages,
+        {{field::Stage, target.stage}, {field::Status, target.status}, {key, value}, {field::Reasons, true}});
+}
+
+void ConfirmedRequeue::onReplied(qint64 id, const QString &, bool ok, const QJsonValue &result, const QString &error)
+{
+    if (id == 0)
+        return;
+    if (id == m_reasonRequest) {
+        m_reasonRequest = 0;
+        if (!ok)
+            return Q_EMIT failed(tr("Counting the messages of that reason failed: %1").arg(error));
+        const QString reason = m_reason;
+        const QString shown = reason.isEmpty() ? tr("no reason") : reason.left(200);
+        confirmAndRun(m_target, tr("reason \"%1\"").arg(shown),
+                      protocol::messagePageFromJson(result.toObject()).reasonsTotal,
+                      [reason](MessageRequeue *requeue) { requeue->requeueReason(reason); });
+    } else if (id == m_recentRequest) {
+        m_recentRequest = 0;
+        if (!ok)
+            return Q_EMIT failed(tr("Counting the recent messages failed: %1").arg(error));
+        // Every reason's rows, also those of the reasons the reply left off.
+        const qint64 count = protocol::messagePageFromJson(result.toObject()).reasonsTotal;
+        const qint64 maxAgeMs = qint64(m_recentMinutes) * 60000;
+        confirmAndRun(m_target, tr("those of the last %Ln minute(s)", nullptr, m_recentMinutes), count,
+                      [maxAgeMs, count](MessageRequeue *requeue) { requeue->requeueRecent(maxAgeMs, count); });
+    }
+}
+
+void ConfirmedRequeue::confirmAndRun(const Target &target, const QString &what, qint64 count,
+                                     const std::function<void(MessageRequeue *)> &start)
+{
+    if (count <= 0) {
+        Q_EMIT done(
+            tr("Nothing to requeue: %1 has no such messages in status %2.").arg(target.stage, target.statusName));
+        return;
+    }
+    QString question = tr("Put %Ln message(s) of stage %1 in status %2 back to pending (%3)?", nullptr, intOf(count))
+                           .arg(target.stage, target.statusName, what);
+    if (count > protocol::MaxRequeueLimit)
+        question += u' '
+            + tr("The daemon moves at most %L1 at a time: the console asks in batches until all are moved.")
+                  .arg(protocol::MaxRequeueLimit);
+    if (const QString warning = m_actions->failingWarning(target.stage); !warning.isEmpty())
+        question += u"\n\n"_s + warning;
+    if (!m_actions->confirm(tr("Requeue messages of %1").arg(target.stage), question))
+        return;
+    m_running = new MessageRequeue(m_client, target.stage, target.status, this);
+    connect(m_running, &MessageRequeue::progress, this, [this](qint64 moved, qint64 wanted) {
+        Q_EMIT progress(wanted > 0 ? tr("Requeueing: %L1 of %L2 moved…").arg(moved).arg(wanted)
+                                   : tr("Requeueing: reading the ids…"));
+    });
+    connect(m_running, &MessageRequeue::finished, this, [this, stage = target.stage](qint64 moved) {
+        Q_EMIT done(tr("%Ln message(s) of stage %1 put back to pending.", nullptr, intOf(moved)).arg(stage));
+        finish();
+    });
+    connect(m_running, &MessageRequeue::failed, this, [this](const QString &message) {
+        Q_EMIT failed(message);
+        finish();
+    });
+    Q_EMIT runningChanged(true);
+    start(m_running);
+}
+
+void ConfirmedRequeue::finish()
+{
+    m_running->deleteLater();
+    m_running = nullptr;
+    Q_EMIT runningChanged(false);
+}
+
+} // namespace pepsi::console
