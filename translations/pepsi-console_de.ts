@@ -244,6 +244,10 @@
             <numerusform>%Ln %1 Nachrichten von %2 wieder auf wartend gesetzt</numerusform>
         </translation>
     </message>
+    <message>
+        <source>a setting changed with set</source>
+        <translation>eine Einstellung per set geändert</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -15,6 +15,7 @@ namespace pepsi::console {
 using namespace Qt::StringLiterals;
 namespace event = protocol::event;
 namespace field = protocol::field;
+namespace value = protocol::value;
 
 QString EventText::noteEvent() { return u"console"_s; }
 
@@ -200,11 +201,12 @@ QString EventText::details(const QJsonObject &e)
         for (const QJsonValue v : e.value(field::Stages).toArray())
             stages.append(v.toString());
         const QString source = str(field::Source);
-        const QString why = source == "notify"_L1 ? tr("the configuration changed")
-            : source == "socket"_L1               ? tr("asked on the control socket")
-            : source == "reconnect"_L1            ? tr("the database is back")
-            : source == "signal"_L1               ? tr("SIGHUP")
-                                                  : source;
+        const QString why = source == value::Notify ? tr("the configuration changed")
+            : source == value::Socket               ? tr("asked on the control socket")
+            : source == value::Reconnect            ? tr("the database is back")
+            : source == value::Signal               ? tr("SIGHUP")
+            : source == value::Set                  ? tr("a setting changed with set")
+                                                    : source;
         return tr("configuration reloaded (%1); stages: %2").arg(why, stages.join(u", "_s));
     }
     if (name == event::DatabaseLost)

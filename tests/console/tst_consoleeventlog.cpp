@@ -88,6 +88,9 @@ void TestConsoleEventLog::eventDetails_data()
     QTest::newRow("reload") << QByteArray(R"({"event": "reload", "stages": ["a", "b"], "source": "socket"})")
                             << u"reload"_s << u"configuration reloaded (asked on the control socket); stages: a, b"_s
                             << false;
+    QTest::newRow("reload after set") << QByteArray(R"({"event": "reload", "stages": ["a"], "source": "set"})")
+                                      << u"reload"_s
+                                      << u"configuration reloaded (a setting changed with set); stages: a"_s << false;
     QTest::newRow("start failed") << QByteArray(R"({"event": "start_failed", "stage": "a",
                                                    "cause": "exited with status 78 before answering",
                                                    "stderr": "no such table"})")
