@@ -53,8 +53,15 @@ bool OutputPipe::open(QString *error)
         return false;
     }
     m_readable = new QSocketNotifier(m_readFd, QSocketNotifier::Read, this);
+    m_readable->setEnabled(false);
     connect(m_readable, &QSocketNotifier::activated, this, &OutputPipe::readyRead);
     return true;
+}
+
+void OutputPipe::watch()
+{
+    if (m_readable)
+        m_readable->setEnabled(true);
 }
 
 void OutputPipe::adoptAsStdout(int fd)

@@ -28,8 +28,11 @@ public:
     OutputPipe(const OutputPipe &) = delete;
     OutputPipe &operator=(const OutputPipe &) = delete;
 
-    // Makes the pipe; false with `error` set when the system refuses.
+    // Makes the pipe; false with `error` set when the system refuses. It is
+    // not watched yet: see watch().
     bool open(QString *error);
+    // From now on readyRead() says when there is something to read.
+    void watch();
     // The end the child writes: dup2 it onto STDOUT_FILENO between fork and
     // exec (see adoptAsStdout). Never 0, 1 or 2.
     int childEnd() const { return m_writeFd; }

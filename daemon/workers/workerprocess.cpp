@@ -95,6 +95,12 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
     connect(&m_process, &QProcess::started, this, [this] {
         if (m_state == State::Starting)
             m_state = State::Running;
+        // Only now: its first answers are often in the pipe already when the
+        // event loop sees the end of QProcess's start-up pipe, and the
+        // dispatcher may hand out our notifier first. Answers taken while
+        // Starting made neither an idle worker nor a recycled one (the pool
+        // looks at that once per answer), and said what ran before it started.
+        m_output.watch();
         qCDebug(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "started";
         Q_EMIT started(this);
         if (!m_inFlight.empty())

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // OutputPipe, the worker's stdout as the daemon reads it: what the writer
 // wrote arrives whole and in order, a pipe's worth at most per read, and the
-// end of it (every writer gone) is seen once, with no notifier left firing.
+// end of it (every writer gone) is seen once, with no notifier left firing;
+// nothing is announced before watch() (the worker's start comes first).
 #include "workers/outputpipe.h"
 
 #include <QSignalSpy>
@@ -21,6 +22,7 @@ private Q_SLOTS:
     void whatWasWrittenArrivesInOrder_data();
     void whatWasWrittenArrivesInOrder();
     void theEndStopsTheNotifier();
+    void nothingIsAnnouncedBeforeWatch();
     void closedReadsNothing();
 
 private:
@@ -71,6 +73,7 @@ void tst_OutputPipe::whatWasWrittenArrivesInOrder()
     QCOMPARE(::write(writer, sent.constData(), sent.size()), sent.size());
 
     QByteArray received;
+    pipe.watch();
     connect(&pipe, &OutputPipe::readyRead, this, [&] {
         const QByteArrayView chunk = pipe.read();
         QVERIFY(chunk.size() <= OutputPipe::ChunkBytes);
@@ -92,6 +95,7 @@ void tst_OutputPipe::theEndStopsTheNotifier()
     ::close(writer);
     QByteArray received;
     int calls = 0;
+    pipe.watch();
     connect(&pipe, &OutputPipe::readyRead, this, [&] {
         ++calls;
         received += pipe.read();
@@ -103,6 +107,23 @@ void tst_OutputPipe::theEndStopsTheNotifier()
     for (int pass = 0; pass < 10; ++pass)
         QCoreApplication::processEvents();
     QCOMPARE(calls, 2);
+}
+
+void tst_OutputPipe::nothingIsAnnouncedBeforeWatch()
+{
+    OutputPipe pipe;
+    QString error;
+    QVERIFY2(pipe.open(&error), qPrintable(error));
+    const int writer = takeWriteEnd(pipe);
+    QCOMPARE(::write(writer, "0\n", 2), 2);
+    QSignalSpy ready(&pipe, &OutputPipe::readyRead);
+    for (int pass = 0; pass < 10; ++pass)
+        QCoreApplication::processEvents();
+    QCOMPARE(ready.size(), 0);
+    pipe.watch();
+    QTRY_VERIFY(!ready.isEmpty());
+    QCOMPARE(pipe.read(), QByteArrayView("0\n"));
+    ::close(writer);
 }
 
 void tst_OutputPipe::closedReadsNothing()
