@@ -26,6 +26,9 @@ constexpr std::chrono::milliseconds StderrWindow{1000};
 // While a new worker has not read its first ids (configuration, database
 // connection), nothing it holds is timed; this is how often it is looked at.
 constexpr std::chrono::milliseconds StartProbeInterval{50};
+// At its exit, what a worker wrote is read up to this many pipe's worths:
+// more can only come from a process of its own that still holds its stdout.
+constexpr int MaxChunksAtExit = 16;
 
 void prepareChild()
 {
@@ -92,6 +95,12 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
     connect(&m_process, &QProcess::started, this, [this] {
         if (m_state == State::Starting)
             m_state = State::Running;
+        // Only now: its first answers are often in the pipe already when the
+        // event loop sees the end of QProcess's start-up pipe, and the
+        // dispatcher may hand out our notifier first. Answers taken while
+        // Starting made neither an idle worker nor a recycled one (the pool
+        // looks at that once per answer), and said what ran before it started.
+        m_output.watch();
         qCDebug(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "started";
         Q_EMIT started(this);
         if (!m_inFlight.empty())
@@ -99,7 +108,7 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
         if (!m_ready && m_launch.startTimeout.count() > 0)
             m_startDeadline.start(m_launch.startTimeout);
     });
-    connect(&m_process, &QProcess::readyReadStandardOutput, this, &WorkerProcess::onStdout);
+    connect(&m_output, &OutputPipe::readyRead, this, &WorkerProcess::onStdout);
     connect(&m_process, &QProcess::readyReadStandardError, this, &WorkerProcess::onStderr);
     connect(&m_process, &QProcess::finished, this, &WorkerProcess::onFinished);
     connect(&m_process, &QProcess::errorOccurred, this, &WorkerProcess::onErrorOccurred);
@@ -118,22 +127,28 @@ void WorkerProcess::start()
     m_process.setArguments(m_launch.arguments);
     m_process.setProcessEnvironment(m_launch.environment);
     QString error;
-    if (!m_input.open(&error)) {
+    const bool input = m_input.open(&error);
+    if (!input || !m_output.open(&error)) {
         WorkerExit exit;
         exit.kind = WorkerExit::Kind::FailedToStart;
-        exit.cause = QStringLiteral("failed to start: no pipe for its input: ") + error;
+        exit.cause = QStringLiteral("failed to start: no pipe for its %1: ")
+                         .arg(input ? QLatin1String("output") : QLatin1String("input"))
+            + error;
         // Reported from the event loop, as QProcess reports a failed exec.
         QMetaObject::invokeMethod(
             this, [this, exit] { finish(exit); }, Qt::QueuedConnection);
         return;
     }
     m_process.setStandardInputFile(QProcess::nullDevice());
-    m_process.setChildProcessModifier([input = m_input.childEnd()] {
+    m_process.setStandardOutputFile(QProcess::nullDevice());
+    m_process.setChildProcessModifier([input = m_input.childEnd(), output = m_output.childEnd()] {
         InputPipe::adoptAsStdin(input);
+        OutputPipe::adoptAsStdout(output);
         prepareChild();
     });
     m_process.start(QIODevice::ReadOnly | QIODevice::Unbuffered);
     m_input.releaseChildEnd();
+    m_output.releaseChildEnd();
     // QProcess knows the pid once it has forked; started() comes later, from
     // the event loop, and a snapshot taken in between must not say pid 0.
     m_pid = m_process.processId();
@@ -205,26 +220,29 @@ void WorkerProcess::becomeReady()
         headChanged();
 }
 
-void WorkerProcess::onStdout()
+void WorkerProcess::onStdout() { consumeStdout(); }
+
+bool WorkerProcess::consumeStdout()
 {
     // At most a pipe's worth arrives per call; what follows a decision to
     // kill the worker is dropped, never kept.
-    const QByteArray data = m_process.readAllStandardOutput();
+    const QByteArrayView data = m_output.read();
     if (m_condemned)
-        return;
+        return !data.isEmpty();
     m_stdout.feed(data, [this](QByteArrayView line, bool cut) {
         handleLine(line, cut);
         return !m_condemned;
     });
     if (m_condemned) {
         m_stdout.clear();
-        return;
+        return true;
     }
     // A line still being written that cannot become a status line (or that
     // comes with nothing outstanding) is a violation now: its newline may never come.
     const QByteArrayView partial = m_stdout.pending();
     if (!partial.isEmpty() && (m_inFlight.empty() || !couldBeStatusLine(partial)))
         handleLine(partial, m_stdout.pendingCut());
+    return !data.isEmpty();
 }
 
 void WorkerProcess::handleLine(QByteArrayView line, bool cut)
@@ -391,7 +409,8 @@ WorkerExit WorkerProcess::classifyExit(int exitCode, QProcess::ExitStatus status
 
 void WorkerProcess::onFinished(int exitCode, QProcess::ExitStatus status)
 {
-    onStdout(); // lines that arrived together with the exit
+    // Lines that arrived together with the exit.
+    for (int chunk = 0; chunk < MaxChunksAtExit && consumeStdout(); ++chunk) { }
     onStderr();
     if (!m_stderr.pending().isEmpty())
         logStderrLine(m_stderr.pending(), m_stderr.pendingCut());
@@ -420,6 +439,7 @@ void WorkerProcess::finish(const WorkerExit &exit)
     m_startProbe.stop();
     m_startDeadline.stop();
     m_stderrWindow.stop();
+    m_output.close();
     const Tickets unanswered(m_inFlight.begin(), m_inFlight.end());
     m_inFlight.clear();
     qCDebug(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "exited"

@@ -6,6 +6,7 @@
 #include "protocol/statusline.h"
 #include "workers/inputpipe.h"
 #include "workers/linesplitter.h"
+#include "workers/outputpipe.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -89,6 +90,7 @@ Q_SIGNALS:
 
 private:
     void onStdout();
+    bool consumeStdout();
     void onStderr();
     void onInputBroken(const QString &why);
     void onGraceOver();
@@ -107,7 +109,8 @@ private:
 
     WorkerLaunch m_launch;
     QProcess m_process;
-    InputPipe m_input; // its stdin; QProcess reads its stdout and stderr
+    InputPipe m_input;   // its stdin
+    OutputPipe m_output; // its stdout; QProcess reads its stderr
     QTimer m_watchdog;
     QTimer m_killTimer;
     QTimer m_graceTimer;
