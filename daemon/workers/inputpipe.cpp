@@ -5,23 +5,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <fcntl.h>
 #include <unistd.h>
 
 namespace pepsi {
 
 namespace {
-
-// Moves `fd` above the standard descriptors: a pipe end that were 0 would be
-// replaced by QProcess's own redirection in the child before we adopt it.
-int aboveStandard(int fd)
-{
-    if (fd > STDERR_FILENO)
-        return fd;
-    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-    ::close(fd);
-    return moved;
-}
 
 // A write to a pipe whose reader is gone must be an EPIPE, not a signal that
 // ends the daemon. The daemon ignores SIGPIPE from its start; QProcess, which
@@ -51,20 +39,7 @@ InputPipe::~InputPipe()
 bool InputPipe::open(QString *error)
 {
     ignoreSigpipe();
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) {
-        *error = QString::fromLocal8Bit(std::strerror(errno));
-        return false;
-    }
-    m_readFd = aboveStandard(fds[0]);
-    m_writeFd = aboveStandard(fds[1]);
-    if (m_readFd < 0 || m_writeFd < 0 || ::fcntl(m_writeFd, F_SETFL, O_NONBLOCK) != 0) {
-        *error = QString::fromLocal8Bit(std::strerror(errno));
-        releaseChildEnd();
-        closeWriteEnd();
-        return false;
-    }
-    return true;
+    return m_ends.open(PipeEnds::Ours::WriteEnd, error);
 }
 
 void InputPipe::adoptAsStdin(int fd)
@@ -73,16 +48,11 @@ void InputPipe::adoptAsStdin(int fd)
     (void)::dup2(fd, STDIN_FILENO);
 }
 
-void InputPipe::releaseChildEnd()
-{
-    if (m_readFd >= 0)
-        ::close(m_readFd);
-    m_readFd = -1;
-}
+void InputPipe::releaseChildEnd() { m_ends.closeChild(); }
 
 void InputPipe::write(const QByteArray &data)
 {
-    if (m_writeFd < 0 || m_closeWhenFlushed)
+    if (m_ends.ours() < 0 || m_closeWhenFlushed)
         return;
     m_pending += data;
     flush();
@@ -98,7 +68,7 @@ void InputPipe::close()
 void InputPipe::flush()
 {
     while (!m_pending.isEmpty()) {
-        const ssize_t n = ::write(m_writeFd, m_pending.constData(), size_t(m_pending.size()));
+        const ssize_t n = ::write(m_ends.ours(), m_pending.constData(), size_t(m_pending.size()));
         if (n == m_pending.size()) { // the usual case: all of it at once
             m_pending.clear();
             break;
@@ -112,7 +82,7 @@ void InputPipe::flush()
         if (n < 0 && errno == EAGAIN) {
             // The reader is behind: wait until the pipe takes more.
             if (!m_writable) {
-                m_writable = new QSocketNotifier(m_writeFd, QSocketNotifier::Write, this);
+                m_writable = new QSocketNotifier(m_ends.ours(), QSocketNotifier::Write, this);
                 connect(m_writable, &QSocketNotifier::activated, this, &InputPipe::flush);
             }
             m_writable->setEnabled(true);
@@ -137,9 +107,7 @@ void InputPipe::closeWriteEnd()
         m_writable->deleteLater(); // this may run in its own activated()
         m_writable = nullptr;
     }
-    if (m_writeFd >= 0)
-        ::close(m_writeFd);
-    m_writeFd = -1;
+    m_ends.closeOurs();
 }
 
 } // namespace pepsi

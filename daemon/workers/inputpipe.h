@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "workers/pipeends.h"
+
 #include <QByteArray>
 #include <QObject>
 #include <QString>
@@ -28,7 +30,7 @@ public:
     bool open(QString *error);
     // The end the child reads: dup2 it onto STDIN_FILENO between fork and exec
     // (see adoptAsStdin). Never 0, 1 or 2.
-    int childEnd() const { return m_readFd; }
+    int childEnd() const { return m_ends.child(); }
     // After the fork: the child holds its own copy of the read end.
     void releaseChildEnd();
 
@@ -50,8 +52,7 @@ private:
     void flush();
     void closeWriteEnd();
 
-    int m_readFd = -1;
-    int m_writeFd = -1;
+    PipeEnds m_ends; // ours is the write end
     QByteArray m_pending;
     QSocketNotifier *m_writable = nullptr;
     bool m_closeWhenFlushed = false;

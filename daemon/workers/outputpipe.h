@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "workers/pipeends.h"
+
 #include <QByteArrayView>
 #include <QObject>
 #include <QString>
@@ -35,7 +37,7 @@ public:
     void watch();
     // The end the child writes: dup2 it onto STDOUT_FILENO between fork and
     // exec (see adoptAsStdout). Never 0, 1 or 2.
-    int childEnd() const { return m_writeFd; }
+    int childEnd() const { return m_ends.child(); }
     // After the fork: the child holds its own copy of the write end.
     void releaseChildEnd();
     // Between fork and exec, async-signal-safe: makes `fd` the child's stdout.
@@ -53,8 +55,7 @@ Q_SIGNALS:
     void readyRead();
 
 private:
-    int m_readFd = -1;
-    int m_writeFd = -1;
+    PipeEnds m_ends; // ours is the read end
     QSocketNotifier *m_readable = nullptr;
 };
 

@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The control socket's bounds against a fake dispatcher, through real local
 // sockets: the line and client limits, a half line, a client that never
-// reads while events flow, and the socket file (mode, lock, live and stale).
+// reads while events flow (the socket file: tst_controlsocketfile).
 #include "control/controlserver.h"
 #include "controltestclient.h"
-#include "fakedispatch.h"
+#include "directserverfixture.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -70,56 +69,42 @@ private Q_SLOTS:
     void bigPoolRepliesFit_data();
     void bigPoolRepliesFit();
     void nonReaderIsDropped();
-    void socketModeAndLock();
-    void staleSocketIsReplaced();
-    void liveSocketWithoutLockIsKept();
 
 private:
-    QString path() const { return m_dir->filePath(u"run/dispatch.sock"_s); }
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDispatch> m_fake;
-    std::unique_ptr<ControlServer> m_server;
+    std::unique_ptr<DirectServerFixture> m_daemon;
 };
 
 void tst_ControlLimits::init()
 {
-    m_dir = std::make_unique<QTemporaryDir>();
-    m_fake = std::make_unique<FakeDispatch>();
-    m_server = std::make_unique<ControlServer>(*m_fake, *m_fake);
-    const auto error = m_server->listen(path());
-    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+    m_daemon = std::make_unique<DirectServerFixture>();
+    QVERIFY(m_daemon->listen());
 }
 
-void tst_ControlLimits::cleanup()
-{
-    m_server.reset();
-    m_fake.reset();
-    m_dir.reset();
-}
+void tst_ControlLimits::cleanup() { m_daemon.reset(); }
 
 // Requests answered off the dispatch loop (the queue counts) and at once
 // (version), pipelined in one write: the replies keep the requests' order,
 // and the line after a pending one is not even read until it is answered.
 void tst_ControlLimits::laterAnswersKeepTheOrder()
 {
-    m_fake->m_deferAnswers = true;
+    m_daemon->dispatch().m_deferAnswers = true;
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     client.sendRaw(R"({"id":1,"cmd":"queues"})"
                    "\n"
                    R"({"id":2,"cmd":"version"})"
                    "\n"
                    R"({"id":3,"cmd":"status"})"
                    "\n");
-    QTRY_COMPARE(m_fake->m_deferred.size(), 1);
+    QTRY_COMPARE(m_daemon->dispatch().m_deferred.size(), 1);
     // A round trip on another connection: the server has run since, and
     // still asked for no second count.
     ControlTestClient other;
-    QVERIFY(other.connectTo(path()));
+    QVERIFY(other.connectTo(m_daemon->path()));
     QVERIFY(other.request(QJsonObject{{u"cmd"_s, u"version"_s}}).value(u"ok"_s).toBool());
-    QCOMPARE(m_fake->m_queueQueries, 1);
+    QCOMPARE(m_daemon->dispatch().m_queueQueries, 1);
 
-    m_fake->releaseAnswers();
+    m_daemon->dispatch().releaseAnswers();
     const auto first = client.nextLine();
     QVERIFY(first);
     QCOMPARE(first->value(u"id"_s).toInt(), 1);
@@ -127,8 +112,8 @@ void tst_ControlLimits::laterAnswersKeepTheOrder()
     const auto second = client.nextLine();
     QVERIFY(second);
     QCOMPARE(second->value(u"id"_s).toInt(), 2);
-    QTRY_COMPARE(m_fake->m_deferred.size(), 1);
-    m_fake->releaseAnswers();
+    QTRY_COMPARE(m_daemon->dispatch().m_deferred.size(), 1);
+    m_daemon->dispatch().releaseAnswers();
     const auto third = client.nextLine();
     QVERIFY(third);
     QCOMPARE(third->value(u"id"_s).toInt(), 3);
@@ -139,8 +124,8 @@ void tst_ControlLimits::laterAnswersKeepTheOrder()
 // closes its side on that EOF, and the replies still come, in order.
 void tst_ControlLimits::halfClosedClientGetsItsReplies()
 {
-    m_fake->m_deferAnswers = true;
-    const int fd = rawConnect(path());
+    m_daemon->dispatch().m_deferAnswers = true;
+    const int fd = rawConnect(m_daemon->path());
     QVERIFY(fd >= 0);
     const QByteArray requests = R"({"id":7,"cmd":"queues"})"
                                 "\n"
@@ -148,9 +133,9 @@ void tst_ControlLimits::halfClosedClientGetsItsReplies()
                                 "\n";
     QCOMPARE(::write(fd, requests.constData(), size_t(requests.size())), ssize_t(requests.size()));
     QCOMPARE(::shutdown(fd, SHUT_WR), 0);
-    QTRY_COMPARE(m_fake->m_deferred.size(), 1);
-    QTRY_COMPARE(m_server->clientCount(), 1);
-    m_fake->releaseAnswers();
+    QTRY_COMPARE(m_daemon->dispatch().m_deferred.size(), 1);
+    QTRY_COMPARE(m_daemon->server().clientCount(), 1);
+    m_daemon->dispatch().releaseAnswers();
     QByteArray received;
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
@@ -165,26 +150,26 @@ void tst_ControlLimits::halfClosedClientGetsItsReplies()
     const QList<QByteArray> lines = received.split('\n');
     QCOMPARE(QJsonDocument::fromJson(lines.at(0)).object().value(u"id"_s).toInt(), 7);
     QCOMPARE(QJsonDocument::fromJson(lines.at(1)).object().value(u"id"_s).toInt(), 8);
-    QTRY_COMPARE(m_server->clientCount(), 0);
+    QTRY_COMPARE(m_daemon->server().clientCount(), 0);
 }
 
 // A client that goes for good while its request is answered: the answer
 // finds nobody, and the connection is forgotten.
 void tst_ControlLimits::clientGoneBeforeTheAnswer()
 {
-    m_fake->m_deferAnswers = true;
+    m_daemon->dispatch().m_deferAnswers = true;
     {
         ControlTestClient client;
-        QVERIFY(client.connectTo(path()));
+        QVERIFY(client.connectTo(m_daemon->path()));
         client.sendRaw(R"({"id":1,"cmd":"status"})"
                        "\n");
-        QTRY_COMPARE(m_fake->m_deferred.size(), 1);
+        QTRY_COMPARE(m_daemon->dispatch().m_deferred.size(), 1);
     }
-    m_fake->releaseAnswers();
-    QTRY_COMPARE(m_server->clientCount(), 0);
-    m_fake->m_deferAnswers = false;
+    m_daemon->dispatch().releaseAnswers();
+    QTRY_COMPARE(m_daemon->server().clientCount(), 0);
+    m_daemon->dispatch().m_deferAnswers = false;
     ControlTestClient next;
-    QVERIFY(next.connectTo(path()));
+    QVERIFY(next.connectTo(m_daemon->path()));
     QVERIFY(next.request(QJsonObject{{u"cmd"_s, u"queues"_s}}).value(u"ok"_s).toBool());
 }
 
@@ -220,7 +205,7 @@ void tst_ControlLimits::bigPoolRepliesFit()
     QFETCH(bool, ok);
     QFETCH(int, workers);
     QFETCH(QString, error);
-    m_fake->m_workers.clear();
+    m_daemon->dispatch().m_workers.clear();
     for (const QString &stage : {u"enrich"_s, u"score"_s}) {
         for (int w = 0; w < 64; ++w) {
             WorkerSnapshot worker;
@@ -229,11 +214,11 @@ void tst_ControlLimits::bigPoolRepliesFit()
             worker.state = WorkerSnapshot::State::Running;
             for (int i = 0; i < 256; ++i)
                 worker.ids.append(1000000000 + w * 256 + i);
-            m_fake->m_workers.append(worker);
+            m_daemon->dispatch().m_workers.append(worker);
         }
     }
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     client.sendRaw(request + '\n');
     const auto line = client.nextLine();
     QVERIFY(line);
@@ -278,9 +263,9 @@ void tst_ControlLimits::lineLimit()
     QFETCH(bool, closed);
 
     ControlTestClient other;
-    QVERIFY(other.connectTo(path()));
+    QVERIFY(other.connectTo(m_daemon->path()));
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     // A valid request padded with spaces up to `size` bytes.
     QByteArray line = R"({"id":"big","cmd":"version"})"_ba;
     line += QByteArray(size - line.size(), ' ');
@@ -315,18 +300,18 @@ void tst_ControlLimits::lineLimit()
     }
     // That one connection only.
     QCOMPARE(other.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
-    QTRY_COMPARE(m_server->clientCount(), closed ? 1 : 2);
+    QTRY_COMPARE(m_daemon->server().clientCount(), closed ? 1 : 2);
 }
 
 void tst_ControlLimits::halfLineWaits()
 {
     ControlTestClient half;
-    QVERIFY(half.connectTo(path()));
+    QVERIFY(half.connectTo(m_daemon->path()));
     half.sendRaw(R"({"id":"h","cmd":"sta)"_ba);
     QTRY_COMPARE(half.socket().bytesToWrite(), qint64(0));
     // Requests of another client answered meanwhile: the server has read the half line.
     ControlTestClient other;
-    QVERIFY(other.connectTo(path()));
+    QVERIFY(other.connectTo(m_daemon->path()));
     for (int i = 0; i < 3; ++i)
         QCOMPARE(other.request(R"({"cmd":"status"})"_ba).value(u"ok"_s).toBool(), true);
     QVERIFY(!half.socket().canReadLine());
@@ -341,43 +326,43 @@ void tst_ControlLimits::halfLineWaits()
 
 void tst_ControlLimits::clientLimit()
 {
-    m_server->setLimits(ControlLimits{64 * 1024, 3, 1024 * 1024, std::chrono::milliseconds(1000)});
+    m_daemon->server().setLimits(ControlLimits{64 * 1024, 3, 1024 * 1024, std::chrono::milliseconds(1000)});
     std::vector<std::unique_ptr<ControlTestClient>> clients;
     for (int i = 0; i < 3; ++i) {
         clients.push_back(std::make_unique<ControlTestClient>());
-        QVERIFY(clients.back()->connectTo(path()));
+        QVERIFY(clients.back()->connectTo(m_daemon->path()));
     }
-    QTRY_COMPARE(m_server->clientCount(), 3);
+    QTRY_COMPARE(m_daemon->server().clientCount(), 3);
     ControlTestClient fourth;
-    QVERIFY(fourth.connectTo(path()));
+    QVERIFY(fourth.connectTo(m_daemon->path()));
     const auto refusal = fourth.nextLine();
     QVERIFY(refusal);
     QCOMPARE(refusal->value(u"ok"_s).toBool(), false);
     QVERIFY(refusal->value(u"error"_s).toString().contains(u"too many clients (3)"_s));
     QVERIFY(fourth.waitForClosed());
-    QCOMPARE(m_server->clientCount(), 3);
+    QCOMPARE(m_daemon->server().clientCount(), 3);
     for (const auto &client : clients)
         QCOMPARE(client->request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
 
     // One leaves: room for another.
     clients.front()->socket().disconnectFromServer();
-    QTRY_COMPARE(m_server->clientCount(), 2);
+    QTRY_COMPARE(m_daemon->server().clientCount(), 2);
     ControlTestClient fifth;
-    QVERIFY(fifth.connectTo(path()));
+    QVERIFY(fifth.connectTo(m_daemon->path()));
     QCOMPARE(fifth.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
 }
 
 void tst_ControlLimits::nonReaderIsDropped()
 {
-    const int fd = rawConnect(path());
+    const int fd = rawConnect(m_daemon->path());
     QVERIFY(fd >= 0);
     const QByteArray subscribe = R"({"cmd":"subscribe"})"
                                  "\n";
     QCOMPARE(::write(fd, subscribe.constData(), size_t(subscribe.size())), subscribe.size());
     ControlTestClient reader;
-    QVERIFY(reader.connectTo(path()));
+    QVERIFY(reader.connectTo(m_daemon->path()));
     QCOMPARE(reader.request(R"({"cmd":"subscribe","events":["worker_crashed"]})"_ba).value(u"ok"_s).toBool(), true);
-    QTRY_COMPARE(m_server->clientCount(), 2);
+    QTRY_COMPARE(m_daemon->server().clientCount(), 2);
 
     // 200,000 events of ~1 KiB (about 200 MiB) while one client never reads.
     const qint64 rssBefore = rssKiB();
@@ -386,96 +371,29 @@ void tst_ControlLimits::nonReaderIsDropped()
     bool dropped = false;
     int afterDrop = 0;
     for (int i = 0; i < 200000 && afterDrop < 2000; ++i) {
-        m_fake->emitEvent(u"worker_exited"_s, fields);
+        m_daemon->dispatch().emitEvent(u"worker_exited"_s, fields);
         if (i % 500 == 0) {
             QCoreApplication::processEvents();
             rssMax = std::max(rssMax, rssKiB());
         }
-        dropped = dropped || m_server->clientCount() == 1;
+        dropped = dropped || m_daemon->server().clientCount() == 1;
         afterDrop += dropped ? 1 : 0;
     }
     QVERIFY2(dropped, "the client that never reads is still connected");
     qInfo("RSS %lld KiB before, at most %lld KiB while ~%lld MiB of events went out", rssBefore, rssMax,
-          qint64(m_server->lastSeq()) / 1024);
+          qint64(m_daemon->server().lastSeq()) / 1024);
     // The cap is 1 MiB per client; allow the allocator some slack.
     QVERIFY2(rssMax - rssBefore < 16 * 1024, qPrintable(u"RSS grew by %1 KiB"_s.arg(rssMax - rssBefore)));
     // The other client was served throughout and still is; it got no
     // worker_exited (its filter), and a crash it asked for arrives.
     QCOMPARE(reader.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
-    m_fake->emitEvent(u"worker_crashed"_s, {{u"pid"_s, 77}, {u"stage"_s, u"enrich"_s}});
+    m_daemon->dispatch().emitEvent(u"worker_crashed"_s, {{u"pid"_s, 77}, {u"stage"_s, u"enrich"_s}});
     const auto crashed = reader.takeEvent(u"worker_crashed"_s);
     QVERIFY(crashed);
     QCOMPARE(crashed->value(u"pid"_s).toInt(), 77);
     for (const QJsonObject &event : std::as_const(reader.events))
         QVERIFY(event.value(u"event"_s).toString() != u"worker_exited"_s);
     ::close(fd);
-}
-
-void tst_ControlLimits::socketModeAndLock()
-{
-    struct stat info
-    {
-    };
-    QCOMPARE(::stat(QFile::encodeName(path()).constData(), &info), 0);
-    QVERIFY(S_ISSOCK(info.st_mode));
-    QCOMPARE(info.st_mode & 07777, mode_t(0660));
-    QCOMPARE(::stat(QFile::encodeName(m_dir->filePath(u"run"_s)).constData(), &info), 0);
-    QCOMPARE(info.st_mode & 07777, mode_t(0750));
-
-    // A second server on the same path: refused, the first one keeps serving.
-    FakeDispatch otherFake;
-    ControlServer second(otherFake, otherFake);
-    const auto error = second.listen(path());
-    QVERIFY(error);
-    QVERIFY2(error->contains(u"still running"_s) && error->contains(QString::number(::getpid())), qPrintable(*error));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
-    QCOMPARE(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toInt(), 4242);
-
-    // Closing removes the socket and the lock.
-    m_server->close();
-    QVERIFY(!QFile::exists(path()));
-    QVERIFY(!QFile::exists(path() + u".lock"_s));
-}
-
-void tst_ControlLimits::staleSocketIsReplaced()
-{
-    m_server->close();
-    // What a crashed daemon leaves: a socket file nobody listens on, and a
-    // lock file naming a pid that is gone.
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    const QByteArray name = QFile::encodeName(path());
-    memcpy(address.sun_path, name.constData(), size_t(name.size()));
-    QCOMPARE(::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
-    ::close(fd);
-    QVERIFY(QFile::exists(path()));
-    QFile lock(path() + u".lock"_s);
-    QVERIFY(lock.open(QIODevice::WriteOnly));
-    lock.write("999999\npepsi-dispatch\n" + QSysInfo::machineHostName().toUtf8() + "\n");
-    lock.close();
-
-    ControlServer server(*m_fake, *m_fake);
-    const auto error = server.listen(path());
-    QVERIFY2(!error, qPrintable(error.value_or(QString())));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
-    QCOMPARE(client.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
-}
-
-void tst_ControlLimits::liveSocketWithoutLockIsKept()
-{
-    m_server->close();
-    // Something that does not take our lock listens there.
-    QLocalServer foreign;
-    QVERIFY(foreign.listen(path()));
-    ControlServer server(*m_fake, *m_fake);
-    const auto error = server.listen(path());
-    QVERIFY(error);
-    QVERIFY2(error->contains(u"not taking it over"_s), qPrintable(*error));
-    QVERIFY(foreign.isListening());
-    QVERIFY(QFile::exists(path()));
 }
 
 QTEST_GUILESS_MAIN(tst_ControlLimits)

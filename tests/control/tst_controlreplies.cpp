@@ -3,11 +3,10 @@
 // through a real QLocalSocket: the pieces of one moment, never two.
 #include "control/controlserver.h"
 #include "controltestclient.h"
-#include "fakedispatch.h"
+#include "directserverfixture.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
-#include <QTemporaryDir>
 #include <QTest>
 #include <memory>
 
@@ -28,27 +27,16 @@ private Q_SLOTS:
     void narrowingHints();
 
 private:
-    QString path() const { return m_dir->filePath(u"dispatch.sock"_s); }
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDispatch> m_fake;
-    std::unique_ptr<ControlServer> m_server;
+    std::unique_ptr<DirectServerFixture> m_daemon;
 };
 
 void tst_ControlReplies::init()
 {
-    m_dir = std::make_unique<QTemporaryDir>();
-    m_fake = std::make_unique<FakeDispatch>();
-    m_server = std::make_unique<ControlServer>(*m_fake, *m_fake);
-    const auto error = m_server->listen(path());
-    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+    m_daemon = std::make_unique<DirectServerFixture>();
+    QVERIFY(m_daemon->listen());
 }
 
-void tst_ControlReplies::cleanup()
-{
-    m_server.reset();
-    m_fake.reset();
-    m_dir.reset();
-}
+void tst_ControlReplies::cleanup() { m_daemon.reset(); }
 
 // The fake's dispatcher moves on between any two reads, as the loop may
 // publish between two reads of the control thread: in moment N each of the
@@ -69,7 +57,7 @@ void tst_ControlReplies::oneMomentPerReply()
     QFETCH(QByteArray, request);
     // Shared: the fake outlives this function's frame until cleanup().
     const auto moment = std::make_shared<int>(0);
-    FakeDispatch *fake = m_fake.get();
+    FakeDispatch *fake = &m_daemon->dispatch();
     fake->m_betweenReads = [fake, moment] {
         const int now = ++*moment;
         for (PoolSnapshot &pool : fake->m_pools)
@@ -78,7 +66,7 @@ void tst_ControlReplies::oneMomentPerReply()
         fake->m_drained = {now % 2 ? u"enrich"_s : u"score"_s};
     };
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QJsonObject reply = client.request(request);
     QVERIFY2(reply.value(u"ok"_s).toBool(), qPrintable(reply.value(u"error"_s).toString()));
     QVERIFY(*moment > 0);
@@ -142,7 +130,7 @@ void tst_ControlReplies::narrowingHints()
     QFETCH(QString, hint);
     // 600 workers a stage with 64 ids each; a cooldown reason, and 200
     // reasons of failed rows, each longer than a line.
-    m_fake->m_workers.clear();
+    m_daemon->dispatch().m_workers.clear();
     for (const QString &stage : {u"enrich"_s, u"score"_s}) {
         for (int w = 0; w < 600; ++w) {
             WorkerSnapshot worker;
@@ -151,17 +139,17 @@ void tst_ControlReplies::narrowingHints()
             worker.state = WorkerSnapshot::State::Running;
             for (int i = 0; i < 64; ++i)
                 worker.ids.append(1000000000 + w * 64 + i);
-            m_fake->m_workers.append(worker);
+            m_daemon->dispatch().m_workers.append(worker);
         }
     }
     const QString longer(70'000, u'x');
-    m_fake->m_pools[1].cooldownReason = longer;
+    m_daemon->dispatch().m_pools[1].cooldownReason = longer;
     for (int id = 1; id <= 200; ++id)
-        m_fake->m_messages.append(
+        m_daemon->dispatch().m_messages.append(
             MessageRow{id, u"score"_s, u"failed"_s, 1, QDateTime::currentDateTimeUtc(), QString::number(id) + longer});
 
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QJsonObject reply = client.request(request);
     QCOMPARE(reply.value(u"ok"_s).toBool(), false);
     const QString error = reply.value(u"error"_s).toString();

@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The control socket's protocol against a fake dispatcher, through a real
 // QLocalSocket: every command and its reply, every bad input, the admin
-// check, events, filters and ticks.
+// check (events and ticks: tst_controlsubscriptions).
 #include "control/controlserver.h"
 #include "controltestclient.h"
-#include "fakedispatch.h"
+#include "directserverfixture.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 using namespace pepsi;
@@ -57,31 +53,18 @@ private Q_SLOTS:
     void messagesPageFitsTheLine();
     void messagesReasonsAndFilters();
     void metricsExposition();
-    void eventsAndFilters();
-    void ticksCoalesce();
 
 private:
-    QString path() const { return m_dir->filePath(u"run/dispatch.sock"_s); }
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<FakeDispatch> m_fake;
-    std::unique_ptr<ControlServer> m_server;
+    std::unique_ptr<DirectServerFixture> m_daemon;
 };
 
 void tst_ControlServer::init()
 {
-    m_dir = std::make_unique<QTemporaryDir>();
-    m_fake = std::make_unique<FakeDispatch>();
-    m_server = std::make_unique<ControlServer>(*m_fake, *m_fake);
-    const auto error = m_server->listen(path());
-    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+    m_daemon = std::make_unique<DirectServerFixture>();
+    QVERIFY(m_daemon->listen());
 }
 
-void tst_ControlServer::cleanup()
-{
-    m_server.reset();
-    m_fake.reset();
-    m_dir.reset();
-}
+void tst_ControlServer::cleanup() { m_daemon.reset(); }
 
 void tst_ControlServer::requests_data()
 {
@@ -279,7 +262,7 @@ void tst_ControlServer::requests()
     QFETCH(QByteArray, expected);
 
     ControlTestClient client;
-    QVERIFY(client.connectTo(this->path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QJsonObject reply = client.request(line);
     QVERIFY2(!reply.isEmpty(), "no reply");
     QCOMPARE(reply.value(u"ok"_s).toBool(), ok);
@@ -297,13 +280,13 @@ void tst_ControlServer::requests()
     const QJsonObject again = client.request(R"({"id":"next","cmd":"version"})"_ba);
     QCOMPARE(again.value(u"id"_s).toString(), u"next"_s);
     QCOMPARE(again.value(u"ok"_s).toBool(), true);
-    QCOMPARE(m_server->clientCount(), 1);
+    QCOMPARE(m_daemon->server().clientCount(), 1);
 }
 
 void tst_ControlServer::everyCommandIsInHelp()
 {
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QJsonArray commands = client.request(R"({"cmd":"help"})"_ba).value(u"result"_s)[u"commands"_s].toArray();
     QStringList names, admin;
     for (const QJsonValue &command : commands) {
@@ -338,23 +321,23 @@ void tst_ControlServer::adminRefused()
 {
     QFETCH(QByteArray, line);
     // Nobody who can connect here is admin.
-    m_server->setAdminUids({4000000000u});
+    m_daemon->server().setAdminUids({4000000000u});
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QJsonObject reply = client.request(line);
     QCOMPARE(reply.value(u"ok"_s).toBool(), false);
     const QString error = reply.value(u"error"_s).toString();
     QVERIFY2(error.startsWith(u"permission denied: '"_s), qPrintable(error));
     QVERIFY2(error.contains(u"needs root or the service account pepsi (you are uid %1)"_s.arg(::geteuid())),
              qPrintable(error));
-    QVERIFY(m_fake->m_calls.isEmpty());
+    QVERIFY(m_daemon->dispatch().m_calls.isEmpty());
     QCOMPARE(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"peer"_s][u"admin"_s].toBool(), false);
 }
 
 void tst_ControlServer::adminCommandsReachTheDaemon()
 {
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QString uid = QString::number(::geteuid());
     QCOMPARE(client.request(R"({"cmd":"drain","stage":"enrich"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), true);
     QCOMPARE(
@@ -372,7 +355,7 @@ void tst_ControlServer::adminCommandsReachTheDaemon()
                  .value(u"ok"_s)
                  .toBool(),
              true);
-    QCOMPARE(m_fake->m_calls,
+    QCOMPARE(m_daemon->dispatch().m_calls,
              QStringList({u"drain enrich "_s + uid, u"resume enrich "_s + uid, u"reload "_s + uid,
                           u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s,
                           u"set stage-score MAX_MESSAGES 50 "_s + uid}));
@@ -382,10 +365,10 @@ void tst_ControlServer::adminCommandsReachTheDaemon()
 void tst_ControlServer::messagesPageFitsTheLine()
 {
     for (qint64 id = 1000; id < 1500; ++id)
-        m_fake->m_messages.append(
+        m_daemon->dispatch().m_messages.append(
             MessageRow{id, u"score"_s, u"failed"_s, 1, QDateTime::currentDateTimeUtc(), QString(1000, u'r')});
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QJsonObject refused =
         client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":500})"_ba);
     QCOMPARE(refused.value(u"ok"_s).toBool(), false);
@@ -400,14 +383,14 @@ void tst_ControlServer::messagesPageFitsTheLine()
 // rows; "reason" and "max_age_ms" reach the dispatcher; bad ones are named.
 void tst_ControlServer::messagesReasonsAndFilters()
 {
-    m_fake->m_messages.clear();
+    m_daemon->dispatch().m_messages.clear();
     const QDateTime now = QDateTime::currentDateTimeUtc();
     for (qint64 id = 1; id <= 5; ++id)
-        m_fake->m_messages.append(
+        m_daemon->dispatch().m_messages.append(
             MessageRow{id, u"score"_s, u"failed"_s, 1, now.addSecs(-id), id <= 3 ? u"a"_s : u"b"_s});
-    m_fake->m_messages.append(MessageRow{6, u"score"_s, u"failed"_s, 1, now.addDays(-2), {}});
+    m_daemon->dispatch().m_messages.append(MessageRow{6, u"score"_s, u"failed"_s, 1, now.addDays(-2), {}});
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QJsonObject counts =
         client.request(R"({"cmd":"messages","stage":"score","status":"failed","reasons":true})"_ba)
             .value(u"result"_s)
@@ -442,10 +425,10 @@ void tst_ControlServer::metricsExposition()
 {
     PoolSnapshot odd;
     odd.stage = u"we\"ird\\stage\n"_s;
-    m_fake->m_pools.append(odd);
-    m_fake->m_drained.insert(odd.stage);
+    m_daemon->dispatch().m_pools.append(odd);
+    m_daemon->dispatch().m_drained.insert(odd.stage);
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QString text = client.request(R"({"cmd":"metrics"})"_ba).value(u"result"_s)[u"text"_s].toString();
     const QStringList lines = text.split(u'\n', Qt::SkipEmptyParts);
     for (const QString &line : {u"# TYPE pepsi_dispatch_up gauge"_s,
@@ -478,7 +461,7 @@ void tst_ControlServer::metricsExposition()
             QVERIFY2(typed.contains(line.section(u'{', 0, 0).section(u' ', 0, 0)), qPrintable(line));
     }
     // Without queue counts (the database down) the rest is still there.
-    m_fake->m_queuesError = u"the database is unreachable"_s;
+    m_daemon->dispatch().m_queuesError = u"the database is unreachable"_s;
     const QString down = client.request(R"({"cmd":"metrics"})"_ba).value(u"result"_s)[u"text"_s].toString();
     QVERIFY(down.contains(u"pepsi_dispatch_up 1\n"_s));
     QVERIFY(!down.contains(u"pepsi_dispatch_queue_messages"_s));
@@ -489,7 +472,7 @@ void tst_ControlServer::adminRequestIsLoggedCut()
     // The log names every admin request, but no peer chooses how long a log line is:
     // the request's text stops at 300 characters (24 of them before the stage name).
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QByteArray stage(5000, 'x');
     QTest::ignoreMessage(
         QtInfoMsg, QRegularExpression(uR"(^admin command \{"cmd":"drain","stage":"x{276} from uid \d+ pid \d+$)"_s));
@@ -499,9 +482,9 @@ void tst_ControlServer::adminRequestIsLoggedCut()
 
 void tst_ControlServer::queuesErrorInStatus()
 {
-    m_fake->m_queuesError = u"the database is unreachable"_s;
+    m_daemon->dispatch().m_queuesError = u"the database is unreachable"_s;
     ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
+    QVERIFY(client.connectTo(m_daemon->path()));
     const QJsonObject status = client.request(R"({"cmd":"status"})"_ba).value(u"result"_s).toObject();
     QCOMPARE(status.value(u"queues_error"_s).toString(), u"the database is unreachable"_s);
     QVERIFY(status.value(u"stages"_s)[u"enrich"_s][u"queue"_s].isNull());
@@ -509,86 +492,6 @@ void tst_ControlServer::queuesErrorInStatus()
     const QJsonObject queues = client.request(R"({"cmd":"queues"})"_ba);
     QCOMPARE(queues.value(u"ok"_s).toBool(), false);
     QVERIFY(queues.value(u"error"_s).toString().contains(u"unreachable"_s));
-}
-
-void tst_ControlServer::eventsAndFilters()
-{
-    ControlTestClient all;
-    QVERIFY(all.connectTo(path()));
-    ControlTestClient crashes;
-    QVERIFY(crashes.connectTo(path()));
-    ControlTestClient none;
-    QVERIFY(none.connectTo(path()));
-    m_fake->emitEvent(u"worker_started"_s, {{u"pid"_s, 1}, {u"stage"_s, u"enrich"_s}}); // before anyone subscribed
-    const QJsonObject subscribed = all.request(R"({"cmd":"subscribe"})"_ba);
-    QCOMPARE(subscribed.value(u"result"_s)[u"seq"_s].toInt(), 1);
-    QVERIFY(crashes.request(R"({"cmd":"subscribe","events":["worker_crashed"]})"_ba).value(u"ok"_s).toBool());
-
-    m_fake->emitEvent(u"worker_started"_s, {{u"pid"_s, 2}, {u"stage"_s, u"enrich"_s}});
-    m_fake->emitEvent(u"worker_crashed"_s,
-                      {{u"pid"_s, 2}, {u"stage"_s, u"enrich"_s}, {u"cause"_s, u"crashed: signal 9"_s}});
-    Q_EMIT m_fake->lifecycleChanged(Lifecycle::Reconnecting);
-
-    const auto started = all.takeEvent(u"worker_started"_s);
-    QVERIFY(started);
-    QCOMPARE(started->value(u"seq"_s).toInt(), 2);
-    QCOMPARE(started->value(u"pid"_s).toInt(), 2);
-    QVERIFY(started->value(u"time"_s).toString().endsWith(u'Z'));
-    QVERIFY(!started->contains(u"id"_s) && !started->contains(u"ok"_s));
-    const auto crashed = all.takeEvent(u"worker_crashed"_s);
-    QVERIFY(crashed);
-    QCOMPARE(crashed->value(u"seq"_s).toInt(), 3);
-    QCOMPARE(crashed->value(u"cause"_s).toString(), u"crashed: signal 9"_s);
-    const auto state = all.takeEvent(u"state"_s);
-    QVERIFY(state);
-    QCOMPARE(state->value(u"state"_s).toString(), u"reconnecting"_s);
-
-    const auto onlyCrash = crashes.takeEvent(u"worker_crashed"_s);
-    QVERIFY(onlyCrash);
-    QCOMPARE(onlyCrash->value(u"seq"_s).toInt(), 3);
-    QCOMPARE(crashes.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
-    QVERIFY(crashes.events.isEmpty());
-    QCOMPARE(none.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
-    QVERIFY(none.events.isEmpty());
-
-    // After unsubscribe, nothing more.
-    QVERIFY(all.request(R"({"cmd":"unsubscribe"})"_ba).value(u"ok"_s).toBool());
-    all.events.clear();
-    m_fake->emitEvent(u"worker_started"_s, {{u"pid"_s, 3}, {u"stage"_s, u"enrich"_s}});
-    QCOMPARE(all.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
-    QVERIFY(all.events.isEmpty());
-}
-
-void tst_ControlServer::ticksCoalesce()
-{
-    m_server->setLimits(ControlLimits{64 * 1024, 64, 1024 * 1024, std::chrono::milliseconds(200)});
-    ControlTestClient client;
-    QVERIFY(client.connectTo(path()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["tick"]})"_ba).value(u"ok"_s).toBool());
-    const auto first = client.takeEvent(u"tick"_s, 3000);
-    QVERIFY(first);
-    QCOMPARE(first->value(u"claimed"_s).toInt(), 0);
-    // Many claims between two ticks come as one sum.
-    for (int i = 0; i < 50; ++i) {
-        m_fake->m_stats.claimed += 2;
-        m_fake->m_stats.stageRuns += 1;
-    }
-    const auto second = client.takeEvent(u"tick"_s, 3000);
-    QVERIFY(second);
-    QCOMPARE(second->value(u"claimed"_s).toInt(), 100);
-    QCOMPARE(second->value(u"completed"_s).toInt(), 50);
-    QCOMPARE(second->value(u"workers"_s).toInt(), 3);
-    QCOMPARE(second->value(u"in_flight"_s).toInt(), 5);
-    QCOMPARE(second->value(u"stages"_s)[u"enrich"_s][u"rate_10s"_s].toDouble(), 2.5);
-    QCOMPARE(second->value(u"seq"_s).toInt(), first->value(u"seq"_s).toInt() + 1);
-    // Nobody wants ticks: none are made. A tick that is not made leaves no
-    // trace to wait for, so this watches for a window: two and a half tick
-    // intervals, in which two ticks would have raised the sequence number.
-    QVERIFY(client.request(R"({"cmd":"unsubscribe"})"_ba).value(u"ok"_s).toBool());
-    const quint64 seq = m_server->lastSeq();
-    constexpr int NoTickWindowMs = 500; // the 200 ms tick interval set above, 2.5 times
-    QTest::qWait(NoTickWindowMs);
-    QCOMPARE(m_server->lastSeq(), seq);
 }
 
 QTEST_GUILESS_MAIN(tst_ControlServer)

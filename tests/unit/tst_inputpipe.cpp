@@ -2,6 +2,7 @@
 // InputPipe, the worker's stdin as the daemon writes it: what the pipe does
 // not take at once waits and arrives whole and in order, end of input comes
 // after the last byte, and a pipe nobody reads reports itself once.
+#include "pipetest.h"
 #include "workers/inputpipe.h"
 
 #include <QSignalSpy>
@@ -59,24 +60,19 @@ struct PipeReader
 
 int tst_InputPipe::takeReadEnd(InputPipe &pipe)
 {
-    const int reader = ::fcntl(pipe.childEnd(), F_DUPFD_CLOEXEC, 3);
+    const int reader = pipetest::takeChildEnd(pipe);
     ::fcntl(reader, F_SETFL, O_NONBLOCK);
-    pipe.releaseChildEnd();
     return reader;
 }
 
 void tst_InputPipe::childEndIsNotAStandardDescriptor()
 {
     // With 0, 1 and 2 closed a new pipe would get them; QProcess's own
-    // redirection in the child would then replace ours.
-    const int savedIn = ::dup(STDIN_FILENO);
-    ::close(STDIN_FILENO);
+    // redirection in the child would then replace ours. With 0 closed the
+    // read end, the child's, would be 0.
     InputPipe pipe;
     QString error;
-    const bool opened = pipe.open(&error);
-    ::dup2(savedIn, STDIN_FILENO);
-    ::close(savedIn);
-    QVERIFY2(opened, qPrintable(error));
+    QVERIFY2(pipetest::openWhileClosed(pipe, {STDIN_FILENO}, &error), qPrintable(error));
     QVERIFY(pipe.childEnd() > STDERR_FILENO);
 }
 

@@ -3,12 +3,13 @@
 // wrote arrives whole and in order, a pipe's worth at most per read, and the
 // end of it (every writer gone) is seen once, with no notifier left firing;
 // nothing is announced before watch() (the worker's start comes first).
+#include "pipetest.h"
 #include "workers/outputpipe.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
-#include <fcntl.h>
+#include <algorithm>
 #include <unistd.h>
 
 using namespace pepsi;
@@ -24,31 +25,47 @@ private Q_SLOTS:
     void theEndStopsTheNotifier();
     void nothingIsAnnouncedBeforeWatch();
     void closedReadsNothing();
-
-private:
-    // Takes the write end from the pipe, as the child does.
-    static int takeWriteEnd(OutputPipe &pipe);
 };
 
-int tst_OutputPipe::takeWriteEnd(OutputPipe &pipe)
+namespace {
+
+// Reads the pipe as the worker's owner does: once per readyRead(), from the
+// moment it watches the pipe.
+struct PipeReader
 {
-    const int writer = ::fcntl(pipe.childEnd(), F_DUPFD_CLOEXEC, 3);
-    pipe.releaseChildEnd();
-    return writer;
+    explicit PipeReader(OutputPipe &pipe)
+    {
+        pipe.watch();
+        QObject::connect(&pipe, &OutputPipe::readyRead, &pipe, [this, &pipe] {
+            ++calls;
+            const QByteArrayView chunk = pipe.read();
+            largestChunk = std::max(largestChunk, chunk.size());
+            received += chunk;
+        });
+    }
+    QByteArray received;
+    int calls = 0;
+    qsizetype largestChunk = 0;
+};
+
+// Gives the event loop some passes: what should not happen has had its
+// chance to.
+void letTheLoopRun()
+{
+    for (int pass = 0; pass < 10; ++pass)
+        QCoreApplication::processEvents();
 }
+
+} // namespace
 
 void tst_OutputPipe::childEndIsNotAStandardDescriptor()
 {
     // With 0, 1 and 2 closed a new pipe would get them; QProcess's own
-    // redirection in the child would then replace ours.
-    const int savedOut = ::dup(STDOUT_FILENO);
-    ::close(STDOUT_FILENO);
+    // redirection in the child would then replace ours. With 0 and 1 closed
+    // the write end, the child's, would be 1 (with 1 alone, the read end).
     OutputPipe pipe;
     QString error;
-    const bool opened = pipe.open(&error);
-    ::dup2(savedOut, STDOUT_FILENO);
-    ::close(savedOut);
-    QVERIFY2(opened, qPrintable(error));
+    QVERIFY2(pipetest::openWhileClosed(pipe, {STDIN_FILENO, STDOUT_FILENO}, &error), qPrintable(error));
     QVERIFY(pipe.childEnd() > STDERR_FILENO);
 }
 
@@ -65,22 +82,17 @@ void tst_OutputPipe::whatWasWrittenArrivesInOrder()
     OutputPipe pipe;
     QString error;
     QVERIFY2(pipe.open(&error), qPrintable(error));
-    const int writer = takeWriteEnd(pipe);
+    const int writer = pipetest::takeChildEnd(pipe);
     QByteArray sent;
     for (int i = 0; sent.size() < bytes; ++i)
         sent += QByteArray::number(i % 10) + '\n';
     sent.truncate(bytes);
     QCOMPARE(::write(writer, sent.constData(), sent.size()), sent.size());
 
-    QByteArray received;
-    pipe.watch();
-    connect(&pipe, &OutputPipe::readyRead, this, [&] {
-        const QByteArrayView chunk = pipe.read();
-        QVERIFY(chunk.size() <= OutputPipe::ChunkBytes);
-        received += chunk;
-    });
-    QTRY_COMPARE(received.size(), sent.size());
-    QCOMPARE(received, sent);
+    PipeReader reader(pipe);
+    QTRY_COMPARE(reader.received.size(), sent.size());
+    QCOMPARE(reader.received, sent);
+    QVERIFY(reader.largestChunk <= OutputPipe::ChunkBytes);
     QVERIFY(pipe.read().isEmpty()); // nothing left: no wait, no error
     ::close(writer);
 }
@@ -90,23 +102,16 @@ void tst_OutputPipe::theEndStopsTheNotifier()
     OutputPipe pipe;
     QString error;
     QVERIFY2(pipe.open(&error), qPrintable(error));
-    const int writer = takeWriteEnd(pipe);
+    const int writer = pipetest::takeChildEnd(pipe);
     QCOMPARE(::write(writer, "0\n", 2), 2);
     ::close(writer);
-    QByteArray received;
-    int calls = 0;
-    pipe.watch();
-    connect(&pipe, &OutputPipe::readyRead, this, [&] {
-        ++calls;
-        received += pipe.read();
-    });
+    PipeReader reader(pipe);
     // The data, then the end: two calls, and none after (a notifier left
     // on at the end would be called on every pass of the event loop).
-    QTRY_COMPARE(calls, 2);
-    QCOMPARE(received, QByteArray("0\n"));
-    for (int pass = 0; pass < 10; ++pass)
-        QCoreApplication::processEvents();
-    QCOMPARE(calls, 2);
+    QTRY_COMPARE(reader.calls, 2);
+    QCOMPARE(reader.received, QByteArray("0\n"));
+    letTheLoopRun();
+    QCOMPARE(reader.calls, 2);
 }
 
 void tst_OutputPipe::nothingIsAnnouncedBeforeWatch()
@@ -114,11 +119,10 @@ void tst_OutputPipe::nothingIsAnnouncedBeforeWatch()
     OutputPipe pipe;
     QString error;
     QVERIFY2(pipe.open(&error), qPrintable(error));
-    const int writer = takeWriteEnd(pipe);
+    const int writer = pipetest::takeChildEnd(pipe);
     QCOMPARE(::write(writer, "0\n", 2), 2);
     QSignalSpy ready(&pipe, &OutputPipe::readyRead);
-    for (int pass = 0; pass < 10; ++pass)
-        QCoreApplication::processEvents();
+    letTheLoopRun();
     QCOMPARE(ready.size(), 0);
     pipe.watch();
     QTRY_VERIFY(!ready.isEmpty());
@@ -131,7 +135,7 @@ void tst_OutputPipe::closedReadsNothing()
     OutputPipe pipe;
     QString error;
     QVERIFY2(pipe.open(&error), qPrintable(error));
-    const int writer = takeWriteEnd(pipe);
+    const int writer = pipetest::takeChildEnd(pipe);
     QCOMPARE(::write(writer, "0\n", 2), 2);
     pipe.close();
     QVERIFY(pipe.read().isEmpty());
