@@ -113,6 +113,7 @@ WorkerPool *Dispatcher::createPool(const StageConfig &stage)
     options.maxRuntime = m_settings.maxRuntime;
     options.idleTimeout = m_settings.workerIdleTimeout;
     options.tempfailDelay = m_settings.tempfailDelay;
+    options.batchScheduling = m_settings.workerBatchScheduling;
     auto *pool = new WorkerPool(stage, options, this);
     m_state->watchPool(pool);
     connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);

@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QTimer>
 #include <memory>
+#include <sys/types.h>
 
 namespace pepsi {
 
@@ -102,7 +103,9 @@ private:
     int m_setsUnheard = 0;
     QHash<QString, QString> m_cooldownReason;
     DispatchBoard *m_board = nullptr;
-    QTimer m_publishSoon; // single shot
+    QTimer m_publishSoon;                   // single shot
+    mutable uid_t m_accountUid = uid_t(-1); // whose name m_account is
+    mutable QString m_account;
 
     std::unique_ptr<OperatorThread> m_operator; // opened at the first operator query
     std::optional<QueueCounts> m_queueCache;

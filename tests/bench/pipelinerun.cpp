@@ -207,6 +207,8 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o, const Pipelin
     const ProcessSample sample = sampleProcess(pid);
     result.daemonCpuUsec = sample.cpuUsec;
     result.daemonSysUsec = sample.sysUsec;
+    result.daemonSleeps = sample.mainThreadSleeps;
+    result.daemonPreempted = sample.mainThreadPreempted;
     if (postmaster > 0) {
         result.postgresCpuUsec = processTreeCpuUsec(postmaster) - postgresBefore;
         result.dispatcherSessionsCpuUsec = dispatcherSessionsCpuUsec(db);

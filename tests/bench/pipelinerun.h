@@ -21,6 +21,8 @@ struct PipelineResult
     double steadyMessagesPerSecond = 0;    // between 10 % and 90 % of the messages done
     qint64 daemonCpuUsec = 0;              // utime + stime just before SIGTERM
     qint64 daemonSysUsec = 0;              // its stime part
+    qint64 daemonSleeps = 0;               // its main thread's voluntary context switches: its wake-ups
+    qint64 daemonPreempted = 0;            // and involuntary ones: the host's noise
     qint64 postgresCpuUsec = -1;           // the postmaster and all its backends during the run; -1: unknown
     qint64 dispatcherSessionsCpuUsec = -1; // of that, the daemon's own sessions (claims, LISTEN); -1: unknown
     qint64 commits = -1;                   // transactions committed in the database during the run; -1: unknown

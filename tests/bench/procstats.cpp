@@ -63,6 +63,10 @@ ProcessSample sampleProcess(qint64 pid)
     for (const QByteArray &line : status.split('\n')) {
         if (line.startsWith("VmHWM:"))
             sample.peakRssKiB = line.mid(6).trimmed().split(' ').value(0).toLongLong();
+        else if (line.startsWith("voluntary_ctxt_switches:"))
+            sample.mainThreadSleeps = line.mid(24).trimmed().toLongLong();
+        else if (line.startsWith("nonvoluntary_ctxt_switches:"))
+            sample.mainThreadPreempted = line.mid(27).trimmed().toLongLong();
     }
     sample.valid = true;
     return sample;

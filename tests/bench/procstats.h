@@ -13,6 +13,11 @@ struct ProcessSample
     qint64 sysUsec = 0;         // the stime part: the kernel on its behalf
     qint64 reapedChildUsec = 0; // cutime + cstime: children it has waited for
     qint64 peakRssKiB = 0;      // VmHWM
+    // Of its main thread (a Qt daemon's event loop): how often it went to sleep
+    // (voluntary: each one a wake-up later) and how often the host took the
+    // core from it (involuntary: noise, not design).
+    qint64 mainThreadSleeps = 0;
+    qint64 mainThreadPreempted = 0;
     bool valid = false;
 };
 

@@ -98,6 +98,13 @@ void printPipeline(const PipelineResult &p, const Figures &f)
         cpu(p.daemonCpuUsec, f.hops) + QStringLiteral(" (")
             + num(100.0 * double(p.daemonSysUsec) / double(std::max<qint64>(p.daemonCpuUsec, 1)))
             + QStringLiteral(" % in the kernel)"));
+    // CPU per hop moves with the host's load; how often the loop sleeps and
+    // wakes per hop is the design's own figure, and what a wake-up costs.
+    row("daemon wake-ups",
+        num(double(p.daemonSleeps) / f.hops, 3)
+            + QStringLiteral(" per hop (its loop slept %1 times; preempted %2)")
+                  .arg(p.daemonSleeps)
+                  .arg(p.daemonPreempted));
     row("workers' CPU", cpu(p.workersCpuUsec, f.hops));
     if (p.postgresCpuUsec >= 0)
         row("PostgreSQL CPU", cpu(p.postgresCpuUsec, f.hops));
@@ -258,7 +265,8 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
                  p.fsync)
         + QStringLiteral(" synchronous_commit=%1 fused=%2 workers=%3 steady_hops_per_s=%4 daemon_us_per_hop=%5 "
                          "workers_us_per_hop=%6 pg_us_per_hop=%7 all_us_per_hop=%8 pgbench_clients=%9 "
-                         "pgbench_us_per_tx=%10 dispatcher_sessions_us_per_hop=%11 commits_per_hop=%12")
+                         "pgbench_us_per_tx=%10 dispatcher_sessions_us_per_hop=%11 commits_per_hop=%12 "
+                         "daemon_wakeups_per_hop=%13")
               .arg(p.synchronousCommit, o.fused ? QStringLiteral("yes") : QStringLiteral("no"))
               .arg(o.workers())
               .arg(num(f.steadyHopsPerSecond), num(f.daemonPerHop, 1), num(double(p.workersCpuUsec) / f.hops, 1),
@@ -267,7 +275,8 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
                    b && b->transactions > 0 ? num(f.txCpuUsec, 1) : QStringLiteral("-"))
               .arg(p.dispatcherSessionsCpuUsec >= 0 ? num(double(p.dispatcherSessionsCpuUsec) / f.hops, 1)
                                                     : QStringLiteral("-"),
-                   p.commits >= 0 ? num(double(p.commits) / f.hops, 3) : QStringLiteral("-")));
+                   p.commits >= 0 ? num(double(p.commits) / f.hops, 3) : QStringLiteral("-"))
+              .arg(num(double(p.daemonSleeps) / f.hops, 3)));
     return completed;
 }
 
