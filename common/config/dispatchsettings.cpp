@@ -22,7 +22,7 @@ const QStringList kDispatchOptions = {
     QStringLiteral("max_runtime"),     QStringLiteral("worker_idle_timeout"),  QStringLiteral("poll_interval"),
     QStringLiteral("stats_interval"),  QStringLiteral("tempfail_delay"),       QStringLiteral("db_pool_size"),
     QStringLiteral("config_file"),     QStringLiteral("control_socket"),       QStringLiteral("user"),
-    QStringLiteral("db_lock_timeout"), QStringLiteral("db_statement_timeout"), QStringLiteral("worker_scheduling"),
+    QStringLiteral("db_lock_timeout"), QStringLiteral("db_statement_timeout"),
 };
 
 // Every duration here ends up in a QTimer, which counts in int milliseconds
@@ -119,19 +119,6 @@ Result<DispatchSettings, ConfigError> DispatchSettings::fromConfiguration(const 
         return *e;
     if (auto e = readString(config, kDispatch, QStringLiteral("user"), false, &s.user))
         return *e;
-
-    const QString schedulingOption = QStringLiteral("worker_scheduling");
-    QString scheduling = QStringLiteral("batch");
-    if (auto e = readString(config, kDispatch, schedulingOption, false, &scheduling))
-        return *e;
-    if (scheduling.compare(u"batch", Qt::CaseInsensitive) == 0)
-        s.workerBatchScheduling = true;
-    else if (scheduling.compare(u"normal", Qt::CaseInsensitive) == 0)
-        s.workerBatchScheduling = false;
-    else
-        return ConfigError{config.entry(kDispatch, schedulingOption)->origin,
-                           kDispatch + QStringLiteral(": WORKER_SCHEDULING: \"") + scheduling
-                               + QStringLiteral("\" is neither batch nor normal")};
     return s;
 }
 

@@ -31,9 +31,6 @@ struct DispatchSettings
     QString configFile;    // empty: workers get no -c
     QString controlSocket; // empty: the default for the running user
     QString user = QStringLiteral("pepsi");
-    // WORKER_SCHEDULING: batch (SCHED_BATCH: a woken worker does not preempt
-    // the dispatcher halfway through handing out a round) or normal.
-    bool workerBatchScheduling = true;
 
     static Result<DispatchSettings, ConfigError> fromConfiguration(const Configuration &config);
 };

@@ -113,7 +113,6 @@ WorkerPool *Dispatcher::createPool(const StageConfig &stage)
     options.maxRuntime = m_settings.maxRuntime;
     options.idleTimeout = m_settings.workerIdleTimeout;
     options.tempfailDelay = m_settings.tempfailDelay;
-    options.batchScheduling = m_settings.workerBatchScheduling;
     auto *pool = new WorkerPool(stage, options, this);
     m_state->watchPool(pool);
     connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);

@@ -19,7 +19,6 @@ QStringList differences(const DispatchSettings &a, const DispatchSettings &b, bo
     check(a.dbPoolSize != b.dbPoolSize, "DB_POOL_SIZE");
     check(a.dbLockTimeout != b.dbLockTimeout, "DB_LOCK_TIMEOUT");
     check(a.dbStatementTimeout != b.dbStatementTimeout, "DB_STATEMENT_TIMEOUT");
-    check(a.workerBatchScheduling != b.workerBatchScheduling, "WORKER_SCHEDULING");
     if (onlyFixedAtStart)
         return names;
     check(a.maxRuntime != b.maxRuntime, "MAX_RUNTIME");

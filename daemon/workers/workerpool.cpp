@@ -150,7 +150,6 @@ WorkerProcess *WorkerPool::spawn()
     launch.maxRuntime = m_options.maxRuntime;
     launch.terminateGrace = m_options.killGrace;
     launch.startTimeout = m_options.startTimeout;
-    launch.batchScheduling = m_options.batchScheduling;
 
     auto *worker = new WorkerProcess(launch, this);
     connect(worker, &WorkerProcess::answered, this, &WorkerPool::onAnswered);

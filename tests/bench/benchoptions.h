@@ -36,7 +36,6 @@ struct BenchOptions
     bool runPgbench = true;
     bool analyze = false; // ANALYZE workqueue after filling it (statistics of a burst)
     bool fused = false;
-    QString workerScheduling; // WORKER_SCHEDULING; empty: the daemon's default
 
     int latencyCount = 500;     // --latency: rows inserted one at a time into a warm pipeline
     int latencyIntervalMs = 20; // between two of those inserts

@@ -81,9 +81,7 @@ QString configHeader(const BenchOptions &o, const QString &path)
 {
     return QStringLiteral("# written by pepsi-bench\n[pepsi]\nDATABASE = %1\n\n[pepsi-dispatch]\nCONFIG_FILE = %2\n"
                           "USER = %3\nCONTROL_SOCKET = %4\n")
-               .arg(o.database, path, o.user, controlSocketPath(o))
-        + (o.workerScheduling.isEmpty() ? QString()
-                                        : QStringLiteral("WORKER_SCHEDULING = %1\n").arg(o.workerScheduling));
+        .arg(o.database, path, o.user, controlSocketPath(o));
 }
 
 QString controlSocketPath(const BenchOptions &o) { return o.workDir + QStringLiteral("/run/dispatch.sock"); }

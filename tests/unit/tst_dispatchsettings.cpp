@@ -56,7 +56,6 @@ void TestDispatchSettings::defaults()
     QCOMPARE(s->configFile, QString());
     QCOMPARE(s->controlSocket, QString());
     QCOMPARE(s->user, QStringLiteral("pepsi"));
-    QCOMPARE(s->workerBatchScheduling, true);
 
     // Empty sections and other programs' [pepsi] options change nothing.
     const auto shared = settingsFrom("[pepsi]\nHTTP_PORT = 8080\n[pepsi-dispatch]\n[stage-a]\nPROGRAM = a\n");
@@ -74,8 +73,7 @@ void TestDispatchSettings::allOptions()
                                 "STATS_INTERVAL = 1.5 s\nTEMPFAIL_DELAY = 1 h\nDB_POOL_SIZE = 1000\n"
                                 "CONFIG_FILE = $ETC/pepsi.conf\n"
                                 "CONTROL_SOCKET = ${PEPSI_TST_RUNTIME:-/run}/pepsi/dispatch.sock\n"
-                                "USER = pepsi-test\nDB_LOCK_TIMEOUT = 250 ms\nDB_STATEMENT_TIMEOUT = 30 s\n"
-                                "WORKER_SCHEDULING = Normal\n");
+                                "USER = pepsi-test\nDB_LOCK_TIMEOUT = 250 ms\nDB_STATEMENT_TIMEOUT = 30 s\n");
     QVERIFY2(s.ok(), qPrintable(s.ok() ? QString() : s.error().toString()));
     QCOMPARE(s->database, QStringLiteral("host=/run/pg dbname=pepsi"));
     QCOMPARE(s->maxRuntime, 600s);
@@ -89,7 +87,6 @@ void TestDispatchSettings::allOptions()
     QCOMPARE(s->user, QStringLiteral("pepsi-test"));
     QCOMPARE(s->dbLockTimeout, 250ms);
     QCOMPARE(s->dbStatementTimeout, 30s);
-    QCOMPARE(s->workerBatchScheduling, false);
 
     const auto longest = settingsFrom("[pepsi-dispatch]\nMAX_RUNTIME = 24 d\nPOLL_INTERVAL = 1 ms\n");
     QVERIFY(longest.ok());
@@ -159,11 +156,6 @@ void TestDispatchSettings::errors_data()
                                     << "test.conf:2: pepsi-dispatch: DB_POOL_SIZE: 1001 is out of range (3..1000)";
     QTest::newRow("pool size word") << QByteArray(d + "DB_POOL_SIZE = eight\n")
                                     << "test.conf:2: pepsi-dispatch: DB_POOL_SIZE: \"eight\" is not a whole number";
-    QTest::newRow("unknown scheduling") << QByteArray(d + "WORKER_SCHEDULING = fifo\n")
-                                        << "test.conf:2: pepsi-dispatch: WORKER_SCHEDULING: \"fifo\" is neither "
-                                           "batch nor normal";
-    QTest::newRow("empty scheduling") << QByteArray(d + "WORKER_SCHEDULING =\n")
-                                      << "test.conf:2: pepsi-dispatch: WORKER_SCHEDULING is empty";
     QTest::newRow("empty USER") << QByteArray(d + "USER =\n") << "test.conf:2: pepsi-dispatch: USER is empty";
     QTest::newRow("empty DATABASE") << QByteArray("[pepsi]\nDATABASE = \"\"\n")
                                     << "test.conf:2: pepsi: DATABASE is empty";
