@@ -25,10 +25,10 @@ namespace {
 constexpr std::chrono::milliseconds Rate10s{10000};
 constexpr std::chrono::milliseconds Rate60s{60000};
 
-QString accountName(uid_t uid)
+QString accountName()
 {
-    const passwd *account = ::getpwuid(uid);
-    return account ? QString::fromLocal8Bit(account->pw_name) : QString::number(uid);
+    const passwd *account = ::getpwuid(::geteuid());
+    return account ? QString::fromLocal8Bit(account->pw_name) : QString::number(::geteuid());
 }
 
 QJsonValue idOrNull(qint64 id) { return id > 0 ? QJsonValue(double(id)) : QJsonValue(QJsonValue::Null); }
@@ -39,6 +39,7 @@ DispatchState::DispatchState(Dispatcher &dispatcher)
     : DispatchView(&dispatcher)
     , m_d(dispatcher)
     , m_startedAt(QDateTime::currentDateTimeUtc())
+    , m_account(accountName())
 {
     // Every change goes through Dispatcher::setLifecycle: relayed as it happens.
     connect(&m_d, &Dispatcher::lifecycleChanged, this, [this](Lifecycle state) {
@@ -190,13 +191,8 @@ DaemonInfo DispatchState::info() const
     info.startedAt = m_startedAt;
     info.host = QSysInfo::machineHostName();
     info.database = m_d.databaseName();
-    // getpwuid() reads the password database, and a picture is published up to
-    // 20 times a second while messages flow: looked up again only when the
-    // effective uid changes (the drop to USER).
-    if (const uid_t uid = ::geteuid(); uid != m_accountUid) {
-        m_account = accountName(uid);
-        m_accountUid = uid;
-    }
+    // Looked up once: getpwuid() reads the password database, and a picture
+    // is published up to 20 times a second while messages flow.
     info.user = m_account;
     info.standby = m_d.isStandby();
     info.lifecycle = lifecycle();

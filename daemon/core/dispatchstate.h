@@ -9,7 +9,6 @@
 #include <QPointer>
 #include <QTimer>
 #include <memory>
-#include <sys/types.h>
 
 namespace pepsi {
 
@@ -92,6 +91,8 @@ private:
 
     Dispatcher &m_d;
     QDateTime m_startedAt;
+    // The account it runs as: main() drops to USER before the dispatcher exists.
+    const QString m_account;
     QString m_databaseError;
     QElapsedTimer m_downSince;
     QString m_reloadSource = QString(protocol::value::Notify);
@@ -103,9 +104,7 @@ private:
     int m_setsUnheard = 0;
     QHash<QString, QString> m_cooldownReason;
     DispatchBoard *m_board = nullptr;
-    QTimer m_publishSoon;                   // single shot
-    mutable uid_t m_accountUid = uid_t(-1); // whose name m_account is
-    mutable QString m_account;
+    QTimer m_publishSoon; // single shot
 
     std::unique_ptr<OperatorThread> m_operator; // opened at the first operator query
     std::optional<QueueCounts> m_queueCache;
