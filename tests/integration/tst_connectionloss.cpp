@@ -221,8 +221,11 @@ void tst_ConnectionLoss::lockTakenWhileReconnecting()
     // Their answers wake the dispatcher for claim rounds while it is away.
     QCOMPARE(m_queue->insert(u"s"_s, 8, {{u"s"_s, u"slow:500"_s}}).size(), 8);
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'running'"_s), 8, 5000);
-    const QList<qint64> workers = daemon->workerPids();
-    QVERIFY(!workers.isEmpty());
+    // The claim is visible here once it commits, a moment before the daemon
+    // reads its result and forks the workers (a CI run under ASan looked in
+    // that moment): wait for them.
+    QList<qint64> workers;
+    QTRY_VERIFY_WITH_TIMEOUT(!(workers = daemon->workerPids()).isEmpty(), 5000);
 
     // One statement: the lock holder ends, and this session waits for the
     // lock and takes it, before the dispatcher can reconnect.
