@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+// The Dispatcher's rounds and what they write: what wakes a round, where each
+// stage's claim starts, the claimed tickets handed to the pools, and the
+// outcomes and statistics written back. Its life is in dispatcherlifecycle.cpp,
+// the pools and reloads in dispatcherpipeline.cpp, the control plane's port in
+// dispatcherport.cpp.
 #include "core/dispatcher.h"
 
 #include "core/dispatchstate.h"
-#include "core/pipelineconfig.h"
 #include "model/logcategories.h"
 #include "storage/databasesession.h"
 #include "storage/notifylistener.h"
@@ -104,121 +108,6 @@ void Dispatcher::statementFailed(const QString &what)
 {
     if (m_session->statementFailed(what) && !m_errorRetry.isActive())
         m_errorRetry.start();
-}
-
-WorkerPool *Dispatcher::createPool(const StageConfig &stage)
-{
-    PoolOptions options;
-    options.configFile = m_settings.configFile;
-    options.maxRuntime = m_settings.maxRuntime;
-    options.idleTimeout = m_settings.workerIdleTimeout;
-    options.tempfailDelay = m_settings.tempfailDelay;
-    auto *pool = new WorkerPool(stage, options, this);
-    m_state->watchPool(pool);
-    connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);
-    connect(pool, &WorkerPool::settle, this, &Dispatcher::onSettle);
-    connect(pool, &WorkerPool::runEnded, this, [this](const RunReport &report) { m_stats.record(report); });
-    connect(pool, &WorkerPool::advanced, this,
-            [this, pool](qint64 id, const QList<FusedRun> &fused) { onAdvanced(pool->stage().name, id, fused); });
-    connect(pool, &WorkerPool::drained, this, [this, pool] { onPoolDrained(pool); });
-    return pool;
-}
-
-void Dispatcher::applyGraph(const StageGraph &graph)
-{
-    for (auto it = m_pools.begin(); it != m_pools.end();) {
-        if (const StageConfig *stage = graph.stage(it.key())) {
-            (*it)->reconfigure(*stage);
-            ++it;
-            continue;
-        }
-        qCInfo(lcMain).noquote() << "stage" << it.key()
-                                 << "is gone from the pipeline; its pending messages stay where they are";
-        WorkerPool *pool = *it;
-        it = m_pools.erase(it);
-        m_retiredPools.append(pool);
-        pool->retire();
-    }
-    for (const StageConfig &stage : graph.stages()) {
-        if (!m_pools.contains(stage.name))
-            m_pools.insert(stage.name, createPool(stage));
-    }
-    m_graph = graph;
-    m_stats.setGraph(graph);
-    // Answers were credited to the NEXT stages of the old graph: a stage the
-    // new one adds or routes to again may hold rows nobody announced to it.
-    m_floors.reset();
-}
-
-void Dispatcher::reload()
-{
-    if (!m_session->isUp()) {
-        m_reloadPending = true;
-        return;
-    }
-    const auto overlay = m_session->overlay().read();
-    if (!overlay) {
-        m_reloadPending = true;
-        return statementFailed(m_session->overlay().lastError());
-    }
-    m_reloadPending = false;
-    m_overlay = *overlay;
-    const auto pipeline = PipelineConfig::onReload(m_file, *overlay, m_settings);
-    if (!pipeline) {
-        // Routing by a graph the workers no longer share would be worse than stopping.
-        return stop(
-            1, QStringLiteral("reloaded configuration does not parse: %1; stopping").arg(pipeline.error().toString()),
-            StopMode::Drain);
-    }
-    for (const QString &option : pipeline->ignored)
-        qCWarning(lcMain).noquote() << option << "is read only at start; ignored until a restart";
-    qCInfo(lcMain).noquote() << "pipeline reloaded; stages:" << pipeline->graph.names().join(u' ')
-                             << "; retiring every worker";
-    applyGraph(pipeline->graph);
-    m_state->reloaded();
-    requestRound();
-}
-
-void Dispatcher::reloadFile()
-{
-    if (m_lifecycle == Lifecycle::Stopping || m_lifecycle == Lifecycle::Stopped) {
-        qCInfo(lcMain) << "SIGHUP while stopping; ignored";
-        return;
-    }
-    const auto refuse = [this](const ConfigError &error) {
-        stop(1, QStringLiteral("reloaded configuration does not parse: %1; stopping").arg(error.toString()),
-             StopMode::Drain);
-    };
-    const QString path = m_file.fileName();
-    qCInfo(lcMain).noquote() << "SIGHUP: reading" << path << "again";
-    m_notifier.reloading();
-    const auto file = Configuration::load(path);
-    if (!file)
-        return refuse(file.error());
-    m_file = file.value();
-    if (!m_pipelineBuilt) {
-        // Nothing runs yet: the file alone must parse, as at start, and what
-        // it says (but what the process already acted on) applies once it serves.
-        const auto pipeline = PipelineConfig::atStart(m_file, {}, m_fileSettings);
-        if (!pipeline)
-            return refuse(pipeline.error());
-        for (const QString &option : pipeline->ignored)
-            qCWarning(lcMain).noquote() << option << "cannot change once the dispatcher runs; ignored";
-        qCInfo(lcMain) << "configuration read again; it applies once this dispatcher serves";
-    } else if (m_session->isUp()) {
-        m_state->reloadRequested(QString(protocol::value::Signal));
-        reload();
-    } else {
-        // A broken file stops the process now, not once the database is
-        // back: check it against the overlay last read.
-        const auto pipeline = PipelineConfig::onReload(m_file, m_overlay, m_settings);
-        if (!pipeline)
-            return refuse(pipeline.error());
-        m_reloadPending = true;
-        qCInfo(lcMain) << "the database is unreachable; the pipeline is rebuilt from the file and "
-                          "config_overlay once it is back";
-    }
-    m_notifier.reloaded();
 }
 
 void Dispatcher::requestRound()

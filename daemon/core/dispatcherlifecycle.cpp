@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The Dispatcher's life: coming up (the session, the overlay, the pools),
 // coming back after an outage, and the one way out. The rounds and what they
-// write are in dispatcher.cpp.
+// write are in dispatcher.cpp, the pools and reloads in dispatcherpipeline.cpp.
 #include "core/dispatcher.h"
 #include "core/dispatchstate.h"
 

@@ -6,6 +6,8 @@
 
 #include <QPointer>
 #include <QSqlDatabase>
+#include <optional>
+#include <type_traits>
 
 namespace pepsi {
 
@@ -44,12 +46,25 @@ public:
         return &m_messages;
     }
 
-    // A statement failed: if the connection went with it, the next job opens a new one.
-    QString failed(const QString &error)
+    // One statement of a job: `query` on the store `open` gave (or why there
+    // is none), an empty answer meaning the statement failed. Every job goes
+    // through here so that none forgets to drop a connection that went with a
+    // failed statement; the next job opens a new one.
+    template<typename Store, typename Query>
+    auto ask(Result<Store *, QString> open, Query query)
+        -> Result<typename std::invoke_result_t<Query, Store &>::value_type, QString>
     {
-        if (!connectionAnswers(OperatorConnection))
-            QSqlDatabase::database(OperatorConnection, false).close();
-        return error;
+        if (!open)
+            return open.error();
+        Store &store = *open.value();
+        auto answer = query(store);
+        if (!answer) {
+            QString error = store.lastError();
+            if (!connectionAnswers(OperatorConnection))
+                QSqlDatabase::database(OperatorConnection, false).close();
+            return error;
+        }
+        return *std::move(answer);
     }
 
     void close()
@@ -117,14 +132,8 @@ void OperatorThread::reconnect()
 void OperatorThread::queueCounts(QObject *context, Done<QueueCounts> done)
 {
     submit<QueueCounts>(
-        [](OperatorWorker &worker) -> Result<QueueCounts, QString> {
-            auto store = worker.store();
-            if (!store)
-                return store.error();
-            auto counts = store.value()->queueCounts();
-            if (!counts)
-                return worker.failed(store.value()->lastError());
-            return *counts;
+        [](OperatorWorker &worker) {
+            return worker.ask(worker.store(), [](ControlStore &store) { return store.queueCounts(); });
         },
         context, std::move(done));
 }
@@ -132,14 +141,8 @@ void OperatorThread::queueCounts(QObject *context, Done<QueueCounts> done)
 void OperatorThread::requeue(const RequeueRequest &request, QObject *context, Done<RequeueOutcome> done)
 {
     submit<RequeueOutcome>(
-        [request](OperatorWorker &worker) -> Result<RequeueOutcome, QString> {
-            auto store = worker.store();
-            if (!store)
-                return store.error();
-            auto outcome = store.value()->requeue(request);
-            if (!outcome)
-                return worker.failed(store.value()->lastError());
-            return *outcome;
+        [request](OperatorWorker &worker) {
+            return worker.ask(worker.store(), [&request](ControlStore &store) { return store.requeue(request); });
         },
         context, std::move(done));
 }
@@ -147,14 +150,9 @@ void OperatorThread::requeue(const RequeueRequest &request, QObject *context, Do
 void OperatorThread::messages(const MessagesRequest &request, QObject *context, Done<MessagePage> done)
 {
     submit<MessagePage>(
-        [request](OperatorWorker &worker) -> Result<MessagePage, QString> {
-            auto store = worker.messageStore();
-            if (!store)
-                return store.error();
-            auto page = store.value()->messages(request);
-            if (!page)
-                return worker.failed(store.value()->lastError());
-            return *page;
+        [request](OperatorWorker &worker) {
+            return worker.ask(worker.messageStore(),
+                              [&request](MessageStore &store) { return store.messages(request); });
         },
         context, std::move(done));
 }
@@ -163,12 +161,9 @@ void OperatorThread::message(qint64 id, QObject *context, Done<MessageDetail> do
 {
     submit<MessageDetail>(
         [id](OperatorWorker &worker) -> Result<MessageDetail, QString> {
-            auto store = worker.messageStore();
-            if (!store)
-                return store.error();
-            auto detail = store.value()->message(id);
+            auto detail = worker.ask(worker.messageStore(), [id](MessageStore &store) { return store.message(id); });
             if (!detail)
-                return worker.failed(store.value()->lastError());
+                return detail.error();
             if (!detail->has_value())
                 return QStringLiteral("no message with id %1").arg(id);
             return **detail;
@@ -179,13 +174,10 @@ void OperatorThread::message(qint64 id, QObject *context, Done<MessageDetail> do
 void OperatorThread::setOverlay(const OverlaySetting &setting, QObject *context, Done<bool> done)
 {
     submit<bool>(
-        [setting](OperatorWorker &worker) -> Result<bool, QString> {
-            auto store = worker.store();
-            if (!store)
-                return store.error();
-            if (!store.value()->setOverlay(setting))
-                return worker.failed(store.value()->lastError());
-            return true;
+        [setting](OperatorWorker &worker) {
+            return worker.ask(worker.store(), [&setting](ControlStore &store) {
+                return store.setOverlay(setting) ? std::optional(true) : std::nullopt;
+            });
         },
         context, std::move(done));
 }
