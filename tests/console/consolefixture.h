@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 // The set-up the console's window tests share (tst_consolewindow,
-// tst_consoleoperator, tst_consolemessages): the application as pepsi-console
-// sets it up, a scripted dispatcher behind the real control socket, and a
-// window whose client talks to it.
+// tst_consoleactions, tst_consoletranslation, tst_consoleoperator,
+// tst_consolemessages): the application as pepsi-console sets it up, a
+// scripted dispatcher behind the real control socket, and a window whose
+// client talks to it.
 #include "controlclient.h"
 #include "controlfixture.h"
 #include "mainwindow.h"

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The control socket's messages and message against a fake dispatcher,
+// through a real QLocalSocket: a stage's rows paged by id, one row's state,
+// the reasons with their counts, the reason and age filters, a page that
+// would pass the line limit, and every bad argument.
+#include "control/controlserver.h"
+#include "controltestclient.h"
+#include "directserverfixture.h"
+#include "requesttable.h"
+
+#include <QJsonArray>
+#include <QTest>
+#include <memory>
+
+using namespace pepsi;
+using namespace Qt::StringLiterals;
+
+class tst_ControlMessages : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void requests_data();
+    void requests();
+    void messagesPageFitsTheLine();
+    void messagesReasonsAndFilters();
+
+private:
+    std::unique_ptr<DirectServerFixture> m_daemon;
+};
+
+void tst_ControlMessages::init()
+{
+    m_daemon = std::make_unique<DirectServerFixture>();
+    QVERIFY(m_daemon->listen());
+}
+
+void tst_ControlMessages::cleanup() { m_daemon.reset(); }
+
+void tst_ControlMessages::requests_data()
+{
+    addRequestColumns();
+
+    // a stage's rows of one status, paged by id
+    QTest::newRow("messages first page") << R"({"cmd":"messages","stage":"enrich","status":"failed","limit":2})"_ba
+                                         << true << u"result.messages.1.id"_s << "102"_ba;
+    QTest::newRow("messages next_after_id") << R"({"cmd":"messages","stage":"enrich","status":"failed","limit":2})"_ba
+                                            << true << u"result.next_after_id"_s << "102"_ba;
+    QTest::newRow("messages last page") << R"({"cmd":"messages","stage":"enrich","status":"failed","after_id":104})"_ba
+                                        << true << u"result.next_after_id"_s << "null"_ba;
+    QTest::newRow("messages reason") << R"({"cmd":"messages","stage":"enrich","status":"failed","after_id":104})"_ba
+                                     << true << u"result.messages.0.reason"_s << R"("status 3: bad input 105")"_ba;
+    QTest::newRow("messages fields")
+        << R"({"cmd":"messages","stage":"enrich","status":"timeout"})"_ba << true << u"result.messages.0"_s
+        << R"({"id":106,"stage":"enrich","status":"timeout","claims":1,"updated":"2026-12-02T19:51:47.123Z","reason":null})"_ba;
+    QTest::newRow("messages none") << R"({"cmd":"messages","stage":"score","status":"pending"})"_ba << true
+                                   << u"result"_s << R"({"messages":[],"next_after_id":null})"_ba;
+    QTest::newRow("messages done") << R"({"cmd":"messages","stage":"enrich","status":"done"})"_ba << false << QString()
+                                   << "done rows are not listed"_ba;
+    QTest::newRow("messages bad status") << R"({"cmd":"messages","stage":"enrich","status":"lost"})"_ba << false
+                                         << QString() << R"("status" must be one of pending, running, paused)"_ba;
+    QTest::newRow("messages unknown stage")
+        << R"({"cmd":"messages","stage":"nope","status":"failed"})"_ba << false << QString()
+        << R"('messages': unknown stage "nope" (stages: enrich, score))"_ba;
+    QTest::newRow("messages limit 0") << R"({"cmd":"messages","stage":"enrich","status":"failed","limit":0})"_ba
+                                      << false << QString() << R"("limit" must be 1 to 500)"_ba;
+    QTest::newRow("messages limit 501") << R"({"cmd":"messages","stage":"enrich","status":"failed","limit":501})"_ba
+                                        << false << QString() << R"("limit" must be 1 to 500)"_ba;
+    QTest::newRow("messages negative after")
+        << R"({"cmd":"messages","stage":"enrich","status":"failed","after_id":-1})"_ba << false << QString()
+        << R"("after_id" must not be negative)"_ba;
+    QTest::newRow("messages no status") << R"({"cmd":"messages","stage":"enrich"})"_ba << false << QString()
+                                        << R"(needs the argument "status")"_ba;
+    // one row, with its state
+    QTest::newRow("message state") << R"({"cmd":"message","message_id":101})"_ba << true << u"result.state.url"_s
+                                   << R"("https://example.org/")"_ba;
+    QTest::newRow("message truncated") << R"({"cmd":"message","message_id":101})"_ba << true << u"result.truncated"_s
+                                       << "false"_ba;
+    QTest::newRow("message created") << R"({"cmd":"message","message_id":101})"_ba << true << u"result.created"_s
+                                     << R"("2026-12-02T19:50:47.123Z")"_ba;
+    QTest::newRow("message unknown id") << R"({"cmd":"message","message_id":999})"_ba << false << QString()
+                                        << "'message': no message with id 999"_ba;
+    QTest::newRow("message id text") << R"({"cmd":"message","message_id":"101"})"_ba << false << QString()
+                                     << R"("message_id" must be an integer)"_ba;
+}
+
+void tst_ControlMessages::requests()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(bool, ok);
+    QFETCH(QString, path);
+    QFETCH(QByteArray, expected);
+    verifyRequest(*m_daemon, line, ok, path, expected);
+}
+
+// A page of 500 rows with long reasons passes the line limit: refused, naming "limit"; fewer rows fit.
+void tst_ControlMessages::messagesPageFitsTheLine()
+{
+    for (qint64 id = 1000; id < 1500; ++id)
+        m_daemon->dispatch().m_messages.append(
+            MessageRow{id, u"score"_s, u"failed"_s, 1, QDateTime::currentDateTimeUtc(), QString(1000, u'r')});
+    ControlTestClient client;
+    QVERIFY(client.connectTo(m_daemon->path()));
+    const QJsonObject refused =
+        client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":500})"_ba);
+    QCOMPARE(refused.value(u"ok"_s).toBool(), false);
+    QVERIFY2(refused.value(u"error"_s).toString().contains(u"ask for fewer rows (a \"limit\" below 500)"_s),
+             qPrintable(refused.value(u"error"_s).toString()));
+    const QJsonObject page = client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":50})"_ba);
+    QCOMPARE(page.value(u"result"_s)[u"messages"_s].toArray().size(), 50);
+    QCOMPARE(page.value(u"result"_s)[u"next_after_id"_s].toInteger(), 1049);
+}
+
+// `messages` with "reasons": the reasons with counts and times instead of
+// rows; "reason" and "max_age_ms" reach the dispatcher; bad ones are named.
+void tst_ControlMessages::messagesReasonsAndFilters()
+{
+    m_daemon->dispatch().m_messages.clear();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (qint64 id = 1; id <= 5; ++id)
+        m_daemon->dispatch().m_messages.append(
+            MessageRow{id, u"score"_s, u"failed"_s, 1, now.addSecs(-id), id <= 3 ? u"a"_s : u"b"_s});
+    m_daemon->dispatch().m_messages.append(MessageRow{6, u"score"_s, u"failed"_s, 1, now.addDays(-2), {}});
+    ControlTestClient client;
+    QVERIFY(client.connectTo(m_daemon->path()));
+    const QJsonObject counts =
+        client.request(R"({"cmd":"messages","stage":"score","status":"failed","reasons":true})"_ba)
+            .value(u"result"_s)
+            .toObject();
+    QCOMPARE(counts.value(u"more"_s).toBool(), false);
+    QVERIFY(!counts.contains(u"messages"_s));
+    const QJsonArray reasons = counts.value(u"reasons"_s).toArray();
+    QCOMPARE(reasons.size(), 3);
+    QCOMPARE(reasons.at(0)[u"reason"_s].toString(), u"a"_s);
+    QCOMPARE(reasons.at(0)[u"count"_s].toInteger(), 3);
+    QVERIFY(reasons.at(0)[u"oldest"_s].toString() < reasons.at(0)[u"newest"_s].toString());
+    QVERIFY(reasons.at(2)[u"reason"_s].isNull()); // the row without one
+    // The last day only, by reason.
+    const QJsonObject recent = client.request(
+        R"({"cmd":"messages","stage":"score","status":"failed","reasons":true,"max_age_ms":86400000})"_ba);
+    QCOMPARE(recent.value(u"result"_s)[u"reasons"_s].toArray().size(), 2);
+    const QJsonObject ofB = client.request(R"({"cmd":"messages","stage":"score","status":"failed","reason":"b"})"_ba);
+    QCOMPARE(ofB.value(u"result"_s)[u"messages"_s].toArray().size(), 2);
+    const QJsonObject none = client.request(R"({"cmd":"messages","stage":"score","status":"failed","reason":""})"_ba);
+    QCOMPARE(none.value(u"result"_s)[u"messages"_s].toArray().size(), 1);
+
+    const QJsonObject negative =
+        client.request(R"({"cmd":"messages","stage":"score","status":"failed","max_age_ms":-1})"_ba);
+    QCOMPARE(negative.value(u"error"_s).toString(), u"'messages': \"max_age_ms\" must not be negative"_s);
+    const QJsonObject typed = client.request(R"({"cmd":"messages","stage":"score","status":"failed","reasons":1})"_ba);
+    QCOMPARE(typed.value(u"ok"_s).toBool(), false);
+    QVERIFY2(typed.value(u"error"_s).toString().contains(u"reasons"_s), qPrintable(typed.value(u"error"_s).toString()));
+}
+
+QTEST_GUILESS_MAIN(tst_ControlMessages)
+#include "tst_controlmessages.moc"
