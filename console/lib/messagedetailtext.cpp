@@ -2,38 +2,44 @@
 // MessagesView::describe(): the detail pane's text of one `message` reply.
 #include "messagesview.h"
 
-#include "control/protocol.h"
+#include "control/snapshotcodec.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 
 namespace pepsi::console {
 
-namespace field = protocol::field;
+namespace {
 
-QString MessagesView::describe(const QJsonObject &row)
+// As the daemon wrote it ("2026-12-02T19:51:47.123Z"), empty when missing:
+// the pane has always shown the protocol's own time text.
+QString wireTime(const QDateTime &when) { return protocol::timeToJson(when).toString(); }
+
+} // namespace
+
+QString MessagesView::describe(const MessageDetail &detail)
 {
+    const MessageRow &row = detail.row;
     QStringList lines;
     lines << tr("Message %1 of stage %2, status %3, claimed %4 time(s)")
-                 .arg(row.value(field::Id).toInteger())
-                 .arg(row.value(field::Stage).toString(), row.value(field::Status).toString())
-                 .arg(row.value(field::Claims).toInteger());
-    lines << tr("Created %1, status since %2")
-                 .arg(row.value(field::Created).toString(), row.value(field::Updated).toString());
-    if (row.value(field::Timeout).isString())
-        lines << tr("Retried at %1").arg(row.value(field::Timeout).toString());
-    if (const QString reason = row.value(field::Reason).toString(); !reason.isEmpty())
-        lines << tr("Reason: %1").arg(reason);
-    const QJsonValue state = row.value(field::State);
-    if (row.value(field::Truncated).toBool()) {
+                 .arg(row.id)
+                 .arg(row.stage, row.status)
+                 .arg(row.claims);
+    lines << tr("Created %1, status since %2").arg(wireTime(detail.created), wireTime(row.updated));
+    if (detail.timeout)
+        lines << tr("Retried at %1").arg(wireTime(*detail.timeout));
+    if (!row.reason.isEmpty())
+        lines << tr("Reason: %1").arg(row.reason);
+    if (detail.truncated) {
         lines << QString()
               << tr("The state is longer than 16 KiB: what follows is its first 16 KiB, cut (no longer "
                     "valid JSON). pepsi-ctl message %1 shows the same; the database has it whole.")
-                     .arg(row.value(field::Id).toInteger());
-        lines << state.toString();
+                     .arg(row.id);
+        lines << QString::fromUtf8(detail.state);
     } else {
         lines << QString() << tr("State:");
-        lines << QString::fromUtf8(QJsonDocument(state.toObject()).toJson(QJsonDocument::Indented)).trimmed();
+        const QJsonObject state = QJsonDocument::fromJson(detail.state).object();
+        lines << QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Indented)).trimmed();
     }
     return lines.join(u'\n');
 }

@@ -2,6 +2,7 @@
 #include "messagesview.h"
 
 #include "control/protocol.h"
+#include "control/snapshotcodec.h"
 
 #include "confirmedrequeue.h"
 #include "consolefeed.h"
@@ -326,7 +327,7 @@ void MessagesView::onReplied(qint64 id, const QString &, bool ok, const QJsonVal
         m_detail->setPlainText(tr("Message %1: %2").arg(m_shownId).arg(error));
         return;
     }
-    m_detail->setPlainText(describe(result.toObject()));
+    m_detail->setPlainText(describe(protocol::messageDetailFromJson(result.toObject())));
 }
 
 } // namespace pepsi::console

@@ -13,6 +13,10 @@ class QPlainTextEdit;
 class QPushButton;
 class QTableView;
 
+namespace pepsi {
+struct MessageDetail;
+}
+
 namespace pepsi::console {
 
 class ConsoleFeed;
@@ -52,9 +56,9 @@ public:
     QPushButton *requeueRecentButton() const { return m_requeueRecent; }
     ReasonModel *reasons() const { return m_reasons; }
     MessageListModel *messages() const { return m_list; }
-    // The detail pane's text for a `message` reply: the row, its reason, its
-    // state pretty-printed (or, cut at 16 KiB, said to be cut).
-    static QString describe(const QJsonObject &row);
+    // The detail pane's text for a `message` reply (as protocol::messageDetailFromJson
+    // reads it): the row, its reason, its state pretty-printed (or, cut at 16 KiB, said to be cut).
+    static QString describe(const MessageDetail &detail);
     // The id whose state the detail pane shows (0: none).
     qint64 shownId() const { return m_shownId; }
 

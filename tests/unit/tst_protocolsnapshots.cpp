@@ -14,6 +14,7 @@ using namespace Qt::StringLiterals;
 
 Q_DECLARE_METATYPE(pepsi::PoolSnapshot)
 Q_DECLARE_METATYPE(pepsi::StageQueue)
+Q_DECLARE_METATYPE(pepsi::MessageDetail)
 
 class TestProtocolSnapshots : public QObject
 {
@@ -30,6 +31,8 @@ private Q_SLOTS:
     void stageQueue();
     void queueCounts();
     void messages();
+    void messageOnTheWire_data();
+    void messageOnTheWire();
     void messageReasons();
     void status();
     void statusWithoutQueueCounts();
@@ -216,6 +219,50 @@ void TestProtocolSnapshots::messages()
     const QJsonObject cutJson = wire(toJson(cut));
     QCOMPARE(cutJson.value(field::State).toString(), QString::fromUtf8(cut.state));
     QCOMPARE(messageDetailFromJson(cutJson), cut);
+}
+
+// The `message` reply as doc/control-protocol.rst shows it, its names spelled
+// out here and not taken from protocol::field: the daemon's encoder writes
+// exactly these keys and the clients' decoder reads each of them back, so a
+// renamed constant, or a field written or read under another's name, fails.
+void TestProtocolSnapshots::messageOnTheWire_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<MessageDetail>("detail");
+
+    MessageDetail whole;
+    whole.row = MessageRow{4711, u"enrich"_s, u"failed"_s, 2, when, u"status 3: bad input"_s};
+    whole.created = when.addSecs(-60);
+    whole.state = R"({"dispatch_error":"status 3: bad input","url":"https://example.org/"})";
+    QTest::newRow("whole state") << QByteArray(R"({"id": 4711, "stage": "enrich", "status": "failed", "claims": 2,
+        "updated": "2026-12-02T19:51:47.123Z", "reason": "status 3: bad input",
+        "created": "2026-12-02T19:50:47.123Z", "timeout": null,
+        "state": {"dispatch_error": "status 3: bad input", "url": "https://example.org/"},
+        "truncated": false})") << whole;
+
+    MessageDetail cut;
+    cut.row = MessageRow{4712, u"enrich"_s, u"paused"_s, 1, when, {}};
+    cut.created = when.addSecs(-3600);
+    cut.timeout = when.addSecs(30);
+    cut.state = R"({"blob": "xxxx)";
+    cut.truncated = true;
+    QTest::newRow("cut state, paused") << QByteArray(R"({"id": 4712, "stage": "enrich", "status": "paused",
+        "claims": 1, "updated": "2026-12-02T19:51:47.123Z", "reason": null,
+        "created": "2026-12-02T18:51:47.123Z", "timeout": "2026-12-02T19:52:17.123Z",
+        "state": "{\"blob\": \"xxxx", "truncated": true})")
+                                       << cut;
+}
+
+void TestProtocolSnapshots::messageOnTheWire()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(MessageDetail, detail);
+    QJsonParseError error{};
+    const QJsonObject documented = QJsonDocument::fromJson(text, &error).object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+
+    QCOMPARE(messageDetailFromJson(documented), detail);
+    QCOMPARE(wire(toJson(detail)), documented);
 }
 
 // messages with "reasons": true, both ways; a reply without "total" (a
