@@ -825,10 +825,6 @@
         <translation>Nachricht %1: %2</translation>
     </message>
     <message>
-        <source>Message %1 of stage %2, status %3, claimed %4 time(s)</source>
-        <translation>Nachricht %1 der Stufe %2, Status %3, %4-mal abgeholt</translation>
-    </message>
-    <message>
         <source>Created %1, status since %2</source>
         <translation>Erzeugt %1, Status seit %2</translation>
     </message>
@@ -847,6 +843,13 @@
     <message>
         <source>State:</source>
         <translation>Zustand:</translation>
+    </message>
+    <message numerus="yes">
+        <source>Message %1 of stage %2, status %3, claimed %Ln time(s)</source>
+        <translation>
+            <numerusform>Nachricht %1 der Stufe %2, Status %3, %Ln-mal abgeholt</numerusform>
+            <numerusform>Nachricht %1 der Stufe %2, Status %3, %Ln-mal abgeholt</numerusform>
+        </translation>
     </message>
 </context>
 <context>

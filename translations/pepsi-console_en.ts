@@ -89,6 +89,13 @@
             <numerusform>%Ln messages, all loaded</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Message %1 of stage %2, status %3, claimed %Ln time(s)</source>
+        <translation>
+            <numerusform>Message %1 of stage %2, status %3, claimed %Ln time</numerusform>
+            <numerusform>Message %1 of stage %2, status %3, claimed %Ln times</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::StageActions</name>

@@ -21,10 +21,9 @@ QString MessagesView::describe(const MessageDetail &detail)
 {
     const MessageRow &row = detail.row;
     QStringList lines;
-    lines << tr("Message %1 of stage %2, status %3, claimed %4 time(s)")
+    lines << tr("Message %1 of stage %2, status %3, claimed %Ln time(s)", nullptr, int(row.claims))
                  .arg(row.id)
-                 .arg(row.stage, row.status)
-                 .arg(row.claims);
+                 .arg(row.stage, row.status);
     lines << tr("Created %1, status since %2").arg(wireTime(detail.created), wireTime(row.updated));
     if (detail.timeout)
         lines << tr("Retried at %1").arg(wireTime(*detail.timeout));

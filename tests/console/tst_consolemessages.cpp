@@ -177,7 +177,7 @@ void TestConsoleMessages::findsAMessageAndShowsItsState()
     QTest::keyClick(view->searchBox(), Qt::Key_Return);
     QTRY_VERIFY(view->detail()->toPlainText().contains(u"\"customer\": 4711"_s));
     QCOMPARE(view->listView()->selectionModel()->selectedRows().value(0).row(), 6);
-    QVERIFY(view->detail()->toPlainText().startsWith(u"Message 7 of stage enrich, status failed, claimed 2"_s));
+    QVERIFY(view->detail()->toPlainText().startsWith(u"Message 7 of stage enrich, status failed, claimed 2 times\n"_s));
 
     // Beyond it: shown all the same, and a cut state said so.
     view->findMessage(599);
