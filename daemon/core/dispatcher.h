@@ -126,6 +126,8 @@ private:
     void onSettle(const Settlement &settlement);
     void onPoolDrained(WorkerPool *pool);
     void reload();
+    // A reloaded file or graph that does not parse: drain and exit 1.
+    void refuseReload(const ConfigError &error);
     void applyGraph(const StageGraph &graph);
     WorkerPool *createPool(const StageConfig &stage);
     void armRetryTimer(std::optional<qint64> nextPausedInMs);

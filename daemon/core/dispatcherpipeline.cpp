@@ -70,12 +70,8 @@ void Dispatcher::reload()
     m_reloadPending = false;
     m_overlay = *overlay;
     const auto pipeline = PipelineConfig::onReload(m_file, *overlay, m_settings);
-    if (!pipeline) {
-        // Routing by a graph the workers no longer share would be worse than stopping.
-        return stop(
-            1, QStringLiteral("reloaded configuration does not parse: %1; stopping").arg(pipeline.error().toString()),
-            StopMode::Drain);
-    }
+    if (!pipeline)
+        return refuseReload(pipeline.error());
     for (const QString &option : pipeline->ignored)
         qCWarning(lcMain).noquote() << option << "is read only at start; ignored until a restart";
     qCInfo(lcMain).noquote() << "pipeline reloaded; stages:" << pipeline->graph.names().join(u' ')
@@ -85,29 +81,32 @@ void Dispatcher::reload()
     requestRound();
 }
 
+// Routing by a graph the workers no longer share would be worse than stopping.
+void Dispatcher::refuseReload(const ConfigError &error)
+{
+    stop(1, QStringLiteral("reloaded configuration does not parse: %1; stopping").arg(error.toString()),
+         StopMode::Drain);
+}
+
 void Dispatcher::reloadFile()
 {
     if (m_lifecycle == Lifecycle::Stopping || m_lifecycle == Lifecycle::Stopped) {
         qCInfo(lcMain) << "SIGHUP while stopping; ignored";
         return;
     }
-    const auto refuse = [this](const ConfigError &error) {
-        stop(1, QStringLiteral("reloaded configuration does not parse: %1; stopping").arg(error.toString()),
-             StopMode::Drain);
-    };
     const QString path = m_file.fileName();
     qCInfo(lcMain).noquote() << "SIGHUP: reading" << path << "again";
     m_notifier.reloading();
     const auto file = Configuration::load(path);
     if (!file)
-        return refuse(file.error());
+        return refuseReload(file.error());
     m_file = file.value();
     if (!m_pipelineBuilt) {
         // Nothing runs yet: the file alone must parse, as at start, and what
         // it says (but what the process already acted on) applies once it serves.
         const auto pipeline = PipelineConfig::atStart(m_file, {}, m_fileSettings);
         if (!pipeline)
-            return refuse(pipeline.error());
+            return refuseReload(pipeline.error());
         for (const QString &option : pipeline->ignored)
             qCWarning(lcMain).noquote() << option << "cannot change once the dispatcher runs; ignored";
         qCInfo(lcMain) << "configuration read again; it applies once this dispatcher serves";
@@ -119,7 +118,7 @@ void Dispatcher::reloadFile()
         // back: check it against the overlay last read.
         const auto pipeline = PipelineConfig::onReload(m_file, m_overlay, m_settings);
         if (!pipeline)
-            return refuse(pipeline.error());
+            return refuseReload(pipeline.error());
         m_reloadPending = true;
         qCInfo(lcMain) << "the database is unreachable; the pipeline is rebuilt from the file and "
                           "config_overlay once it is back";
