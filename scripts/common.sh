@@ -7,6 +7,9 @@
 #   BUILD_LOCK  lock file serialising builds and test runs on this machine
 #               (default: /tmp/pepsi-build.lock)
 #   PG_DIR      the PostgreSQL sandbox (default: <repo>/.pg)
+#   PEPSI_UNLOCKED=1  run without the build lock (scripts/test's gate runs the
+#               static checks and the fuzzers' build beside the suite this way,
+#               as SCHED_IDLE work instead)
 #
 # Run as root, the daemon under test drops to the service account `pepsi` and
 # starts its workers from BUILD_DIR as that account, so BUILD_DIR and every
@@ -22,6 +25,15 @@ SANDBOX=$REPO/scripts/pg-sandbox
 
 say() {
   echo "${0##*/}: $*" >&2
+}
+
+# locked COMMAND...: runs COMMAND holding the build lock, unless PEPSI_UNLOCKED=1.
+locked() {
+  if [[ ${PEPSI_UNLOCKED:-} == 1 ]]; then
+    "$@"
+  else
+    flock "$BUILD_LOCK" "$@"
+  fi
 }
 
 # The service account the daemon drops to as root, and a second unprivileged
