@@ -53,7 +53,7 @@ QList<qint64> SettlementWriter::write(bool force)
     }
     m_failures = 0;
     qCDebug(lcStore) << "settled" << *changed << "of" << m_pending.size() << "messages";
-    const QList<qint64> written = ids();
+    QList<qint64> written = ids();
     m_pending.clear();
     return written;
 }
