@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "controlclient.h"
 
+#include "policy/backoff.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -70,7 +72,9 @@ QString ControlClient::checkPath() const
 
 void ControlClient::failWrongPeer(const QString &message)
 {
-    m_retryMs = m_retryMs > 0 ? std::min(2 * m_retryMs, MaxBackoffMs) : std::min(2 * m_baseInterval, MaxBackoffMs);
+    using std::chrono::milliseconds;
+    m_retryMs = int(
+        Backoff{2 * milliseconds(m_baseInterval), milliseconds(MaxBackoffMs)}.after(milliseconds(m_retryMs)).count());
     // The same message again is not news; the backoff grew all the same.
     if (message == m_lastError)
         return;

@@ -4,20 +4,18 @@
 #include "config/configuration.h"
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
-#include "core/statistics.h"
+#include "core/poolset.h"
+#include "core/roundscheduler.h"
+#include "core/settlementwriter.h"
+#include "core/statisticsflusher.h"
 #include "model/claimfloors.h"
 #include "model/dispatchview.h"
-#include "model/ratemeter.h"
 #include "model/ticket.h"
 #include "service/servicenotifier.h"
 
-#include <QElapsedTimer>
-#include <QHash>
 #include <QObject>
-#include <QTimer>
 #include <chrono>
 #include <memory>
-#include <optional>
 
 namespace pepsi {
 
@@ -27,13 +25,15 @@ struct StageDemand;
 class DispatchState;
 class WorkerPool;
 
-// The composition root's glue: wakes (notifications, worker reports, timers)
-// become claim rounds; claimed tickets go to the stage pools; what the pools
-// settle is written back; their run reports feed the statistics. It builds
-// the database session first and the pools once the session is up, and tears
-// them down in reverse (pools, then the session). Its life is one Lifecycle
-// state, and every way out (a signal, a bad reload, the lock taken by another
-// dispatcher, a database it cannot use) goes through stop().
+// The composition root, whose own concern is running rounds: wakes
+// (notifications, worker reports, RoundScheduler's timers) become claim
+// rounds; claimed tickets go to the stage pools (PoolSet); what the pools
+// settle goes to the SettlementWriter, written before the next claim; their
+// run reports go to the StatisticsFlusher. It builds the database session
+// first and the pools once the session is up, and tears them down in reverse
+// (pools, then the session). Its life is one Lifecycle state, and every way
+// out (a signal, a bad reload, the lock taken by another dispatcher, a
+// database it cannot use) goes through stop().
 class Dispatcher : public QObject
 {
     Q_OBJECT
@@ -73,7 +73,7 @@ public:
     // Current stages sorted by name, then retired ones still draining.
     QList<const WorkerPool *> pools() const;
     // A current stage's pool, or null.
-    const WorkerPool *pool(const QString &stage) const { return m_pools.value(stage); }
+    const WorkerPool *pool(const QString &stage) const { return m_pools.find(stage); }
     const StatsDelta &statsTotals() const { return m_stats.totals(); }
     qint64 failedInARow(const QString &stage) const { return m_stats.failedInARow(stage); }
     qint64 claimedTotal() const { return m_claimedTotal; }
@@ -110,11 +110,10 @@ private:
     void setLifecycle(Lifecycle state);
 
     void runRound();
-    void sampleRates();
     bool resetOrphansIfDue();
+    // Writes the outcomes that wait; the rows written are pending again
+    // (or moved on): their stages' claims look again from there.
     void flushSettlements(bool force = false);
-    void flushStatistics();
-    void flushStatisticsWhenIdle();
     // A statement failed: the session decides whether the connection is
     // gone; on a live one (a timeout, a row lock) the round runs again soon.
     void statementFailed(const QString &what);
@@ -130,8 +129,6 @@ private:
     void refuseReload(const ConfigError &error);
     void applyGraph(const StageGraph &graph);
     WorkerPool *createPool(const StageConfig &stage);
-    void armRetryTimer(std::optional<qint64> nextPausedInMs);
-    int inFlight() const;
     QList<qint64> heldIds() const;
 
     Configuration m_file;
@@ -142,25 +139,13 @@ private:
     bool m_standby = false;
 
     std::unique_ptr<DatabaseSession> m_session;
-    QHash<QString, WorkerPool *> m_pools; // children
-    QList<WorkerPool *> m_retiredPools;   // stages removed by a reload, draining
-    Statistics m_stats;
+    PoolSet m_pools; // current and retiring; children
+    SettlementWriter m_settlements;
+    StatisticsFlusher m_stats;
     ServiceNotifier m_notifier;
 
-    QTimer m_roundTimer; // zero-delay: coalesces every wake of one loop pass
-    QTimer m_retryTimer; // the earliest paused row
-    QTimer m_errorRetry; // a statement failed on a live connection
-    QTimer m_settleHold; // writing outcomes failed on a live connection: wait before the next try
-    int m_settleFailures = 0;
-    QTimer m_heartbeat;      // POLL_INTERVAL
-    QTimer m_statsTimer;     // STATS_INTERVAL
-    QTimer m_idleStatsTimer; // the idle flush, at most once a second
-    QElapsedTimer m_lastStatsFlush;
-    QElapsedTimer m_clock; // since construction: the rate meter's time
-    RateMeter m_rates;
-    QTimer m_rateSampler;  // once a second
-    Settlements m_pending; // written before the next claim
-    ClaimFloors m_floors;  // where each stage's claim starts
+    RoundScheduler m_schedule; // when the next round runs
+    ClaimFloors m_floors;      // where each stage's claim starts
 
     qint64 m_rounds = 0;
     qint64 m_claimedTotal = 0;
@@ -169,7 +154,6 @@ private:
     bool m_pipelineBuilt = false; // pools exist (the session may be down)
     bool m_resetDue = false;      // running rows nobody holds go back to pending before the next claim
     bool m_reloadPending = false;
-    bool m_mayWrite = true; // false once another dispatcher owns the rows
 
     DispatchState *m_state = nullptr; // a child
 };

@@ -44,6 +44,8 @@ void Dispatcher::start()
     m_session =
         std::make_unique<DatabaseSession>(m_settings.database, SessionLimits::of(m_settings), m_standby, nullptr);
     m_state->attachSession(m_session.get());
+    m_settlements.setSession(m_session.get());
+    m_stats.setSession(m_session.get());
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
     connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
     connect(m_session.get(), &DatabaseSession::waiting, &m_notifier, &ServiceNotifier::setStatus);
@@ -71,8 +73,8 @@ void Dispatcher::start()
     });
     connect(m_session.get(), &DatabaseSession::schemaRefused, this,
             [this](const QString &message) { stop(78, message, StopMode::Abandon); });
-    m_heartbeat.setInterval(m_settings.pollInterval);
-    m_heartbeat.start();
+    m_schedule.setPollInterval(m_settings.pollInterval);
+    m_schedule.startHeartbeat();
     m_session->open();
 }
 
@@ -123,8 +125,8 @@ bool Dispatcher::startPipeline()
     // Every running row is an orphan now; only the lock holder may reset them.
     if (!resetOrphansIfDue())
         return false;
-    m_heartbeat.setInterval(m_settings.pollInterval);
-    m_statsTimer.start(m_settings.statsInterval);
+    m_schedule.setPollInterval(m_settings.pollInterval);
+    m_stats.start(m_settings.statsInterval);
     applyGraph(pipeline->graph);
     m_pipelineBuilt = true;
     qCInfo(lcMain).noquote() << "listening; stages:"
@@ -166,59 +168,37 @@ void Dispatcher::stop(int exitCode, const QString &why, StopMode mode)
     m_exitCode = exitCode;
     setLifecycle(Lifecycle::Stopping);
     m_notifier.stopping();
-    m_heartbeat.stop();
-    m_retryTimer.stop();
-    m_errorRetry.stop();
-    m_statsTimer.stop();
+    m_schedule.stop();
+    m_stats.stop();
     if (mode == StopMode::Abandon) {
         // The rows they hold are another dispatcher's now (or were never
         // ours): stop the workers at once and write nothing.
-        m_mayWrite = false;
         const QList<qint64> held = heldIds();
-        int workers = 0;
-        for (const WorkerPool *pool : std::as_const(m_pools))
-            workers += pool->workerCount();
-        for (const WorkerPool *pool : std::as_const(m_retiredPools))
-            workers += pool->workerCount();
+        const int workers = m_pools.workerCount();
+        m_settlements.abandon();
+        m_stats.abandon();
         if (workers > 0 || !held.isEmpty())
             qCWarning(lcMain) << "stopping" << workers << "workers at once; the" << held.size()
                               << "messages they held are left to the dispatcher that holds the lock";
-        qDeleteAll(m_pools);
         m_pools.clear();
-        qDeleteAll(m_retiredPools);
-        m_retiredPools.clear();
-        m_pending.clear();
         return finishStop();
     }
-    if (m_pools.isEmpty() && m_retiredPools.isEmpty())
+    if (m_pools.isEmpty())
         return finishStop();
     qCInfo(lcMain) << "stopping: letting workers finish what they hold";
-    for (WorkerPool *pool : std::as_const(m_pools))
-        pool->shutdown();
-    for (WorkerPool *pool : std::as_const(m_retiredPools))
-        pool->shutdown();
+    m_pools.forEach([](WorkerPool *pool) { pool->shutdown(); });
     onPoolDrained(nullptr);
 }
 
 void Dispatcher::onPoolDrained(WorkerPool *pool)
 {
-    const bool stopping = m_lifecycle == Lifecycle::Stopping;
-    if (pool && m_retiredPools.contains(pool) && !stopping) {
-        m_retiredPools.removeOne(pool);
-        pool->deleteLater();
+    if (m_lifecycle != Lifecycle::Stopping) {
+        if (pool)
+            m_pools.dropRetired(pool);
         return;
     }
-    if (!stopping)
-        return;
-    for (const WorkerPool *each : std::as_const(m_pools)) {
-        if (each->workerCount() > 0)
-            return;
-    }
-    for (const WorkerPool *each : std::as_const(m_retiredPools)) {
-        if (each->workerCount() > 0)
-            return;
-    }
-    finishStop();
+    if (m_pools.workerCount() == 0)
+        finishStop();
 }
 
 void Dispatcher::finishStop()
@@ -226,12 +206,12 @@ void Dispatcher::finishStop()
     if (m_lifecycle == Lifecycle::Stopped)
         return;
     flushSettlements(true);
-    flushStatistics();
-    if (!m_pending.isEmpty())
-        qCWarning(lcMain) << m_pending.size()
+    m_stats.flush();
+    if (!m_settlements.isEmpty())
+        qCWarning(lcMain) << m_settlements.size()
                           << "messages stay running (the database could not be written); the next dispatcher "
                              "resets them to pending at start";
-    if (m_stats.hasDelta() && m_mayWrite)
+    if (m_stats.hasDelta() && m_stats.mayWrite())
         qCWarning(lcMain) << "statistics of the last runs could not be written";
     if (m_session)
         m_session->close();

@@ -23,7 +23,7 @@ WorkerPool *Dispatcher::createPool(const StageConfig &stage)
     m_state->watchPool(pool);
     connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);
     connect(pool, &WorkerPool::settle, this, &Dispatcher::onSettle);
-    connect(pool, &WorkerPool::runEnded, this, [this](const RunReport &report) { m_stats.record(report); });
+    connect(pool, &WorkerPool::runEnded, &m_stats, &StatisticsFlusher::record);
     connect(pool, &WorkerPool::advanced, this,
             [this, pool](qint64 id, const QList<FusedRun> &fused) { onAdvanced(pool->stage().name, id, fused); });
     connect(pool, &WorkerPool::drained, this, [this, pool] { onPoolDrained(pool); });
@@ -32,22 +32,18 @@ WorkerPool *Dispatcher::createPool(const StageConfig &stage)
 
 void Dispatcher::applyGraph(const StageGraph &graph)
 {
-    for (auto it = m_pools.begin(); it != m_pools.end();) {
-        if (const StageConfig *stage = graph.stage(it.key())) {
-            (*it)->reconfigure(*stage);
-            ++it;
+    for (const QString &name : m_pools.currentStages()) {
+        if (const StageConfig *stage = graph.stage(name)) {
+            m_pools.find(name)->reconfigure(*stage);
             continue;
         }
-        qCInfo(lcMain).noquote() << "stage" << it.key()
+        qCInfo(lcMain).noquote() << "stage" << name
                                  << "is gone from the pipeline; its pending messages stay where they are";
-        WorkerPool *pool = *it;
-        it = m_pools.erase(it);
-        m_retiredPools.append(pool);
-        pool->retire();
+        m_pools.retire(name);
     }
     for (const StageConfig &stage : graph.stages()) {
-        if (!m_pools.contains(stage.name))
-            m_pools.insert(stage.name, createPool(stage));
+        if (!m_pools.find(stage.name))
+            m_pools.add(createPool(stage));
     }
     m_graph = graph;
     m_stats.setGraph(graph);

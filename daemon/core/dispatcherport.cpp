@@ -6,8 +6,6 @@
 #include "storage/databasesession.h"
 #include "workers/workerpool.h"
 
-#include <algorithm>
-
 namespace pepsi {
 
 using namespace std::chrono;
@@ -21,19 +19,11 @@ bool Dispatcher::isServing() const
     return m_pipelineBuilt && m_lifecycle != Lifecycle::Stopping && m_lifecycle != Lifecycle::Stopped;
 }
 
-QList<const WorkerPool *> Dispatcher::pools() const
-{
-    QList<const WorkerPool *> current(m_pools.cbegin(), m_pools.cend());
-    std::sort(current.begin(), current.end(),
-              [](const WorkerPool *a, const WorkerPool *b) { return a->stage().name < b->stage().name; });
-    for (const WorkerPool *pool : m_retiredPools)
-        current.append(pool);
-    return current;
-}
+QList<const WorkerPool *> Dispatcher::pools() const { return m_pools.ordered(); }
 
 bool Dispatcher::setDrained(const QString &stage, bool drained)
 {
-    WorkerPool *pool = m_pools.value(stage);
+    WorkerPool *pool = m_pools.find(stage);
     if (!pool)
         return false;
     pool->setDrained(drained);
@@ -42,23 +32,11 @@ bool Dispatcher::setDrained(const QString &stage, bool drained)
     return true;
 }
 
-void Dispatcher::sampleRates()
-{
-    const StatsDelta &totals = m_stats.totals();
-    RateMeter::Counts counts{totals.stageRuns, {}};
-    for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it)
-        counts.stageRuns.insert(it.key(), it.value().runs);
-    m_rates.sample(m_clock.elapsed(), std::move(counts));
-}
-
-double Dispatcher::runRate(milliseconds window) const
-{
-    return m_rates.rate(m_clock.elapsed(), window, m_stats.totals().stageRuns);
-}
+double Dispatcher::runRate(milliseconds window) const { return m_stats.runRate(window); }
 
 double Dispatcher::stageRunRate(const QString &stage, milliseconds window) const
 {
-    return m_rates.stageRate(m_clock.elapsed(), window, stage, m_stats.totals().stages.value(stage).runs);
+    return m_stats.stageRunRate(stage, window);
 }
 
 } // namespace pepsi

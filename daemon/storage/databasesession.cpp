@@ -2,6 +2,7 @@
 #include "storage/databasesession.h"
 
 #include "model/logcategories.h"
+#include "policy/backoff.h"
 #include "storage/schemacheck.h"
 
 #include <QSqlDatabase>
@@ -261,7 +262,7 @@ void DatabaseSession::goDown(const QString &reason)
     if (!m_listener->isOpen())
         m_listener->close();
     ++m_failures;
-    const milliseconds delay = std::min(MaxRetry, FirstRetry * (1 << std::min(m_failures - 1, 10)));
+    const milliseconds delay = Backoff{FirstRetry, MaxRetry}.delay(m_failures);
     if (!m_outageLogged) {
         qCWarning(lcStore).noquote() << (m_everUp ? "database connection lost:" : "cannot reach the database:")
                                      << reason << "; retrying with backoff";

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "policy/backoff.h"
+
 #include <chrono>
 
 namespace pepsi {
@@ -10,13 +12,7 @@ namespace pepsi {
 constexpr std::chrono::milliseconds cooldownDelay(int consecutiveFailures)
 {
     using namespace std::chrono_literals;
-    constexpr std::chrono::milliseconds first = 1s;
-    constexpr std::chrono::milliseconds cap = 60s;
-    if (consecutiveFailures <= 1)
-        return first;
-    const int doublings = consecutiveFailures - 1 > 16 ? 16 : consecutiveFailures - 1;
-    const std::chrono::milliseconds delay = first * (1 << doublings);
-    return delay > cap ? cap : delay;
+    return Backoff{1s, 60s}.delay(consecutiveFailures);
 }
 
 } // namespace pepsi

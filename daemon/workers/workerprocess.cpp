@@ -2,13 +2,7 @@
 #include "workers/workerprocess.h"
 
 #include "model/logcategories.h"
-
-#include <csignal>
-#include <fcntl.h>
-#include <linux/close_range.h>
-#include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <unistd.h>
+#include "workers/workerchild.h"
 
 namespace pepsi {
 
@@ -17,66 +11,26 @@ namespace {
 // The head of a status line that is kept: a failure keeps 1000 bytes of its
 // reason; a success line with its fused-stage reports stays far below this.
 constexpr qsizetype MaxStatusLineBytes = qsizetype(16) * 1024;
-// stderr: a logged line shows at most this much of the worker's line ...
-constexpr qsizetype MaxStderrLineBytes = 2000;
-// ... and at most this many lines a second are logged per worker; the rest
-// are counted and the count logged.
-constexpr int MaxStderrLinesPerSecond = 50;
-constexpr std::chrono::milliseconds StderrWindow{1000};
+// At its exit, what a worker wrote is read up to this many pipe's worths:
+// more can only come from a process of its own that still holds its stdout.
+constexpr int MaxChunksAtExit = 16;
 // While a new worker has not read its first ids (configuration, database
 // connection), nothing it holds is timed; this is how often it is looked at.
 constexpr std::chrono::milliseconds StartProbeInterval{50};
-
-void prepareChild()
-{
-    // Between fork and exec: async-signal-safe calls only.
-    // Workers get stdin, stdout and stderr and nothing else of ours (Qt 6.4
-    // QProcess does not close inherited descriptors by itself).
-    ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-    // A worker must not outlive the dispatcher, even one killed with SIGKILL.
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    // The dispatcher ignores SIGPIPE; ignored signals survive exec.
-    (void)::signal(SIGPIPE, SIG_DFL);
-    // A Ctrl-C on the dispatcher's terminal is for the dispatcher, which then
-    // stops its workers in order; it must not reach them directly.
-    ::setpgid(0, 0);
-}
-
-// Bytes written to the worker's stdin that it has not read yet; -1 when that
-// cannot be told. The pipe is reached through /proc (we gave our read end to
-// the child); opening a read end for FIONREAD consumes nothing.
-int unreadInput(qint64 pid)
-{
-    const QByteArray path = "/proc/" + QByteArray::number(pid) + "/fd/0";
-    const int fd = ::open(path.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    int unread = -1;
-    if (::ioctl(fd, FIONREAD, &unread) != 0)
-        unread = -1;
-    ::close(fd);
-    return unread;
-}
 
 } // namespace
 
 WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
     : QObject(parent)
     , m_launch(launch)
+    , m_ending(m_process, launch.terminateGrace, this)
+    , m_stderr(launch.stage, this)
     , m_stdout(MaxStatusLineBytes)
-    , m_stderr(MaxStderrLineBytes)
 {
     m_watchdog.setSingleShot(true);
-    m_killTimer.setSingleShot(true);
-    m_graceTimer.setSingleShot(true);
-    m_stderrWindow.setSingleShot(true);
     m_startProbe.setInterval(StartProbeInterval);
     connect(&m_watchdog, &QTimer::timeout, this, &WorkerProcess::onWatchdog);
-    connect(&m_killTimer, &QTimer::timeout, this, [this] {
-        m_signalSent = SIGKILL;
-        m_process.kill();
-    });
-    connect(&m_graceTimer, &QTimer::timeout, this, &WorkerProcess::onGraceOver);
+    connect(&m_ending, &WorkerEnding::graceOver, this, &WorkerProcess::onGraceOver);
     connect(&m_startProbe, &QTimer::timeout, this, &WorkerProcess::probeStart);
     m_startDeadline.setSingleShot(true);
     connect(&m_startDeadline, &QTimer::timeout, this, [this] {
@@ -87,8 +41,13 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
         m_startTimedOut = true;
         terminate();
     });
-    connect(&m_stderrWindow, &QTimer::timeout, this, &WorkerProcess::logDroppedStderr);
-    connect(&m_input, &InputPipe::broken, this, &WorkerProcess::onInputBroken);
+    connect(&m_input, &InputPipe::broken, this, [this](const QString &why) {
+        // Most often it is exiting (a crash, a failed start) and finished() is
+        // on its way: that says what happened. One that lives on without its
+        // input can never answer what it holds; the grace decides which it was.
+        if (m_state != State::Exited)
+            m_ending.inputLost(why);
+    });
     connect(&m_process, &QProcess::started, this, [this] {
         if (m_state == State::Starting)
             m_state = State::Running;
@@ -106,7 +65,8 @@ WorkerProcess::WorkerProcess(const WorkerLaunch &launch, QObject *parent)
             m_startDeadline.start(m_launch.startTimeout);
     });
     connect(&m_output, &OutputPipe::readyRead, this, &WorkerProcess::onStdout);
-    connect(&m_process, &QProcess::readyReadStandardError, this, &WorkerProcess::onStderr);
+    connect(&m_process, &QProcess::readyReadStandardError, this,
+            [this] { m_stderr.feed(m_process.readAllStandardError()); });
     connect(&m_process, &QProcess::finished, this, &WorkerProcess::onFinished);
     connect(&m_process, &QProcess::errorOccurred, this, &WorkerProcess::onErrorOccurred);
 }
@@ -141,7 +101,7 @@ void WorkerProcess::start()
     m_process.setChildProcessModifier([input = m_input.childEnd(), output = m_output.childEnd()] {
         InputPipe::adoptAsStdin(input);
         OutputPipe::adoptAsStdout(output);
-        prepareChild();
+        workerchild::prepare();
     });
     m_process.start(QIODevice::ReadOnly | QIODevice::Unbuffered);
     m_input.releaseChildEnd();
@@ -149,6 +109,7 @@ void WorkerProcess::start()
     // QProcess knows the pid once it has forked; started() comes later, from
     // the event loop, and a snapshot taken in between must not say pid 0.
     m_pid = m_process.processId();
+    m_stderr.setPid(m_pid);
 }
 
 void WorkerProcess::send(const Tickets &tickets)
@@ -179,7 +140,7 @@ void WorkerProcess::probeStart()
     // (Ids the pipe did not take yet are still ours; a worker may read one
     // line at a time.)
     const qint64 inPipe = m_bytesSent - m_input.bytesToWrite();
-    const int unread = unreadInput(m_pid);
+    const int unread = workerchild::unreadInput(m_pid);
     if (unread < 0 || (inPipe > 0 && unread < inPipe))
         becomeReady();
 }
@@ -299,37 +260,106 @@ void WorkerProcess::onWatchdog()
     terminate();
 }
 
-void WorkerProcess::onStderr()
+void WorkerProcess::closeInput(std::chrono::milliseconds grace)
 {
-    const QByteArray data = m_process.readAllStandardError();
-    m_stderr.feed(data, [this](QByteArrayView line, bool cut) {
-        logStderrLine(line, cut);
-        return true;
-    });
+    if (m_state == State::Exited)
+        return;
+    m_state = State::Stopping;
+    m_input.close();
+    m_ending.allowGrace(grace);
 }
 
-void WorkerProcess::logStderrLine(QByteArrayView line, bool cut)
+void WorkerProcess::terminate()
 {
-    m_lastStderrLine = line.first(std::min<qsizetype>(line.size(), 200)).toByteArray();
-    if (!m_stderrWindow.isActive()) {
-        m_stderrWindow.start(StderrWindow);
-        m_stderrLinesInWindow = 0;
-    }
-    if (++m_stderrLinesInWindow > MaxStderrLinesPerSecond) {
-        ++m_stderrDropped;
+    if (m_state == State::Exited || m_ending.isTerminating())
         return;
-    }
-    qCInfo(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "stderr:"
-                               << quoteForLog(line, MaxStderrLineBytes) + (cut ? QStringLiteral("…") : QString());
+    m_state = State::Stopping;
+    m_ending.terminate();
 }
 
-void WorkerProcess::logDroppedStderr()
+void WorkerProcess::onGraceOver()
 {
-    if (m_stderrDropped == 0)
-        return;
-    qCWarning(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "stderr:" << m_stderrDropped
-                                  << "lines dropped (more than" << MaxStderrLinesPerSecond << "a second)";
-    m_stderrDropped = 0;
+    if (!m_ending.inputLostReason().isEmpty() && m_state != State::Exited)
+        qCWarning(lcWorker).noquote()
+            << "stage" << m_launch.stage << "pid" << m_pid
+            << QStringLiteral("stopped reading its input (%1) and did not exit within").arg(m_ending.inputLostReason())
+            << m_launch.terminateGrace.count() << "ms; stopping it";
+    terminate();
+}
+
+void WorkerProcess::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    // Lines that arrived together with the exit.
+    for (int chunk = 0; chunk < MaxChunksAtExit && consumeStdout(); ++chunk) { }
+    m_stderr.feed(m_process.readAllStandardError());
+    m_stderr.finish();
+    WorkerExit::Facts facts;
+    facts.exitCode = exitCode;
+    facts.crashed = status == QProcess::CrashExit;
+    facts.heldIds = !m_inFlight.empty();
+    facts.answered = m_answered;
+    facts.startTimedOut = m_startTimedOut;
+    facts.condemned = m_condemned;
+    facts.signalled = m_ending.signalSent() != 0;
+    facts.inputClosed = m_state == State::Stopping;
+    facts.startTimeout = m_launch.startTimeout;
+    facts.lastStderrLine = m_stderr.lastLine();
+    finish(WorkerExit::classify(facts));
+}
+
+void WorkerProcess::onErrorOccurred(QProcess::ProcessError error)
+{
+    if (error == QProcess::FailedToStart) {
+        WorkerExit exit;
+        exit.kind = WorkerExit::Kind::FailedToStart;
+        exit.cause = QStringLiteral("failed to start: ") + m_process.errorString();
+        finish(exit);
+    }
+    // Crashes and I/O errors are followed by finished().
+}
+
+void WorkerProcess::finish(const WorkerExit &exit)
+{
+    m_state = State::Exited;
+    m_watchdog.stop();
+    m_ending.exited();
+    m_startProbe.stop();
+    m_startDeadline.stop();
+    m_stderr.stop();
+    m_output.close();
+    const Tickets unanswered(m_inFlight.begin(), m_inFlight.end());
+    m_inFlight.clear();
+    qCDebug(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid << "exited"
+                                << (exit.cause.isEmpty() ? QStringLiteral("cleanly") : exit.cause);
+    Q_EMIT exited(this, unanswered, exit);
+}
+
+WorkerSnapshot WorkerProcess::snapshot(qint64 maxRuntimeMs) const
+{
+    WorkerSnapshot snapshot;
+    snapshot.pid = m_pid;
+    snapshot.stage = m_launch.stage;
+    switch (m_state) {
+    case State::Starting:
+        snapshot.state = WorkerSnapshot::State::Starting;
+        break;
+    case State::Running:
+        snapshot.state = WorkerSnapshot::State::Running;
+        break;
+    case State::Stopping:
+    case State::Exited:
+        snapshot.state = WorkerSnapshot::State::Stopping;
+        break;
+    }
+    snapshot.retiring = m_retiring;
+    snapshot.messages = m_answered;
+    snapshot.uptimeMs = m_life.timer.elapsed();
+    for (const Ticket &ticket : m_inFlight)
+        snapshot.ids.append(ticket.id);
+    if (!m_inFlight.empty() && m_state == State::Running && m_headClock.isValid())
+        snapshot.headAgeMs = m_headClock.elapsed();
+    snapshot.maxRuntimeMs = maxRuntimeMs;
+    return snapshot;
 }
 
 } // namespace pepsi

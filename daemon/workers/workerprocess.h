@@ -7,6 +7,9 @@
 #include "workers/inputpipe.h"
 #include "workers/linesplitter.h"
 #include "workers/outputpipe.h"
+#include "workers/workerending.h"
+#include "workers/workerexit.h"
+#include "workers/workerstderr.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -30,23 +33,11 @@ struct WorkerLaunch
     std::chrono::milliseconds startTimeout{std::chrono::seconds(60)};
 };
 
-struct WorkerExit
-{
-    enum class Kind {
-        Clean,         // exited 0 holding nothing
-        Stopped,       // ended by us (idle, recycle, shutdown, condemned), holding ids it never ran
-        Died,          // crashed, or exited holding ids after answering: the head fails
-        FailedToStart, // never ran, or exited with a status before answering anything
-    };
-    Kind kind = Kind::Clean;
-    QString cause;          // "crashed: signal 9", "exited with status 2 without answering", "failed to start: ..."
-    QString lastStderrLine; // the last line it wrote to stderr, cut for the log; empty: none
-};
-
 // One stage program process speaking the worker protocol: it writes ids,
 // matches status lines to them in order, times the head-of-line message and
-// escalates terminate -> kill. It reads what the process writes in bounded
-// memory, whatever it writes. It only reports; the pool decides what follows.
+// has it stopped (WorkerEnding). It reads what the process writes in bounded
+// memory, whatever it writes (its stderr: WorkerStderr). It only reports;
+// the pool decides what follows (WorkerExit says what its exit means).
 class WorkerProcess : public QObject
 {
     Q_OBJECT
@@ -91,8 +82,6 @@ Q_SIGNALS:
 private:
     void onStdout();
     bool consumeStdout();
-    void onStderr();
-    void onInputBroken(const QString &why);
     void onGraceOver();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onErrorOccurred(QProcess::ProcessError error);
@@ -103,40 +92,30 @@ private:
     void violation(const QString &reason);
     void headChanged();
     void finish(const WorkerExit &exit);
-    void logStderrLine(QByteArrayView line, bool cut);
-    void logDroppedStderr();
-    WorkerExit classifyExit(int exitCode, QProcess::ExitStatus status) const;
 
     WorkerLaunch m_launch;
     QProcess m_process;
     InputPipe m_input;   // its stdin
     OutputPipe m_output; // its stdout; QProcess reads its stderr
+    WorkerEnding m_ending;
+    WorkerStderr m_stderr;
     QTimer m_watchdog;
-    QTimer m_killTimer;
-    QTimer m_graceTimer;
     QTimer m_startProbe;
     QTimer m_startDeadline;
-    QTimer m_stderrWindow;
     QElapsedTimer m_headClock;
     std::deque<Ticket> m_inFlight;
     LineSplitter m_stdout;
-    LineSplitter m_stderr;
-    QByteArray m_lastStderrLine;
-    QString m_inputLost; // why its stdin no longer takes our writes; empty: it does
     QByteArray m_writeBuffer;
     qint64 m_pid = 0;
     qint64 m_answered = 0;
     qint64 m_bytesSent = 0; // ids written to its stdin, in bytes, ever
-    int m_stderrLinesInWindow = 0;
-    qint64 m_stderrDropped = 0;
-    int m_signalSent = 0; // the last signal we sent it (SIGTERM, SIGKILL), 0: none
     State m_state = State::Starting;
     bool m_ready = false;
     bool m_startTimedOut = false;
     bool m_condemned = false; // a protocol violation or timeout: further output is dropped
     bool m_retiring = false;  // gets no new ids; stops once what it holds is answered
 
-    // --- read by the control socket (core/snapshots.h); in workers/workersnapshots.cpp ---
+    // --- read by the control socket (model/snapshots.h) ---
 public:
     WorkerSnapshot snapshot(qint64 maxRuntimeMs) const;
 

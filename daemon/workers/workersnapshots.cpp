@@ -1,41 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The control socket's copies of pools and workers (core/snapshots.h), kept
-// apart from the pool and process logic they only read.
+// The control socket's copies of a pool (model/snapshots.h), kept apart from
+// the pool's policy they only read.
 #include "workers/workerpool.h"
-#include "workers/workerprocess.h"
 
 #include <QDateTime>
 #include <algorithm>
 
 namespace pepsi {
-
-WorkerSnapshot WorkerProcess::snapshot(qint64 maxRuntimeMs) const
-{
-    WorkerSnapshot snapshot;
-    snapshot.pid = m_pid;
-    snapshot.stage = m_launch.stage;
-    switch (m_state) {
-    case State::Starting:
-        snapshot.state = WorkerSnapshot::State::Starting;
-        break;
-    case State::Running:
-        snapshot.state = WorkerSnapshot::State::Running;
-        break;
-    case State::Stopping:
-    case State::Exited:
-        snapshot.state = WorkerSnapshot::State::Stopping;
-        break;
-    }
-    snapshot.retiring = m_retiring;
-    snapshot.messages = m_answered;
-    snapshot.uptimeMs = m_life.timer.elapsed();
-    for (const Ticket &ticket : m_inFlight)
-        snapshot.ids.append(ticket.id);
-    if (!m_inFlight.empty() && m_state == State::Running && m_headClock.isValid())
-        snapshot.headAgeMs = m_headClock.elapsed();
-    snapshot.maxRuntimeMs = maxRuntimeMs;
-    return snapshot;
-}
 
 PoolSnapshot WorkerPool::snapshot() const
 {

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/roundscheduler.h"
+
+#include <algorithm>
+
+namespace pepsi {
+
+using namespace std::chrono;
+
+RoundScheduler::RoundScheduler(QObject *parent)
+    : QObject(parent)
+{
+    m_round.setSingleShot(true);
+    m_round.setInterval(0);
+    m_retry.setSingleShot(true);
+    m_errorRetry.setSingleShot(true);
+    m_errorRetry.setInterval(StatementRetry);
+    connect(&m_round, &QTimer::timeout, this, &RoundScheduler::roundDue);
+    connect(&m_retry, &QTimer::timeout, this, &RoundScheduler::request);
+    connect(&m_errorRetry, &QTimer::timeout, this, &RoundScheduler::errorRetryDue);
+    connect(&m_heartbeat, &QTimer::timeout, this, &RoundScheduler::heartbeat);
+}
+
+void RoundScheduler::setPollInterval(milliseconds interval)
+{
+    m_pollInterval = interval;
+    m_heartbeat.setInterval(interval);
+}
+
+void RoundScheduler::stop()
+{
+    m_heartbeat.stop();
+    m_retry.stop();
+    m_errorRetry.stop();
+}
+
+void RoundScheduler::request()
+{
+    if (!m_round.isActive())
+        m_round.start();
+}
+
+void RoundScheduler::retryAfterError()
+{
+    if (!m_errorRetry.isActive())
+        m_errorRetry.start();
+}
+
+std::optional<milliseconds> RoundScheduler::retryDelay(std::optional<qint64> nextPausedInMs, bool skippedLocked,
+                                                       milliseconds pollInterval)
+{
+    // A locked row is looked at again soon rather than at the heartbeat, so
+    // it is taken once the lock goes.
+    if (skippedLocked)
+        nextPausedInMs = std::min<qint64>(nextPausedInMs.value_or(LockedRowRetry.count()), LockedRowRetry.count());
+    if (!nextPausedInMs)
+        return std::nullopt;
+    // The heartbeat covers anything further away than the poll interval.
+    return milliseconds(std::clamp<qint64>(*nextPausedInMs, 0, pollInterval.count()));
+}
+
+void RoundScheduler::roundRan(std::optional<qint64> nextPausedInMs, bool skippedLocked)
+{
+    const auto delay = retryDelay(nextPausedInMs, skippedLocked, m_pollInterval);
+    if (!delay)
+        m_retry.stop();
+    else
+        m_retry.start(int(delay->count()));
+}
+
+} // namespace pepsi
