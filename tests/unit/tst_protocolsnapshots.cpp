@@ -36,6 +36,9 @@ private Q_SLOTS:
     void messageReasons();
     void status();
     void statusWithoutQueueCounts();
+    void statusFieldNames();
+    void stages();
+    void tick();
     void lifecycleNames();
 };
 
@@ -294,6 +297,7 @@ void TestProtocolSnapshots::queueCounts()
     counts.stages[u"score"_s] = StageQueue{0, 0, 0, 0, 2, std::nullopt};
     const QJsonObject json = wire(toJson(counts, when.addMSecs(250)));
     QCOMPARE(json.value(field::AgeMs).toInteger(), qint64(250));
+    counts.ageMs = 250; // as the reader has it
     QCOMPARE(queueCountsFromJson(json), counts);
 }
 
@@ -312,6 +316,7 @@ void TestProtocolSnapshots::status()
     score.workers = 1;
     score.capacity = 8;
     status.pools = {enrichPool(), score};
+    status.poolTotals = PoolTotals::of(status.pools);
     status.queues = QueueCounts{when.addSecs(-1), {}};
     status.queues->stages[u"enrich"_s] = StageQueue{1200, 9, 3, 12, 0, 5400};
     status.queues->stages[u"score"_s] = StageQueue{};
@@ -332,6 +337,7 @@ void TestProtocolSnapshots::statusWithoutQueueCounts()
     status.time = when;
     status.state = Lifecycle::Reconnecting;
     status.pools = {enrichPool()};
+    status.poolTotals = PoolTotals::of(status.pools);
     status.stats.stages[u"enrich"_s] = StageStatsSnapshot{};
     status.queuesError = u"database unreachable"_s;
 
@@ -343,6 +349,106 @@ void TestProtocolSnapshots::statusWithoutQueueCounts()
     QVERIFY(enrich.value(field::Queue).isNull());
     QVERIFY(!enrich.contains(field::QueuesError));
     QCOMPARE(statusFromJson(json), status);
+}
+
+namespace {
+
+QStringList sortedKeys(const QJsonValue &object)
+{
+    QStringList keys = object.toObject().keys();
+    keys.sort();
+    return keys;
+}
+
+} // namespace
+
+// The names scripts read (doc/control-protocol.rst), spelled out rather than
+// taken from protocol::field: a renamed field fails here.
+void TestProtocolSnapshots::statusFieldNames()
+{
+    StatusSnapshot status;
+    status.time = when;
+    status.state = Lifecycle::Running;
+    status.pools = {enrichPool()};
+    status.poolTotals = PoolTotals{7, 5, 19, 48}; // the daemon's, not the listed pool's
+    status.stats.stages[u"enrich"_s] = StageStatsSnapshot{};
+    status.queues = QueueCounts{when, {}};
+    status.queues->stages[u"enrich"_s] = StageQueue{};
+
+    const QJsonObject json = wire(toJson(status));
+    QCOMPARE(sortedKeys(json), (QStringList{u"queues_at"_s, u"stages"_s, u"state"_s, u"time"_s, u"totals"_s}));
+    QCOMPARE(json.value(u"state"_s).toString(), u"running"_s);
+    QCOMPARE(json.value(u"time"_s).toString(), u"2026-12-02T19:51:47.123Z"_s);
+    const QJsonObject totals = json.value(u"totals"_s).toObject();
+    QCOMPARE(sortedKeys(totals),
+             (QStringList{u"busy"_s, u"capacity"_s, u"claimed"_s, u"in_flight"_s, u"messages"_s, u"rate_10s"_s,
+                          u"rate_60s"_s, u"rounds"_s, u"stage_runs"_s, u"workers"_s}));
+    QCOMPARE(totals.value(u"workers"_s).toInt(), 7);
+    QCOMPARE(totals.value(u"busy"_s).toInt(), 5);
+    QCOMPARE(totals.value(u"in_flight"_s).toInt(), 19);
+    QCOMPARE(totals.value(u"capacity"_s).toInt(), 48);
+    const QJsonObject enrich = json.value(u"stages"_s)[u"enrich"_s].toObject();
+    QCOMPARE(sortedKeys(enrich),
+             (QStringList{u"busy"_s, u"capacity"_s, u"cooldown"_s, u"cooldown_reason"_s, u"cooldown_until"_s,
+                          u"drained"_s, u"idle"_s, u"in_flight"_s, u"parallelism"_s, u"queue"_s, u"queue_limit"_s,
+                          u"retiring"_s, u"starting"_s, u"stats"_s, u"workers"_s}));
+    QCOMPARE(sortedKeys(enrich.value(u"queue"_s)),
+             (QStringList{u"failed"_s, u"oldest_pending_age_ms"_s, u"paused"_s, u"pending"_s, u"pending_ages"_s,
+                          u"running"_s, u"timeout"_s}));
+    QCOMPARE(sortedKeys(enrich.value(u"queue"_s)[u"pending_ages"_s]),
+             (QStringList{u"10m"_s, u"10s"_s, u"1h"_s, u"1m"_s, u"1s"_s, u"older"_s}));
+    QCOMPARE(sortedKeys(enrich.value(u"stats"_s)),
+             (QStringList{u"busy_usec"_s, u"crashes"_s, u"failed_in_a_row"_s, u"failures"_s, u"rate_10s"_s,
+                          u"rate_60s"_s, u"runs"_s, u"timeouts"_s}));
+    QCOMPARE(statusFromJson(json), status);
+}
+
+void TestProtocolSnapshots::stages()
+{
+    StagesSnapshot stages;
+    stages.stages.append(
+        StageInfo{u"enrich"_s, u"/usr/lib/pepsi/enrich"_s, 4, 4, 1000, {u"score"_s}, false, {u"ingest"_s}, true});
+    stages.settings = SettingsSnapshot{300000, 5000, 30000, 60000, 30000, 8, u"/etc/pepsi/pepsi.conf"_s};
+
+    const QJsonObject json = wire(toJson(stages));
+    QCOMPARE(sortedKeys(json), (QStringList{u"settings"_s, u"stages"_s}));
+    const QJsonObject enrich = json.value(u"stages"_s)[0].toObject();
+    QCOMPARE(sortedKeys(enrich),
+             (QStringList{u"drained"_s, u"fuse"_s, u"max_messages"_s, u"name"_s, u"next"_s, u"parallelism"_s,
+                          u"predecessors"_s, u"program"_s, u"queue_limit"_s}));
+    QCOMPARE(enrich.value(u"next"_s).toArray(), QJsonArray{u"score"_s});
+    const QJsonObject settings = json.value(u"settings"_s).toObject();
+    QCOMPARE(sortedKeys(settings),
+             (QStringList{u"config_file"_s, u"db_pool_size"_s, u"max_runtime_ms"_s, u"poll_interval_ms"_s,
+                          u"stats_interval_ms"_s, u"tempfail_delay_ms"_s, u"worker_idle_timeout_ms"_s}));
+    QCOMPARE(settings.value(u"max_runtime_ms"_s).toInteger(), qint64(300000));
+    QCOMPARE(stagesFromJson(json), stages);
+
+    // No configuration file: null, not "".
+    stages.settings.configFile.clear();
+    QVERIFY(wire(toJson(stages)).value(u"settings"_s)[u"config_file"_s].isNull());
+    QCOMPARE(stagesFromJson(wire(toJson(stages))), stages);
+}
+
+void TestProtocolSnapshots::tick()
+{
+    TickSnapshot tick;
+    tick.claimed = 12;
+    tick.completed = 30;
+    tick.pools = PoolTotals{4, 3, 9, 16};
+    tick.rate10s = 2004.5;
+    tick.stages[u"enrich"_s] = TickStage{2004.5, 9, 3, 1, 4, 16};
+
+    const QJsonObject json = wire(toJson(tick));
+    QCOMPARE(sortedKeys(json),
+             (QStringList{u"busy"_s, u"capacity"_s, u"claimed"_s, u"completed"_s, u"in_flight"_s, u"rate_10s"_s,
+                          u"stages"_s, u"workers"_s}));
+    const QJsonObject enrich = json.value(u"stages"_s)[u"enrich"_s].toObject();
+    QCOMPARE(sortedKeys(enrich),
+             (QStringList{u"busy"_s, u"capacity"_s, u"idle"_s, u"in_flight"_s, u"rate_10s"_s, u"workers"_s}));
+    QCOMPARE(enrich.value(u"rate_10s"_s).toDouble(), 2004.5);
+    QCOMPARE(enrich.value(u"idle"_s).toInt(), 1);
+    QCOMPARE(tickFromJson(json), tick);
 }
 
 void TestProtocolSnapshots::lifecycleNames()
