@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QLocalServer>
 #include <QLocalSocket>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -38,6 +39,7 @@ private Q_SLOTS:
     void daemonLines();
     void failedRequestIsReported();
     void pendingRequestsFailWithTheConnection();
+    void eachReplyReachesItsAsker();
 };
 
 namespace {
@@ -365,6 +367,32 @@ void TestControlClient::pendingRequestsFailWithTheConnection()
     QCOMPARE(reply->command(), QString(cmd::Drain));
     reply->deleteLater();
     QCOMPARE(client.send(cmd::Drain), nullptr); // and nothing goes out while disconnected
+}
+
+void TestControlClient::eachReplyReachesItsAsker()
+{
+    ControlFixture daemon;
+    QVERIFY(daemon.listen());
+    ControlClient client;
+    client.setSocketPath(daemon.path());
+    client.start();
+    QTRY_COMPARE(client.state(), State::Connected);
+    // GIVEN an answer no longer wanted, and two requests after it
+    QPointer<ControlReply> dropped = client.send(cmd::Stats);
+    QSignalSpy droppedFinished(dropped.data(), &ControlReply::finished);
+    dropped->abandon();
+    ControlReply *stats = client.send(cmd::Stats);
+    ControlReply *queues = client.send(cmd::Queues);
+    QSignalSpy statsFinished(stats, &ControlReply::finished);
+    // WHEN the daemon answers them, in order
+    QTRY_VERIFY(queues->isFinished());
+    // THEN each asker has its own answer, once; the dropped one reached no one
+    QCOMPARE(statsFinished.count(), 1);
+    QVERIFY(stats->isOk() && stats->result().toObject().contains(field::Totals));
+    QVERIFY(queues->isOk() && queues->result().toObject().contains(field::At));
+    QCOMPARE(queues->command(), QString(cmd::Queues));
+    QCOMPARE(droppedFinished.count(), 0);
+    QTRY_VERIFY(dropped.isNull());
 }
 
 QTEST_GUILESS_MAIN(TestControlClient)
