@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "controlclient.h"
 
-#include "control/snapshotcodec.h"
-
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonParseError>

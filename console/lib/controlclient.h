@@ -2,6 +2,7 @@
 #pragma once
 
 #include "control/lineframer.h"
+#include "control/snapshotcodec.h" // the snapshots it decodes
 #include "control/snapshots.h"
 #include "controlreply.h"
 
