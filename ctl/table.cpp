@@ -79,9 +79,10 @@ QString formatCount(const QJsonValue &value)
     return value.isDouble() ? QString::number(value.toInteger()) : QStringLiteral("-");
 }
 
-QString formatTime(const QJsonValue &value)
+QString formatTime(const QJsonValue &value) { return formatTime(protocol::timeFromJson(value)); }
+
+QString formatTime(const QDateTime &when)
 {
-    const QDateTime when = protocol::timeFromJson(value);
     return when.isValid() ? when.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QStringLiteral("-");
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include <QDateTime>
 #include <QJsonValue>
 #include <QList>
 #include <QString>
@@ -37,5 +38,6 @@ QString formatRate(double perSecond);
 QString formatCount(const QJsonValue &value);
 // A time of the protocol ("2026-12-02T19:51:47.123Z") in local time, "2026-12-02 20:51:47".
 QString formatTime(const QJsonValue &value);
+QString formatTime(const QDateTime &when);
 
 } // namespace pepsi::ctl

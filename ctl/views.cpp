@@ -41,27 +41,39 @@ QString compact(const QJsonValue &value)
     return QStringLiteral("-");
 }
 
-QString ratio(const QJsonValue &part, const QJsonValue &whole) { return formatCount(part) + u'/' + formatCount(whole); }
+QString ratio(qint64 part, qint64 whole) { return QString::number(part) + u'/' + QString::number(whole); }
+
+QString workerStateName(WorkerSnapshot::State state)
+{
+    switch (state) {
+    case WorkerSnapshot::State::Starting:
+        return QString(protocol::value::Starting);
+    case WorkerSnapshot::State::Running:
+        return QString(protocol::value::Running);
+    case WorkerSnapshot::State::Stopping:
+        return QString(protocol::value::Stopping);
+    }
+    return {};
+}
 
 // "drained", "cooldown until 20:51:47: <reason>", "retired", or "-".
-QString poolState(const QJsonObject &pool)
+QString poolState(const PoolSnapshot &pool)
 {
     QStringList states;
-    if (pool.value(field::Retired).toBool())
+    if (pool.retired)
         states.append(QStringLiteral("retired"));
-    if (pool.value(field::Drained).toBool())
+    if (pool.drained)
         states.append(QStringLiteral("drained"));
-    if (pool.value(field::Cooldown).toBool()) {
-        QString cooldown =
-            QStringLiteral("cooldown until ") + formatTime(pool.value(field::CooldownUntil)).section(u' ', 1);
-        const QString reason = pool.value(field::CooldownReason).toString();
-        if (!reason.isEmpty())
-            cooldown += QStringLiteral(": ") + reason;
+    if (pool.cooldownUntil) {
+        QString cooldown = QStringLiteral("cooldown until ") + formatTime(*pool.cooldownUntil).section(u' ', 1);
+        if (!pool.cooldownReason.isEmpty())
+            cooldown += QStringLiteral(": ") + pool.cooldownReason;
         states.append(cooldown);
     }
     return states.isEmpty() ? QStringLiteral("-") : states.join(QStringLiteral(", "));
 }
 
+// A daemon older than pending_ages sends none: its columns are left out, not shown as zeros.
 bool anyHasAges(const QJsonObject &stages)
 {
     for (const QJsonValue stage : stages) {
@@ -71,34 +83,32 @@ bool anyHasAges(const QJsonObject &stages)
     return false;
 }
 
+QString optionalAge(const std::optional<qint64> &ms) { return ms ? formatAge(*ms) : QStringLiteral("-"); }
+
 } // namespace
 
 QString status(const QJsonObject &result)
 {
-    const QJsonObject totals = result.value(field::Totals).toObject();
+    const StatusSnapshot status = protocol::statusFromJson(result);
+    const PoolTotals &totals = status.poolTotals;
     QString text = QStringLiteral("daemon %1, %2 workers (%3 busy), in flight %4, %5/s over 10 s, %6/s over 60 s\n")
-                       .arg(result.value(field::State).toString(), formatCount(totals.value(field::Workers)),
-                            formatCount(totals.value(field::Busy)),
-                            ratio(totals.value(field::InFlight), totals.value(field::Capacity)),
-                            formatRate(totals.value(field::Rate10s).toDouble()),
-                            formatRate(totals.value(field::Rate60s).toDouble()));
-    if (result.contains(field::QueuesError))
-        text += QStringLiteral("queue counts unavailable: %1\n").arg(result.value(field::QueuesError).toString());
+                       .arg(lifecycleName(status.state), QString::number(totals.workers), QString::number(totals.busy),
+                            ratio(totals.inFlight, totals.capacity), formatRate(status.stats.rate10s),
+                            formatRate(status.stats.rate60s));
+    if (!status.queues)
+        text += QStringLiteral("queue counts unavailable: %1\n").arg(status.queuesError);
     Table table({QStringLiteral("STAGE"), QStringLiteral("WORKERS"), QStringLiteral("IN FLIGHT"),
                  QStringLiteral("PENDING"), QStringLiteral("OLDEST"), QStringLiteral("RATE 10S"),
                  QStringLiteral("RATE 60S"), QStringLiteral("FAILURES"), QStringLiteral("STATE")});
     table.setTextColumns({0, 8});
-    const QJsonObject stages = result.value(field::Stages).toObject();
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        const QJsonObject pool = it.value().toObject();
-        const QJsonObject queue = pool.value(field::Queue).toObject();
-        const QJsonObject stats = pool.value(field::Stats).toObject();
-        table.addRow({it.key(), ratio(pool.value(field::Busy), pool.value(field::Parallelism)),
-                      ratio(pool.value(field::InFlight), pool.value(field::Capacity)),
-                      formatCount(queue.value(field::Pending)), formatAge(queue.value(field::OldestPendingAgeMs)),
-                      formatRate(stats.value(field::Rate10s).toDouble()),
-                      formatRate(stats.value(field::Rate60s).toDouble()), formatCount(stats.value(field::Failures)),
-                      poolState(pool)});
+    for (const PoolSnapshot &pool : status.pools) {
+        const bool counted = status.queues && status.queues->stages.contains(pool.stage);
+        const StageQueue queue = counted ? status.queues->stages.value(pool.stage) : StageQueue();
+        const StageStatsSnapshot stats = status.stats.stages.value(pool.stage);
+        table.addRow({pool.stage, ratio(pool.busy, pool.parallelism), ratio(pool.inFlight, pool.capacity),
+                      counted ? QString::number(queue.pending) : QStringLiteral("-"),
+                      optionalAge(queue.oldestPendingAgeMs), formatRate(stats.rate10s), formatRate(stats.rate60s),
+                      QString::number(stats.failures), poolState(pool)});
     }
     return text + table.render();
 }
@@ -109,17 +119,14 @@ QString workers(const QJsonArray &result)
                  QStringLiteral("UPTIME"), QStringLiteral("HELD"), QStringLiteral("HEAD"), QStringLiteral("HEAD AGE")});
     table.setTextColumns({1, 2});
     for (const QJsonValue each : result) {
-        const QJsonObject worker = each.toObject();
-        QString state = worker.value(field::State).toString();
-        if (worker.value(field::Retiring).toBool())
+        const WorkerSnapshot worker = protocol::workerFromJson(each.toObject());
+        QString state = workerStateName(worker.state);
+        if (worker.retiring)
             state += QStringLiteral(", retiring");
-        const QJsonValue held = worker.contains(field::Held)
-            ? worker.value(field::Held)
-            : QJsonValue(double(worker.value(field::Ids).toArray().size()));
-        table.addRow({formatCount(worker.value(field::Pid)), worker.value(field::Stage).toString(), state,
-                      formatCount(worker.value(field::Messages)), formatAge(worker.value(field::UptimeMs)),
-                      formatCount(held), formatCount(worker.value(field::HeadId)),
-                      formatAge(worker.value(field::HeadAgeMs))});
+        const qint64 head = worker.headOfLine();
+        table.addRow({QString::number(worker.pid), worker.stage, state, QString::number(worker.messages),
+                      formatAge(worker.uptimeMs), QString::number(worker.heldCount()),
+                      head >= 0 ? QString::number(head) : QStringLiteral("-"), formatAge(worker.headAgeMs)});
     }
     if (table.isEmpty())
         return QStringLiteral("no worker is running\n");
@@ -128,47 +135,47 @@ QString workers(const QJsonArray &result)
 
 QString queues(const QJsonObject &result)
 {
-    const QJsonObject stages = result.value(field::Stages).toObject();
-    const bool ages = anyHasAges(stages);
-    const QStringList counts{field::Pending, field::Running, field::Paused, field::Failed, field::Timeout};
+    const QueueCounts counts = protocol::queueCountsFromJson(result);
+    const bool ages = anyHasAges(result.value(field::Stages).toObject());
+    const QStringList names{field::Pending, field::Running, field::Paused, field::Failed, field::Timeout};
     QStringList headers{QStringLiteral("STAGE")};
-    for (const QString &name : counts)
+    for (const QString &name : names)
         headers.append(name.toUpper());
     headers.append(QStringLiteral("OLDEST"));
     if (ages)
         headers += protocol::pendingAgeBuckets();
     Table table(headers);
     table.setTextColumns({0});
-    QList<qint64> sums(counts.size() + protocol::pendingAgeBuckets().size(), 0);
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        const QJsonObject queue = it.value().toObject();
+    const qsizetype buckets = protocol::pendingAgeBuckets().size();
+    QList<qint64> sums(names.size() + buckets, 0);
+    for (auto it = counts.stages.cbegin(); it != counts.stages.cend(); ++it) {
+        const StageQueue &queue = it.value();
+        const QList<qint64> values{queue.pending, queue.running, queue.paused, queue.failed, queue.timeout};
         QStringList row{it.key()};
-        for (qsizetype i = 0; i < counts.size(); ++i) {
-            row.append(formatCount(queue.value(counts[i])));
-            sums[i] += queue.value(counts[i]).toInteger();
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            row.append(QString::number(values[i]));
+            sums[i] += values[i];
         }
-        row.append(formatAge(queue.value(field::OldestPendingAgeMs)));
+        row.append(optionalAge(queue.oldestPendingAgeMs));
         if (ages) {
-            const QJsonObject byAge = queue.value(field::PendingAges).toObject();
-            for (qsizetype i = 0; i < protocol::pendingAgeBuckets().size(); ++i) {
-                const QJsonValue bucket = byAge.value(protocol::pendingAgeBuckets()[i]);
-                row.append(formatCount(bucket));
-                sums[counts.size() + i] += bucket.toInteger();
+            for (qsizetype i = 0; i < buckets && size_t(i) < queue.pendingAges.size(); ++i) {
+                const qint64 n = queue.pendingAges.at(size_t(i));
+                row.append(QString::number(n));
+                sums[names.size() + i] += n;
             }
         }
         table.addRow(row);
     }
     QStringList total{QStringLiteral("TOTAL")};
-    for (qsizetype i = 0; i < counts.size(); ++i)
+    for (qsizetype i = 0; i < names.size(); ++i)
         total.append(QString::number(sums[i]));
     total.append(QString());
     if (ages) {
-        for (qsizetype i = 0; i < protocol::pendingAgeBuckets().size(); ++i)
-            total.append(QString::number(sums[counts.size() + i]));
+        for (qsizetype i = 0; i < buckets; ++i)
+            total.append(QString::number(sums[names.size() + i]));
     }
     table.addRow(total);
-    return QStringLiteral("counted at %1 (%2 ago)\n")
-               .arg(formatTime(result.value(field::At)), formatAge(result.value(field::AgeMs)))
+    return QStringLiteral("counted at %1 (%2 ago)\n").arg(formatTime(counts.takenAt), formatAge(counts.ageMs))
         + table.render();
 }
 
@@ -178,20 +185,14 @@ QString stages(const QJsonObject &result)
                  QStringLiteral("MAX MESSAGES"), QStringLiteral("FUSE"), QStringLiteral("DRAINED"),
                  QStringLiteral("NEXT"), QStringLiteral("PROGRAM")});
     table.setTextColumns({0, 4, 5, 6, 7});
-    const auto yesNo = [](const QJsonValue &flag) {
-        return flag.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
-    };
-    for (const QJsonValue each : result.value(field::Stages).toArray()) {
-        const QJsonObject stage = each.toObject();
-        QStringList next;
-        for (const QJsonValue name : stage.value(field::Next).toArray())
-            next.append(name.toString());
-        table.addRow({stage.value(field::Name).toString(), formatCount(stage.value(field::Parallelism)),
-                      formatCount(stage.value(field::QueueLimit)), formatCount(stage.value(field::MaxMessages)),
-                      yesNo(stage.value(field::Fuse)), yesNo(stage.value(field::Drained)),
-                      next.isEmpty() ? QStringLiteral("-") : next.join(u' '), stage.value(field::Program).toString()});
+    const auto yesNo = [](bool flag) { return flag ? QStringLiteral("yes") : QStringLiteral("no"); };
+    for (const StageInfo &stage : protocol::stagesFromJson(result).stages) {
+        table.addRow({stage.name, QString::number(stage.parallelism), QString::number(stage.queueLimit),
+                      QString::number(stage.maxMessages), yesNo(stage.fuse), yesNo(stage.drained),
+                      stage.next.isEmpty() ? QStringLiteral("-") : stage.next.join(u' '), stage.program});
     }
     QString text = table.render();
+    // Every setting the daemon sends, by its name on the wire (a newer daemon's too).
     const QJsonObject settings = result.value(field::Settings).toObject();
     if (!settings.isEmpty()) {
         text += QStringLiteral("\nsettings:\n");
@@ -206,50 +207,39 @@ QString stages(const QJsonObject &result)
 
 QString stats(const QJsonObject &result)
 {
-    const QJsonObject totals = result.value(field::Totals).toObject();
-    QString text =
-        QStringLiteral("since %1: claimed %2 in %3 rounds, %4 stage runs, %5 messages done; "
-                       "%6/s over 10 s, %7/s over 60 s\n")
-            .arg(formatTime(result.value(field::Since)), formatCount(totals.value(field::Claimed)),
-                 formatCount(totals.value(field::Rounds)), formatCount(totals.value(field::StageRuns)),
-                 formatCount(totals.value(field::Messages)), formatRate(totals.value(field::Rate10s).toDouble()),
-                 formatRate(totals.value(field::Rate60s).toDouble()));
+    const StatsSnapshot stats = protocol::statsFromJson(result);
+    QString text = QStringLiteral("since %1: claimed %2 in %3 rounds, %4 stage runs, %5 messages done; "
+                                  "%6/s over 10 s, %7/s over 60 s\n")
+                       .arg(formatTime(stats.since), QString::number(stats.claimed), QString::number(stats.rounds),
+                            QString::number(stats.stageRuns), QString::number(stats.messages),
+                            formatRate(stats.rate10s), formatRate(stats.rate60s));
     Table table({QStringLiteral("STAGE"), QStringLiteral("RUNS"), QStringLiteral("FAILURES"),
                  QStringLiteral("TIMEOUTS"), QStringLiteral("CRASHES"), QStringLiteral("BUSY"),
                  QStringLiteral("RATE 10S"), QStringLiteral("RATE 60S")});
     table.setTextColumns({0});
-    const QJsonObject stages = result.value(field::Stages).toObject();
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        const QJsonObject stage = it.value().toObject();
-        table.addRow({it.key(), formatCount(stage.value(field::Runs)), formatCount(stage.value(field::Failures)),
-                      formatCount(stage.value(field::Timeouts)), formatCount(stage.value(field::Crashes)),
-                      formatAge(stage.value(field::BusyUsec).toInteger() / 1000),
-                      formatRate(stage.value(field::Rate10s).toDouble()),
-                      formatRate(stage.value(field::Rate60s).toDouble())});
+    for (auto it = stats.stages.cbegin(); it != stats.stages.cend(); ++it) {
+        const StageStatsSnapshot &stage = it.value();
+        table.addRow({it.key(), QString::number(stage.runs), QString::number(stage.failures),
+                      QString::number(stage.timeouts), QString::number(stage.crashes), formatAge(stage.busyUsec / 1000),
+                      formatRate(stage.rate10s), formatRate(stage.rate60s)});
     }
     return text + table.render();
 }
 
 QString messages(const QJsonValue &result, const QString &stage)
 {
-    // The rows are the result itself or its one list ("messages").
-    QJsonArray rows = result.toArray();
-    const QJsonObject object = result.toObject();
-    if (object.value(field::Messages).isArray())
-        rows = object.value(field::Messages).toArray();
+    // A daemon before "next_after_id" sent the rows as the result itself.
+    const MessagePage page = protocol::messagePageFromJson(
+        result.isArray() ? QJsonObject{{field::Messages, result.toArray()}} : result.toObject());
     Table table({QStringLiteral("ID"), QStringLiteral("STATUS"), QStringLiteral("CLAIMS"), QStringLiteral("UPDATED"),
                  QStringLiteral("REASON")});
     table.setTextColumns({1, 3, 4});
-    for (const QJsonValue each : std::as_const(rows)) {
-        const QJsonObject row = each.toObject();
-        table.addRow({formatCount(row.value(field::Id)), row.value(field::Status).toString(),
-                      formatCount(row.value(field::Claims)), formatTime(row.value(field::Updated)),
-                      row.value(field::Reason).toString()});
-    }
+    for (const MessageRow &row : page.rows)
+        table.addRow(
+            {QString::number(row.id), row.status, QString::number(row.claims), formatTime(row.updated), row.reason});
     QString text = table.isEmpty() ? QStringLiteral("no such message at stage %1\n").arg(stage) : table.render();
-    const QJsonValue next = object.value(field::NextAfterId);
-    if (next.isDouble())
-        text += QStringLiteral("more: pepsi-ctl messages %1 --after %2\n").arg(stage).arg(next.toInteger());
+    if (page.nextAfterId)
+        text += QStringLiteral("more: pepsi-ctl messages %1 --after %2\n").arg(stage).arg(*page.nextAfterId);
     return text;
 }
 

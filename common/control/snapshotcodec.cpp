@@ -1,26 +1,16 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "control/snapshotcodec.h"
 
+#include "control/codecvalues.h"
 #include "control/protocol.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 
 namespace pepsi::protocol {
 
+using namespace codec;
+
 namespace {
-
-QJsonValue optionalNumber(const std::optional<qint64> &number)
-{
-    return number ? QJsonValue(double(*number)) : QJsonValue(QJsonValue::Null);
-}
-
-std::optional<qint64> numberOrNothing(const QJsonValue &value)
-{
-    return value.isDouble() ? std::optional<qint64>(value.toInteger()) : std::nullopt;
-}
-
-QJsonValue textOrNull(const QString &text) { return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text); }
 
 const QLatin1StringView workerStateNames[] = {value::Starting, value::Running, value::Stopping};
 
@@ -175,6 +165,20 @@ QJsonObject totalsToJson(const StatsSnapshot &stats)
 
 namespace {
 
+void insertPoolTotals(const PoolTotals &pools, QJsonObject &object)
+{
+    object.insert(field::Workers, pools.workers);
+    object.insert(field::Busy, pools.busy);
+    object.insert(field::InFlight, pools.inFlight);
+    object.insert(field::Capacity, pools.capacity);
+}
+
+PoolTotals poolTotalsFromJson(const QJsonObject &object)
+{
+    return {object.value(field::Workers).toInt(), object.value(field::Busy).toInt(),
+            object.value(field::InFlight).toInt(), object.value(field::Capacity).toInt()};
+}
+
 void readTotals(const QJsonObject &totals, StatsSnapshot &stats)
 {
     stats.claimed = totals.value(field::Claimed).toInteger();
@@ -255,6 +259,7 @@ QueueCounts queueCountsFromJson(const QJsonObject &object)
 {
     QueueCounts counts;
     counts.takenAt = timeFromJson(object.value(field::At));
+    counts.ageMs = object.value(field::AgeMs).toInteger(-1);
     const QJsonObject stages = object.value(field::Stages).toObject();
     for (auto it = stages.constBegin(); it != stages.constEnd(); ++it)
         counts.stages.insert(it.key(), stageQueueFromJson(it.value().toObject()));
@@ -263,13 +268,8 @@ QueueCounts queueCountsFromJson(const QJsonObject &object)
 
 QJsonObject toJson(const StatusSnapshot &status)
 {
-    int workers = 0, busy = 0, inFlight = 0, capacity = 0;
     QJsonObject stages;
     for (const PoolSnapshot &pool : status.pools) {
-        workers += pool.workers;
-        busy += pool.busy;
-        inFlight += pool.inFlight;
-        capacity += pool.capacity;
         QJsonObject stage = toJson(pool);
         stage.insert(field::Queue,
                      status.queues ? QJsonValue(toJson(status.queues->stages.value(pool.stage)))
@@ -278,10 +278,7 @@ QJsonObject toJson(const StatusSnapshot &status)
         stages.insert(pool.stage, stage);
     }
     QJsonObject totals = totalsToJson(status.stats);
-    totals.insert(field::Workers, workers);
-    totals.insert(field::Busy, busy);
-    totals.insert(field::InFlight, inFlight);
-    totals.insert(field::Capacity, capacity);
+    insertPoolTotals(status.poolTotals, totals);
 
     QJsonObject result{
         {field::Time, timeToJson(status.time)},
@@ -300,7 +297,9 @@ StatusSnapshot statusFromJson(const QJsonObject &object)
     StatusSnapshot status;
     status.time = timeFromJson(object.value(field::Time));
     status.state = lifecycleFromName(object.value(field::State).toString()).value_or(Lifecycle::Starting);
-    readTotals(object.value(field::Totals).toObject(), status.stats);
+    const QJsonObject totals = object.value(field::Totals).toObject();
+    readTotals(totals, status.stats);
+    status.poolTotals = poolTotalsFromJson(totals);
     const QDateTime queuesAt = timeFromJson(object.value(field::QueuesAt));
     if (queuesAt.isValid())
         status.queues = QueueCounts{queuesAt, {}};
@@ -317,101 +316,45 @@ StatusSnapshot statusFromJson(const QJsonObject &object)
     return status;
 }
 
-QJsonObject toJson(const MessageRow &row)
+QJsonObject toJson(const TickSnapshot &tick)
 {
-    return {
-        {field::Id, double(row.id)},
-        {field::Stage, row.stage},
-        {field::Status, row.status},
-        {field::Claims, double(row.claims)},
-        {field::Updated, timeToJson(row.updated)},
-        {field::Reason, textOrNull(row.reason)},
+    QJsonObject stages;
+    for (auto it = tick.stages.cbegin(); it != tick.stages.cend(); ++it)
+        stages.insert(it.key(),
+                      QJsonObject{
+                          {field::Rate10s, it->rate10s},
+                          {field::InFlight, it->inFlight},
+                          {field::Busy, it->busy},
+                          {field::Idle, it->idle},
+                          {field::Workers, it->workers},
+                          {field::Capacity, it->capacity},
+                      });
+    QJsonObject object{
+        {field::Claimed, double(tick.claimed)},
+        {field::Completed, double(tick.completed)},
+        {field::Rate10s, tick.rate10s},
+        {field::Stages, stages},
     };
-}
-
-MessageRow messageRowFromJson(const QJsonObject &object)
-{
-    MessageRow row;
-    row.id = object.value(field::Id).toInteger();
-    row.stage = object.value(field::Stage).toString();
-    row.status = object.value(field::Status).toString();
-    row.claims = object.value(field::Claims).toInteger();
-    row.updated = timeFromJson(object.value(field::Updated));
-    row.reason = object.value(field::Reason).toString();
-    return row;
-}
-
-QJsonObject toJson(const MessagePage &page)
-{
-    if (page.byReason) {
-        QJsonArray reasons;
-        for (const ReasonCount &each : page.reasons)
-            reasons.append(QJsonObject{{field::Reason, textOrNull(each.reason)},
-                                       {field::Count, double(each.count)},
-                                       {field::Oldest, timeToJson(each.oldest)},
-                                       {field::Newest, timeToJson(each.newest)}});
-        return {{field::Reasons, reasons}, {field::More, page.moreReasons}, {field::Total, double(page.reasonsTotal)}};
-    }
-    QJsonArray rows;
-    for (const MessageRow &row : page.rows)
-        rows.append(toJson(row));
-    return {{field::Messages, rows}, {field::NextAfterId, optionalNumber(page.nextAfterId)}};
-}
-
-MessagePage messagePageFromJson(const QJsonObject &object)
-{
-    MessagePage page;
-    if (object.contains(field::Reasons)) {
-        page.byReason = true;
-        for (const QJsonValue each : object.value(field::Reasons).toArray()) {
-            const QJsonObject reason = each.toObject();
-            page.reasons.append(
-                ReasonCount{reason.value(field::Reason).toString(), reason.value(field::Count).toInteger(),
-                            timeFromJson(reason.value(field::Oldest)), timeFromJson(reason.value(field::Newest))});
-        }
-        page.moreReasons = object.value(field::More).toBool();
-        // A daemon older than "total" counted only the listed reasons.
-        if (object.contains(field::Total)) {
-            page.reasonsTotal = object.value(field::Total).toInteger();
-        } else {
-            for (const ReasonCount &each : page.reasons)
-                page.reasonsTotal += each.count;
-        }
-        return page;
-    }
-    const QJsonArray rows = object.value(field::Messages).toArray();
-    for (const QJsonValue each : rows)
-        page.rows.append(messageRowFromJson(each.toObject()));
-    page.nextAfterId = numberOrNothing(object.value(field::NextAfterId));
-    return page;
-}
-
-QJsonObject toJson(const MessageDetail &detail)
-{
-    QJsonObject object = toJson(detail.row);
-    object.insert(field::Created, timeToJson(detail.created));
-    object.insert(field::Timeout, detail.timeout ? timeToJson(*detail.timeout) : QJsonValue(QJsonValue::Null));
-    const QJsonDocument whole = detail.truncated ? QJsonDocument() : QJsonDocument::fromJson(detail.state);
-    if (whole.isObject())
-        object.insert(field::State, whole.object());
-    else
-        object.insert(field::State, QString::fromUtf8(detail.state));
-    object.insert(field::Truncated, detail.truncated);
+    insertPoolTotals(tick.pools, object);
     return object;
 }
 
-MessageDetail messageDetailFromJson(const QJsonObject &object)
+TickSnapshot tickFromJson(const QJsonObject &object)
 {
-    MessageDetail detail;
-    detail.row = messageRowFromJson(object);
-    detail.created = timeFromJson(object.value(field::Created));
-    if (const QDateTime timeout = timeFromJson(object.value(field::Timeout)); timeout.isValid())
-        detail.timeout = timeout;
-    const QJsonValue state = object.value(field::State);
-    detail.state =
-        state.isObject() ? QJsonDocument(state.toObject()).toJson(QJsonDocument::Compact) : state.toString().toUtf8();
-    detail.truncated = object.value(field::Truncated).toBool();
-    return detail;
+    TickSnapshot tick;
+    tick.claimed = object.value(field::Claimed).toInteger();
+    tick.completed = object.value(field::Completed).toInteger();
+    tick.pools = poolTotalsFromJson(object);
+    tick.rate10s = object.value(field::Rate10s).toDouble();
+    const QJsonObject stages = object.value(field::Stages).toObject();
+    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
+        const QJsonObject stage = it.value().toObject();
+        tick.stages.insert(it.key(),
+                           TickStage{stage.value(field::Rate10s).toDouble(), stage.value(field::InFlight).toInt(),
+                                     stage.value(field::Busy).toInt(), stage.value(field::Idle).toInt(),
+                                     stage.value(field::Workers).toInt(), stage.value(field::Capacity).toInt()});
+    }
+    return tick;
 }
 
 } // namespace pepsi::protocol

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/messagecodec.h" // the `messages` and `message` replies
 #include "control/snapshots.h"
+#include "control/stagescodec.h" // the `stages` reply
 
 #include <QJsonObject>
 #include <QJsonValue>
@@ -42,23 +44,15 @@ StageQueue stageQueueFromJson(const QJsonObject &object);
 QJsonObject toJson(const QueueCounts &counts, const QDateTime &now);
 QueueCounts queueCountsFromJson(const QJsonObject &object);
 
-// The `status` reply. "queues_error" is at the top, beside "queues_at", and
-// every stage's "queue" is null while it is set.
+// The `status` reply. "totals" are the statistics' totals and the daemon's
+// poolTotals (of every pool, the ones left out of `pools` too);
+// "queues_error" is at the top, beside "queues_at", and every stage's "queue"
+// is null while it is set.
 QJsonObject toJson(const StatusSnapshot &status);
 StatusSnapshot statusFromJson(const QJsonObject &object);
 
-// One row of `messages` ("reason" null when the row has none).
-QJsonObject toJson(const MessageRow &row);
-MessageRow messageRowFromJson(const QJsonObject &object);
-// The `messages` reply: {"messages": [...], "next_after_id": n or null}; with
-// "reasons": true {"reasons": [{"reason", "count", "oldest", "newest"}...], "more": b,
-// "total": n} (without "total", as from an older daemon, the listed counts' sum).
-QJsonObject toJson(const MessagePage &page);
-MessagePage messagePageFromJson(const QJsonObject &object);
-// The `message` reply: the row's fields, "created", "timeout", and "state":
-// the state object when whole, the first MaxStateBytes of its JSON text (a
-// string) with "truncated": true when cut.
-QJsonObject toJson(const MessageDetail &detail);
-MessageDetail messageDetailFromJson(const QJsonObject &object);
+// A `tick` event's own fields (without "event", "seq" and "time").
+QJsonObject toJson(const TickSnapshot &tick);
+TickSnapshot tickFromJson(const QJsonObject &object);
 
 } // namespace pepsi::protocol

@@ -32,4 +32,16 @@ std::optional<Lifecycle> lifecycleFromName(const QString &name)
     return std::nullopt;
 }
 
+PoolTotals PoolTotals::of(const QList<PoolSnapshot> &pools)
+{
+    PoolTotals totals;
+    for (const PoolSnapshot &pool : pools) {
+        totals.workers += pool.workers;
+        totals.busy += pool.busy;
+        totals.inFlight += pool.inFlight;
+        totals.capacity += pool.capacity;
+    }
+    return totals;
+}
+
 } // namespace pepsi

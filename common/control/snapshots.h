@@ -5,12 +5,13 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 #include <array>
 #include <optional>
 
 // The values the control protocol carries (doc/control-protocol.rst): what
-// the daemon's DispatchView hands out, and what a client may parse a reply
-// back into (control/snapshotjson.h has their JSON both ways).
+// the daemon's DispatchView hands out, and what a client parses a reply
+// back into (control/snapshotcodec.h has their JSON both ways, for both ends).
 
 namespace pepsi {
 
@@ -122,6 +123,9 @@ struct QueueCounts
 {
     QDateTime takenAt; // UTC, when the query ran
     QMap<QString, StageQueue> stages;
+    // Parsed `queues` replies: how old the counts were when the daemon sent
+    // them ("age_ms"); -1: not said (the daemon writes it from takenAt).
+    qint64 ageMs = -1;
 
     bool operator==(const QueueCounts &) const = default;
 };
@@ -180,17 +184,95 @@ struct MessageDetail
     bool operator==(const MessageDetail &) const = default;
 };
 
+// The pools' part of the `status` totals: the sums over every pool of the
+// daemon (a `status` of one stage lists one pool, and still the whole sums).
+struct PoolTotals
+{
+    int workers = 0;
+    int busy = 0;
+    int inFlight = 0;
+    int capacity = 0;
+
+    static PoolTotals of(const QList<PoolSnapshot> &pools);
+    bool operator==(const PoolTotals &) const = default;
+};
+
 // The `status` reply: one snapshot of pools, queue counts and statistics.
 struct StatusSnapshot
 {
     QDateTime time;
     Lifecycle state = Lifecycle::Starting;
     StatsSnapshot stats;       // totals and each stage's statistics (`since` is not in `status`)
+    PoolTotals poolTotals;     // the daemon's sums: a client shows them, never adds up `pools`
     QList<PoolSnapshot> pools; // in stage-name order
     std::optional<QueueCounts> queues;
     QString queuesError; // why `queues` is missing
 
     bool operator==(const StatusSnapshot &) const = default;
+};
+
+// One stage of the `stages` reply: the graph as loaded.
+struct StageInfo
+{
+    QString name;
+    QString program;
+    int parallelism = 0;
+    int queueLimit = 0;
+    int maxMessages = 0;
+    QStringList next;
+    bool fuse = false;
+    QStringList predecessors;
+    bool drained = false;
+
+    bool operator==(const StageInfo &) const = default;
+};
+
+// The dispatcher's settings in the `stages` reply.
+struct SettingsSnapshot
+{
+    qint64 maxRuntimeMs = 0;
+    qint64 workerIdleTimeoutMs = 0;
+    qint64 pollIntervalMs = 0;
+    qint64 statsIntervalMs = 0;
+    qint64 tempfailDelayMs = 0;
+    int dbPoolSize = 0;
+    QString configFile; // empty: none (null on the wire)
+
+    bool operator==(const SettingsSnapshot &) const = default;
+};
+
+// The `stages` reply: stages sorted by name, and the settings.
+struct StagesSnapshot
+{
+    QList<StageInfo> stages;
+    SettingsSnapshot settings;
+
+    bool operator==(const StagesSnapshot &) const = default;
+};
+
+// One stage of a `tick` event: its figures of the moment.
+struct TickStage
+{
+    double rate10s = 0;
+    int inFlight = 0;
+    int busy = 0;
+    int idle = 0;
+    int workers = 0;
+    int capacity = 0;
+
+    bool operator==(const TickStage &) const = default;
+};
+
+// The `tick` event's fields (its "event", "seq" and "time" are every event's).
+struct TickSnapshot
+{
+    qint64 claimed = 0;   // rows, since the tick before
+    qint64 completed = 0; // stage runs that ended, since the tick before
+    PoolTotals pools;     // of the moment, as in `status`
+    double rate10s = 0;
+    QMap<QString, TickStage> stages;
+
+    bool operator==(const TickSnapshot &) const = default;
 };
 
 } // namespace pepsi

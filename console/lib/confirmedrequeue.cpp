@@ -26,9 +26,7 @@ ConfirmedRequeue::ConfirmedRequeue(ControlClient *client, StageActions *actions,
     : QObject(parent)
     , m_client(client)
     , m_actions(actions)
-{
-    connect(client, &ControlClient::replied, this, &ConfirmedRequeue::onReplied);
-}
+{ }
 
 void ConfirmedRequeue::requeueIds(const Target &target, const QList<qint64> &ids)
 {
@@ -39,47 +37,50 @@ void ConfirmedRequeue::requeueIds(const Target &target, const QList<qint64> &ids
 void ConfirmedRequeue::requeueReason(const Target &target, const QString &reason)
 {
     m_reason = reason;
-    m_reasonRequest = askCount(target, field::Reason, reason);
+    askCount(target, field::Reason, reason, [this](const ControlReply &reply) { onReasonCounted(reply); });
 }
 
 void ConfirmedRequeue::requeueRecent(const Target &target, int minutes)
 {
     // The rows of the last minutes, whatever their reason.
     m_recentMinutes = minutes;
-    m_recentRequest = askCount(target, field::MaxAgeMs, double(minutes) * 60000);
+    askCount(target, field::MaxAgeMs, double(minutes) * 60000,
+             [this](const ControlReply &reply) { onRecentCounted(reply); });
 }
 
-qint64 ConfirmedRequeue::askCount(const Target &target, QLatin1StringView key, const QJsonValue &value)
+void ConfirmedRequeue::askCount(const Target &target, QLatin1StringView key, const QJsonValue &value,
+                                const std::function<void(const ControlReply &)> &counted)
 {
     m_target = target;
-    return m_client->send(
+    if (m_count)
+        m_count->abandon(); // the operator asked for another
+    m_count = m_client->send(
         protocol::cmd::Messages,
         {{field::Stage, target.stage}, {field::Status, target.status}, {key, value}, {field::Reasons, true}});
+    if (m_count)
+        m_count->then(this, counted);
 }
 
-void ConfirmedRequeue::onReplied(qint64 id, const QString &, bool ok, const QJsonValue &result, const QString &error)
+void ConfirmedRequeue::onReasonCounted(const ControlReply &reply)
 {
-    if (id == 0)
-        return;
-    if (id == m_reasonRequest) {
-        m_reasonRequest = 0;
-        if (!ok)
-            return Q_EMIT failed(tr("Counting the messages of that reason failed: %1").arg(error));
-        const QString reason = m_reason;
-        const QString shown = reason.isEmpty() ? tr("no reason") : reason.left(200);
-        confirmAndRun(m_target, tr("reason \"%1\"").arg(shown),
-                      protocol::messagePageFromJson(result.toObject()).reasonsTotal,
-                      [reason](MessageRequeue *requeue) { requeue->requeueReason(reason); });
-    } else if (id == m_recentRequest) {
-        m_recentRequest = 0;
-        if (!ok)
-            return Q_EMIT failed(tr("Counting the recent messages failed: %1").arg(error));
-        // Every reason's rows, also those of the reasons the reply left off.
-        const qint64 count = protocol::messagePageFromJson(result.toObject()).reasonsTotal;
-        const qint64 maxAgeMs = qint64(m_recentMinutes) * 60000;
-        confirmAndRun(m_target, tr("those of the last %Ln minute(s)", nullptr, m_recentMinutes), count,
-                      [maxAgeMs, count](MessageRequeue *requeue) { requeue->requeueRecent(maxAgeMs, count); });
-    }
+    if (!reply.isOk())
+        return Q_EMIT failed(tr("Counting the messages of that reason failed: %1").arg(reply.errorString()));
+    const QString reason = m_reason;
+    const QString shown = reason.isEmpty() ? tr("no reason") : reason.left(200);
+    confirmAndRun(m_target, tr("reason \"%1\"").arg(shown),
+                  protocol::messagePageFromJson(reply.result().toObject()).reasonsTotal,
+                  [reason](MessageRequeue *requeue) { requeue->requeueReason(reason); });
+}
+
+void ConfirmedRequeue::onRecentCounted(const ControlReply &reply)
+{
+    if (!reply.isOk())
+        return Q_EMIT failed(tr("Counting the recent messages failed: %1").arg(reply.errorString()));
+    // Every reason's rows, also those of the reasons the reply left off.
+    const qint64 count = protocol::messagePageFromJson(reply.result().toObject()).reasonsTotal;
+    const qint64 maxAgeMs = qint64(m_recentMinutes) * 60000;
+    confirmAndRun(m_target, tr("those of the last %Ln minute(s)", nullptr, m_recentMinutes), count,
+                  [maxAgeMs, count](MessageRequeue *requeue) { requeue->requeueRecent(maxAgeMs, count); });
 }
 
 void ConfirmedRequeue::confirmAndRun(const Target &target, const QString &what, qint64 count,

@@ -3,6 +3,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <functional>
 
@@ -11,6 +12,7 @@ class QJsonValue;
 namespace pepsi::console {
 
 class ControlClient;
+class ControlReply;
 class MessageRequeue;
 class StageActions;
 
@@ -48,8 +50,11 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
-    void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
-    qint64 askCount(const Target &target, QLatin1StringView key, const QJsonValue &value);
+    // Counts the target's rows matching `key`; the former count on its way is dropped.
+    void askCount(const Target &target, QLatin1StringView key, const QJsonValue &value,
+                  const std::function<void(const ControlReply &)> &counted);
+    void onReasonCounted(const ControlReply &reply);
+    void onRecentCounted(const ControlReply &reply);
     // Asks, then runs the requeue; `count` is the true count it names.
     void confirmAndRun(const Target &target, const QString &what, qint64 count,
                        const std::function<void(MessageRequeue *)> &start);
@@ -58,11 +63,10 @@ private:
     ControlClient *m_client;
     StageActions *m_actions;
     MessageRequeue *m_running = nullptr;
-    Target m_target;            // of the count on its way
-    qint64 m_reasonRequest = 0; // the count of one reason now, before its confirmation
-    QString m_reason;
-    qint64 m_recentRequest = 0; // the count of the last minutes, before its confirmation
-    int m_recentMinutes = 0;
+    Target m_target;                // of the count on its way
+    QPointer<ControlReply> m_count; // the count on its way, before its confirmation
+    QString m_reason;               // of a count of one reason
+    int m_recentMinutes = 0;        // of a count of the last minutes
 };
 
 } // namespace pepsi::console

@@ -2,6 +2,7 @@
 #include "consolefeed.h"
 
 #include "control/protocol.h"
+#include "control/snapshotcodec.h"
 
 #include "controlclient.h"
 #include "eventlogmodel.h"
@@ -53,7 +54,7 @@ void ConsoleFeed::onStateChanged()
     m_pidAtLoss = m_pid;
     m_drainedAtLoss.clear();
     for (const QString &stage : m_pools->keys()) {
-        if (m_pools->record(stage).value(field::Drained).toBool())
+        if (m_pools->record(stage).drained)
             m_drainedAtLoss.append(stage);
     }
     m_summaryDue = true;
@@ -75,9 +76,10 @@ void ConsoleFeed::summarizeReconnection()
     if (m_pidAtLoss != 0 && m_pid != m_pidAtLoss) {
         // What the operator must act on first: it reads in the log's line without the tooltip.
         QStringList lost;
-        const QJsonObject stages = m_status.value(field::Stages).toObject();
         for (const QString &stage : std::as_const(m_drainedAtLoss)) {
-            if (!stages.value(stage).toObject().value(field::Drained).toBool())
+            const auto pool = std::find_if(m_status.pools.cbegin(), m_status.pools.cend(),
+                                           [&stage](const PoolSnapshot &each) { return each.stage == stage; });
+            if (pool == m_status.pools.cend() || !pool->drained)
                 lost.append(stage);
         }
         if (!lost.isEmpty()) {
@@ -104,9 +106,10 @@ void ConsoleFeed::flush()
     m_events->flush();
 }
 
-void ConsoleFeed::onStatus(const QJsonObject &status)
+void ConsoleFeed::onStatus(const StatusSnapshot &status)
 {
     m_status = status;
+    m_poolTotals = status.poolTotals;
     m_lastData = QDateTime::currentDateTimeUtc();
     if (m_stale) {
         m_stale = false;
@@ -116,11 +119,12 @@ void ConsoleFeed::onStatus(const QJsonObject &status)
     m_queues->applyStatus(status);
     m_throughput->applyStatus(status);
     Q_EMIT statusChanged(status);
+    Q_EMIT poolTotalsChanged();
     if (m_summaryDue)
         summarizeReconnection();
 }
 
-void ConsoleFeed::onStages(const QJsonObject &stages)
+void ConsoleFeed::onStages(const StagesSnapshot &stages)
 {
     m_graph = PipelineGraph::fromStages(stages);
     Q_EMIT graphChanged();
@@ -130,23 +134,30 @@ void ConsoleFeed::onEvent(const QJsonObject &event)
 {
     if (!m_stale)
         m_lastData = QDateTime::currentDateTimeUtc();
-    m_pools->applyEvent(event);
-    m_workers->applyEvent(event);
-    m_throughput->applyEvent(event);
-    m_events->applyEvent(event);
     const QString name = event.value(field::Event).toString();
+    if (name == event::Tick) {
+        const TickSnapshot tick = protocol::tickFromJson(event);
+        m_pools->applyTick(tick);
+        m_throughput->applyTick(tick, protocol::timeFromJson(event.value(field::Time)));
+        m_poolTotals = tick.pools;
+        Q_EMIT poolTotalsChanged();
+    } else {
+        m_pools->applyEvent(event);
+        m_workers->applyEvent(event);
+    }
+    m_events->applyEvent(event);
     if (name == event::Tick) {
         // Head-of-line ages and queue counts move without events: fetch them
         // at the pace the daemon ticks, never faster (workers only while
         // someone shows them: ControlClient::setWorkersWanted).
         m_client->requestWorkers();
         if (++m_ticks % StatusEveryTicks == 0)
-            m_client->send(cmd::Status);
+            m_client->post(cmd::Status);
     } else if (name == event::Reload) {
-        m_client->send(cmd::Stages);
-        m_client->send(cmd::Status);
+        m_client->post(cmd::Stages);
+        m_client->post(cmd::Status);
     } else if (name == event::Requeued || name == event::DatabaseRestored) {
-        m_client->send(cmd::Status);
+        m_client->post(cmd::Status);
     }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/snapshots.h"
 #include "pipelinegraph.h"
 
 #include <QDateTime>
@@ -39,7 +40,9 @@ public:
     ThroughputModel *throughput() const { return m_throughput; }
     EventLogModel *events() const { return m_events; }
     const PipelineGraph &graph() const { return m_graph; }
-    QJsonObject lastStatus() const { return m_status; }
+    StatusSnapshot lastStatus() const { return m_status; }
+    // The daemon's pool sums, of the last `status` or `tick`, whichever came last.
+    PoolTotals poolTotals() const { return m_poolTotals; }
     // When the last snapshot or event came; valid once one did.
     QDateTime lastDataTime() const { return m_lastData; }
     bool isStale() const { return m_stale; }
@@ -49,13 +52,15 @@ public:
 
 Q_SIGNALS:
     void graphChanged();
-    void statusChanged(const QJsonObject &status);
+    void statusChanged(const pepsi::StatusSnapshot &status);
+    // poolTotals() changed (a `status` or a `tick` came).
+    void poolTotalsChanged();
     // stale: the figures are from `lastData` and no longer live.
     void staleChanged(bool stale, const QDateTime &lastData);
 
 private:
-    void onStatus(const QJsonObject &status);
-    void onStages(const QJsonObject &stages);
+    void onStatus(const StatusSnapshot &status);
+    void onStages(const StagesSnapshot &stages);
     void onEvent(const QJsonObject &event);
     void onStateChanged();
     void onVersion(const QJsonObject &version);
@@ -68,7 +73,8 @@ private:
     ThroughputModel *m_throughput;
     EventLogModel *m_events;
     PipelineGraph m_graph;
-    QJsonObject m_status;
+    StatusSnapshot m_status;
+    PoolTotals m_poolTotals;
     int m_ticks = 0;
     QDateTime m_lastData;
     bool m_stale = false;

@@ -87,7 +87,17 @@ void ControlClient::stop()
     m_reconnect.stop();
     setState(State::Disconnected); // first: abort() below reports a disconnect
     m_socket->abort();
-    m_pending.clear();
+    abandonPending(tr("the connection to the daemon was lost"));
+}
+
+void ControlClient::abandonPending(const QString &why)
+{
+    // Whoever waits for an answer gets one: the request is lost with the connection.
+    const auto pending = std::exchange(m_pending, {});
+    for (const Pending &each : pending) {
+        if (each.reply)
+            each.reply->finish(false, {}, why);
+    }
 }
 
 bool ControlClient::isAdmin() const
@@ -95,23 +105,33 @@ bool ControlClient::isAdmin() const
     return m_state == State::Connected && m_version.value(field::Peer).toObject().value(field::Admin).toBool();
 }
 
-qint64 ControlClient::send(const QString &cmd, const QJsonObject &arguments)
+ControlReply *ControlClient::send(const QString &cmd, const QJsonObject &arguments)
 {
     if (m_state != State::Handshaking && m_state != State::Connected)
-        return 0;
+        return nullptr;
     const qint64 id = m_nextId++;
     QJsonObject request = arguments;
     request.insert(field::Id, id);
     request.insert(field::Cmd, cmd);
-    m_pending.insert(id, cmd);
+    auto *reply = new ControlReply(id, cmd, this);
+    m_pending.insert(id, Pending{cmd, reply});
     m_socket->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
-    return id;
+    return reply;
+}
+
+bool ControlClient::post(const QString &cmd, const QJsonObject &arguments)
+{
+    ControlReply *reply = send(cmd, arguments);
+    if (!reply)
+        return false;
+    connect(reply, &ControlReply::finished, reply, &QObject::deleteLater);
+    return true;
 }
 
 void ControlClient::refresh()
 {
-    send(cmd::Status);
-    send(cmd::Stages);
+    post(cmd::Status);
+    post(cmd::Stages);
     requestWorkers();
 }
 
@@ -121,12 +141,12 @@ void ControlClient::setWorkersWanted(bool wanted, bool ids)
     m_workerIds = ids;
 }
 
-qint64 ControlClient::requestWorkers()
+bool ControlClient::requestWorkers()
 {
     if (!m_workersWanted)
-        return 0;
+        return false;
     // A daemon that does not know "ids" ignores it and sends them anyway.
-    return send(cmd::Workers, m_workerIds ? QJsonObject() : QJsonObject{{field::Ids, false}});
+    return post(cmd::Workers, m_workerIds ? QJsonObject() : QJsonObject{{field::Ids, false}});
 }
 
 QString ControlClient::describe(State state)
@@ -157,7 +177,7 @@ void ControlClient::setState(State state)
 void ControlClient::onConnected()
 {
     setState(State::Handshaking);
-    send(cmd::Version);
+    post(cmd::Version);
 }
 
 void ControlClient::onDisconnected()
@@ -219,10 +239,7 @@ void ControlClient::scheduleReconnect()
         setState(State::Disconnected); // first: abort() below reports a disconnect
     m_socket->abort();
     m_framer.reset();
-    // Whoever waits for an answer gets one: the request is lost with the connection.
-    const auto pending = std::exchange(m_pending, {});
-    for (auto it = pending.cbegin(); it != pending.cend(); ++it)
-        Q_EMIT replied(it.key(), it.value(), false, {}, tr("the connection to the daemon was lost"));
+    abandonPending(tr("the connection to the daemon was lost"));
     m_haveSeq = false;
     if (m_wanted && m_state != State::Incompatible)
         m_reconnect.start(retryInterval());
@@ -286,7 +303,8 @@ bool ControlClient::handleLine(QByteArrayView line)
 void ControlClient::handleReply(const QJsonObject &reply)
 {
     const qint64 id = reply.value(field::Id).toInteger();
-    const QString cmd = m_pending.take(id);
+    const Pending pending = m_pending.take(id);
+    const QString &cmd = pending.cmd;
     const bool ok = reply.value(field::Ok).toBool();
     const QJsonValue result = reply.value(field::Result);
     const QString error = reply.value(field::Error).toString();
@@ -296,7 +314,8 @@ void ControlClient::handleReply(const QJsonObject &reply)
             fail(tr("The daemon says: %1").arg(error));
         return;
     }
-    Q_EMIT replied(id, cmd, ok, result, error);
+    if (pending.reply)
+        pending.reply->finish(ok, result, error);
     if (!ok) {
         if (cmd == cmd::Version || cmd == cmd::Status || cmd == cmd::Stages || cmd == cmd::Workers
             || cmd == cmd::Subscribe)
@@ -308,12 +327,16 @@ void ControlClient::handleReply(const QJsonObject &reply)
     else if (cmd == cmd::Subscribe) {
         m_lastSeq = quint64(result.toObject().value(field::Seq).toInteger());
         m_haveSeq = true;
-    } else if (cmd == cmd::Status)
-        Q_EMIT statusReceived(result.toObject());
-    else if (cmd == cmd::Stages)
-        Q_EMIT stagesReceived(result.toObject());
-    else if (cmd == cmd::Workers)
-        Q_EMIT workersReceived(result.toArray());
+    } else if (cmd == cmd::Status) {
+        Q_EMIT statusReceived(protocol::statusFromJson(result.toObject()));
+    } else if (cmd == cmd::Stages) {
+        Q_EMIT stagesReceived(protocol::stagesFromJson(result.toObject()));
+    } else if (cmd == cmd::Workers) {
+        QList<WorkerSnapshot> workers;
+        for (const QJsonValue each : result.toArray())
+            workers.append(protocol::workerFromJson(each.toObject()));
+        Q_EMIT workersReceived(workers);
+    }
 }
 
 void ControlClient::handleVersion(const QJsonObject &version)
@@ -350,7 +373,7 @@ void ControlClient::handleVersion(const QJsonObject &version)
     m_retryMs = 0;
     setState(State::Connected);
     Q_EMIT versionReceived(version);
-    send(cmd::Subscribe);
+    post(cmd::Subscribe);
     refresh();
 }
 
@@ -365,7 +388,7 @@ void ControlClient::handleEvent(const QJsonObject &event)
         m_lastSeq = seq;
         m_haveSeq = true;
         if (gap) {
-            send(cmd::Status);
+            post(cmd::Status);
             requestWorkers();
         }
     }

@@ -2,12 +2,16 @@
 #pragma once
 
 #include "control/lineframer.h"
+#include "control/snapshotcodec.h" // the snapshots it decodes
+#include "control/snapshots.h"
+#include "controlreply.h"
 
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLocalSocket>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QTimer>
 
@@ -62,17 +66,21 @@ public:
     QString lastError() const { return m_lastError; }
     quint64 lastSeq() const { return m_lastSeq; }
 
-    // Sends a command; returns its id (0 when not connected). The answer comes
-    // as replied() with that id.
-    qint64 send(const QString &cmd, const QJsonObject &arguments = {});
+    // Sends a command; its answer comes to the ControlReply returned (the
+    // caller's to deleteLater() once finished), and to no one else. nullptr,
+    // and nothing sent, when not connected.
+    ControlReply *send(const QString &cmd, const QJsonObject &arguments = {});
+    // Sends a command whose answer no one waits for (a snapshot the signals
+    // below bring to everyone); false when not connected.
+    bool post(const QString &cmd, const QJsonObject &arguments = {});
     // Asks for `status`, `stages` and (if wanted) `workers` again.
     void refresh();
     // Whether `workers` is worth asking for (someone shows them), and with
     // each worker's ids or only its `held` count. Wanted, with ids, by default.
     void setWorkersWanted(bool wanted, bool ids);
     bool workersWanted() const { return m_workersWanted; }
-    // Asks for `workers` if wanted; its id, or 0.
-    qint64 requestWorkers();
+    // Asks for `workers` if wanted; whether it did.
+    bool requestWorkers();
 
     // A line for the user: "connected to …", "reconnecting to …" and so on.
     static QString describe(State state);
@@ -80,12 +88,12 @@ public:
 Q_SIGNALS:
     void stateChanged(pepsi::console::ControlClient::State state);
     void versionReceived(const QJsonObject &version);
-    void statusReceived(const QJsonObject &status);
-    void stagesReceived(const QJsonObject &stages);
-    void workersReceived(const QJsonArray &workers);
+    // The snapshots, whoever asked for them (every view shows the latest),
+    // decoded by the protocol's codec.
+    void statusReceived(const pepsi::StatusSnapshot &status);
+    void stagesReceived(const pepsi::StagesSnapshot &stages);
+    void workersReceived(const QList<pepsi::WorkerSnapshot> &workers);
     void eventReceived(const QJsonObject &event);
-    // Every reply, the ones above included.
-    void replied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
     // Something went wrong that the user should see (connection, protocol, a
     // failed internal request).
     void errorOccurred(const QString &message);
@@ -108,6 +116,8 @@ private:
     QString checkPath() const;
     void failLongLine();
     void scheduleReconnect();
+    // Every request still waiting finishes with `why`.
+    void abandonPending(const QString &why);
 
     QLocalSocket *m_socket = nullptr;
     QTimer m_reconnect;
@@ -119,7 +129,12 @@ private:
     bool m_wanted = false;
     protocol::LineFramer m_framer;
     qint64 m_nextId = 1;
-    QHash<qint64, QString> m_pending; // id -> cmd
+    struct Pending
+    {
+        QString cmd;
+        QPointer<ControlReply> reply; // null: the asker gave up on it
+    };
+    QHash<qint64, Pending> m_pending;
     QJsonObject m_version;
     QString m_lastError;
     quint64 m_lastSeq = 0;

@@ -29,29 +29,29 @@ QVariant KeyedTableModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const QString &key = m_order.at(index.row());
-    const QJsonObject &record = m_rows[key];
+    const QVariant &record = m_rows[key];
     switch (role) {
     case KeyRole:
         return key;
     case HighlightRole:
-        return highlighted(record);
+        return isHighlighted(record);
     case Qt::BackgroundRole:
-        if (highlighted(record))
+        if (isHighlighted(record))
             return QBrush(QColor(255, 214, 153));
-        return cell(key, record, index.column(), role);
+        return recordCell(key, record, index.column(), role);
     case Qt::ForegroundRole:
-        if (highlighted(record))
+        if (isHighlighted(record))
             return QBrush(QColor(Qt::black)); // readable on the highlight in dark themes too
-        return cell(key, record, index.column(), role);
+        return recordCell(key, record, index.column(), role);
     case Qt::DisplayRole: {
         // Counts read better grouped ("12,345"); ids come as text and stay as they are.
-        QVariant value = cell(key, record, index.column(), role);
+        QVariant value = recordCell(key, record, index.column(), role);
         if (value.typeId() == QMetaType::LongLong || value.typeId() == QMetaType::Int)
             return QLocale().toString(value.toLongLong());
         return value;
     }
     default:
-        return cell(key, record, index.column(), role);
+        return recordCell(key, record, index.column(), role);
     }
 }
 
@@ -62,29 +62,16 @@ QVariant KeyedTableModel::headerData(int section, Qt::Orientation orientation, i
     return headers().value(section);
 }
 
-void KeyedTableModel::replaceAll(const QMap<QString, QJsonObject> &records)
+void KeyedTableModel::replaceRecords(const QMap<QString, QVariant> &records)
 {
-    QMap<QString, QJsonObject> next;
-    for (auto it = records.cbegin(); it != records.cend(); ++it)
-        next.insert(it.key(), derive(m_pending.value(it.key()), it.value()));
-    m_pending = next;
+    m_pending = records;
     touch();
 }
 
-void KeyedTableModel::merge(const QString &key, const QJsonObject &fields)
+void KeyedTableModel::putRecord(const QString &key, const QVariant &record)
 {
-    const QJsonObject previous = m_pending.value(key);
-    QJsonObject next = previous;
-    for (auto it = fields.constBegin(); it != fields.constEnd(); ++it)
-        next.insert(it.key(), it.value());
-    m_pending.insert(key, derive(previous, next));
+    m_pending.insert(key, record);
     touch();
-}
-
-void KeyedTableModel::mergeExisting(const QString &key, const QJsonObject &fields)
-{
-    if (m_pending.contains(key))
-        merge(key, fields);
 }
 
 void KeyedTableModel::remove(const QString &key)
@@ -98,10 +85,6 @@ void KeyedTableModel::clear()
     m_pending.clear();
     touch();
 }
-
-bool KeyedTableModel::highlighted(const QJsonObject &) const { return false; }
-
-QJsonObject KeyedTableModel::derive(const QJsonObject &, const QJsonObject &next) const { return next; }
 
 void KeyedTableModel::touch()
 {
@@ -133,8 +116,8 @@ void KeyedTableModel::flush()
     int last = -1;
     for (int row = 0; row < m_order.size(); ++row) {
         const QString &key = m_order.at(row);
-        const QJsonObject &next = m_pending[key];
-        QJsonObject &current = m_rows[key];
+        const QVariant &next = m_pending[key];
+        QVariant &current = m_rows[key];
         if (current == next)
             continue;
         current = next;
@@ -165,6 +148,13 @@ void KeyedTableModel::flush()
     }
     if (changed)
         Q_EMIT flushed();
+}
+
+QVariant columnTitle(const QStringList &titles, int section, Qt::Orientation orientation, int role)
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= titles.size())
+        return {};
+    return titles.at(section);
 }
 
 QString formatDuration(qint64 ms)

@@ -108,22 +108,19 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
         if (stage.isEmpty())
             return;
         QMenu menu(this);
-        const QJsonObject pool = m_feed->pools()->record(stage);
-        const auto add = [&](const QString &option, QLatin1StringView field) {
-            QAction *action =
-                menu.addAction(tr("Set %1 of %2…").arg(option, stage), this, [this, stage, option, pool, field] {
-                    bool ok = false;
-                    const int value =
-                        QInputDialog::getInt(this, tr("Set %1 of %2").arg(option, stage),
-                                             tr("%1 (now %2):").arg(option).arg(pool.value(field).toInt()),
-                                             pool.value(field).toInt(), 1, 1024, 1, &ok);
-                    if (ok)
-                        m_actions->setOption(stage, option, value);
-                });
+        const PoolSnapshot pool = m_feed->pools()->record(stage);
+        const auto add = [&](const QString &option, int now) {
+            QAction *action = menu.addAction(tr("Set %1 of %2…").arg(option, stage), this, [this, stage, option, now] {
+                bool ok = false;
+                const int value = QInputDialog::getInt(this, tr("Set %1 of %2").arg(option, stage),
+                                                       tr("%1 (now %2):").arg(option).arg(now), now, 1, 1024, 1, &ok);
+                if (ok)
+                    m_actions->setOption(stage, option, value);
+            });
             action->setEnabled(m_actions->reload()->isEnabled()); // admin and connected
         };
-        add(u"PARALLELISM"_s, field::Parallelism);
-        add(u"QUEUE_LIMIT"_s, field::QueueLimit);
+        add(u"PARALLELISM"_s, pool.parallelism);
+        add(u"QUEUE_LIMIT"_s, pool.queueLimit);
         menu.exec(m_views[PoolsTab]->viewport()->mapToGlobal(at));
     });
     m_views[QueuesTab] = qobject_cast<QTableView *>(m_tabs->widget(QueuesTab));
@@ -158,8 +155,8 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
         updateStages();
     });
     connect(m_pipeline, &PipelineWidget::stageSelected, this, &MainWindow::selectStage);
-    connect(m_feed, &ConsoleFeed::statusChanged, m_pipeline,
-            [this](const QJsonObject &status) { m_pipeline->setTotals(status.value(field::Totals).toObject()); });
+    connect(m_feed, &ConsoleFeed::poolTotalsChanged, m_pipeline,
+            [this] { m_pipeline->setTotals(m_feed->lastStatus().stats, m_feed->poolTotals()); });
     connect(m_actions, &StageActions::failed, this, &MainWindow::showError);
     connect(m_actions, &StageActions::done, this, &MainWindow::showDone);
     connect(client, &ControlClient::errorOccurred, this, [this](const QString &message) {

@@ -5,6 +5,7 @@
 #include "control/snapshotcodec.h"
 
 #include "controlclient.h"
+#include "keyedtablemodel.h"
 
 #include <QJsonObject>
 #include <QLocale>
@@ -18,9 +19,7 @@ namespace field = protocol::field;
 MessageListModel::MessageListModel(ControlClient *client, QObject *parent)
     : QAbstractTableModel(parent)
     , m_client(client)
-{
-    connect(client, &ControlClient::replied, this, &MessageListModel::onReplied);
-}
+{ }
 
 void MessageListModel::setQuery(const QString &stage, const QString &status, const std::optional<QString> &reason)
 {
@@ -35,7 +34,8 @@ void MessageListModel::reload()
     beginResetModel();
     m_rows.clear();
     m_nextAfterId.reset();
-    m_waiting = 0; // a page of the former query that still comes is not ours
+    if (m_waiting)
+        m_waiting->abandon(); // a page of the former query that still comes is not ours
     m_limit = PageSize;
     endResetModel();
     if (!m_stage.isEmpty() && !m_status.isEmpty())
@@ -49,28 +49,28 @@ void MessageListModel::ask(qint64 afterId)
     if (m_reason)
         arguments.insert(field::Reason, *m_reason);
     m_waiting = m_client->send(protocol::cmd::Messages, arguments);
-    m_waitingAfter = afterId;
-    if (m_waiting == 0)
+    if (!m_waiting) {
         Q_EMIT failed(tr("Listing the messages of %1: not connected to the daemon.").arg(m_stage));
+        return;
+    }
+    m_waiting->then(this, [this, afterId](const ControlReply &reply) { onPage(reply, afterId); });
 }
 
-void MessageListModel::onReplied(qint64 id, const QString &, bool ok, const QJsonValue &result, const QString &error)
+void MessageListModel::onPage(const ControlReply &reply, qint64 afterId)
 {
-    if (id != m_waiting || id == 0)
-        return;
-    m_waiting = 0;
-    if (!ok && m_limit > 1) {
+    m_waiting = nullptr;
+    if (!reply.isOk() && m_limit > 1) {
         // A page whose reasons are long may not fit in a protocol line (the
         // daemon refuses it): the same page, smaller.
         m_limit = std::max(1, m_limit / 4);
-        return ask(m_waitingAfter);
+        return ask(afterId);
     }
-    if (!ok) {
-        Q_EMIT failed(tr("Listing the messages of %1 failed: %2").arg(m_stage, error));
+    if (!reply.isOk()) {
+        Q_EMIT failed(tr("Listing the messages of %1 failed: %2").arg(m_stage, reply.errorString()));
         Q_EMIT pageLoaded();
         return;
     }
-    const MessagePage page = protocol::messagePageFromJson(result.toObject());
+    const MessagePage page = protocol::messagePageFromJson(reply.result().toObject());
     m_nextAfterId = page.nextAfterId;
     if (!page.rows.isEmpty()) {
         beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.rows.size() - 1));
@@ -117,28 +117,12 @@ QVariant MessageListModel::data(const QModelIndex &index, int role) const
 
 QVariant MessageListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (Column(section)) {
-    case Id:
-        return tr("Id");
-    case Stage:
-        return tr("Stage");
-    case When:
-        return tr("When");
-    case Claims:
-        return tr("Claims");
-    case Reason:
-        return tr("Reason");
-    case ColumnCount:
-        break;
-    }
-    return {};
+    return columnTitle({tr("Id"), tr("Stage"), tr("When"), tr("Claims"), tr("Reason")}, section, orientation, role);
 }
 
 bool MessageListModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && m_nextAfterId.has_value() && m_waiting == 0;
+    return !parent.isValid() && m_nextAfterId.has_value() && !m_waiting;
 }
 
 void MessageListModel::fetchMore(const QModelIndex &parent)

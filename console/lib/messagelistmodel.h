@@ -5,12 +5,14 @@
 
 #include <QAbstractTableModel>
 #include <QList>
+#include <QPointer>
 #include <QString>
 #include <optional>
 
 namespace pepsi::console {
 
 class ControlClient;
+class ControlReply;
 
 // One stage's messages in one status (optionally of one reason), as
 // `messages` pages them by id: the first page when the query is set, the next
@@ -46,7 +48,7 @@ public:
     void fetchMore(const QModelIndex &parent = {}) override;
 
     // A page is on its way.
-    bool isLoading() const { return m_waiting != 0; }
+    bool isLoading() const { return !m_waiting.isNull(); }
     // Further pages exist (the daemon's next_after_id).
     bool hasMore() const { return m_nextAfterId.has_value(); }
     // The row of message `id`, -1 when not loaded.
@@ -60,7 +62,7 @@ Q_SIGNALS:
 
 private:
     void ask(qint64 afterId);
-    void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
+    void onPage(const ControlReply &reply, qint64 afterId);
 
     ControlClient *m_client;
     QString m_stage;
@@ -68,8 +70,7 @@ private:
     std::optional<QString> m_reason;
     QList<MessageRow> m_rows;
     std::optional<qint64> m_nextAfterId; // where the next page starts; none: no more
-    qint64 m_waiting = 0;                // the request id of the page on its way
-    qint64 m_waitingAfter = 0;           // its after_id
+    QPointer<ControlReply> m_waiting;    // the page on its way
     int m_limit = PageSize;              // halved while pages of long reasons do not fit in a line
 };
 

@@ -20,9 +20,7 @@ MessageRequeue::MessageRequeue(ControlClient *client, QString stage, QString sta
     , m_client(client)
     , m_stage(std::move(stage))
     , m_status(std::move(status))
-{
-    connect(client, &ControlClient::replied, this, &MessageRequeue::onReplied);
-}
+{ }
 
 void MessageRequeue::requeueIds(const QList<qint64> &ids)
 {
@@ -58,9 +56,12 @@ void MessageRequeue::requeueRecent(qint64 maxAgeMs, qint64 wanted)
 void MessageRequeue::send(const QJsonObject &arguments, const QString &cmd)
 {
     m_waiting = m_client->send(cmd, arguments);
-    if (m_waiting == 0)
+    if (!m_waiting) {
         Q_EMIT failed(tr("Requeueing messages of %1: not connected to the daemon (%Ln moved).", nullptr, int(m_moved))
                           .arg(m_stage));
+        return;
+    }
+    m_waiting->then(this, [this](const ControlReply &reply) { onReplied(reply); });
 }
 
 void MessageRequeue::nextIdBatch()
@@ -111,21 +112,21 @@ void MessageRequeue::sendRecent()
          cmd::Requeue);
 }
 
-void MessageRequeue::onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error)
+void MessageRequeue::onReplied(const ControlReply &reply)
 {
-    if (id != m_waiting || id == 0)
-        return;
-    m_waiting = 0;
+    m_waiting = nullptr;
+    const QString cmd = reply.command();
+    const bool ok = reply.isOk();
     if (!ok && cmd == cmd::Messages && m_collectLimit > 1) {
         m_collectLimit = std::max(1, m_collectLimit / 4); // the page did not fit in a line
         return collect(m_collectAfter);
     }
     if (!ok) {
-        Q_EMIT failed(
-            tr("Requeueing messages of %1 failed after %Ln moved: %2", nullptr, int(m_moved)).arg(m_stage, error));
+        Q_EMIT failed(tr("Requeueing messages of %1 failed after %Ln moved: %2", nullptr, int(m_moved))
+                          .arg(m_stage, reply.errorString()));
         return;
     }
-    const QJsonObject r = result.toObject();
+    const QJsonObject r = reply.result().toObject();
     if (cmd == cmd::Messages) {
         const MessagePage page = protocol::messagePageFromJson(r);
         for (const MessageRow &row : page.rows)

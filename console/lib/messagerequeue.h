@@ -3,11 +3,13 @@
 
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 namespace pepsi::console {
 
 class ControlClient;
+class ControlReply;
 
 // One requeue the operator confirmed, sent as batches within the daemon's
 // bounds (protocol::MaxRequeueIds, MaxRequeueLimit) until it is done: the
@@ -29,7 +31,7 @@ public:
     QString stage() const { return m_stage; }
     QString status() const { return m_status; }
     qint64 moved() const { return m_moved; }
-    bool isRunning() const { return m_waiting != 0; }
+    bool isRunning() const { return !m_waiting.isNull(); }
 
 Q_SIGNALS:
     // `moved` of `wanted` so far (wanted: 0 while the ids of a reason are read).
@@ -44,7 +46,7 @@ private:
     void nextIdBatch();
     void collect(qint64 afterId);
     void sendRecent();
-    void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
+    void onReplied(const ControlReply &reply);
 
     ControlClient *m_client;
     QString m_stage;
@@ -56,9 +58,9 @@ private:
     qint64 m_maxAgeMs = 0;
     qint64 m_wanted = 0;
     qint64 m_moved = 0;
-    qint64 m_waiting = 0;
-    qint64 m_collectAfter = 0; // the after_id of the page of ids on its way
-    int m_collectLimit = 0;    // its limit, so that the page fits in a protocol line
+    QPointer<ControlReply> m_waiting; // the request on its way
+    qint64 m_collectAfter = 0;        // the after_id of the page of ids on its way
+    int m_collectLimit = 0;           // its limit, so that the page fits in a protocol line
 };
 
 } // namespace pepsi::console

@@ -171,7 +171,6 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     connect(m_requeue, &ConfirmedRequeue::progress, m_listState, &QLabel::setText);
     connect(m_requeue, &ConfirmedRequeue::done, this, &MessagesView::done);
     connect(m_requeue, &ConfirmedRequeue::failed, this, &MessagesView::failed);
-    connect(client, &ControlClient::replied, this, &MessagesView::onReplied);
     // The warning and the admin buttons follow the figures and the connection.
     connect(feed->throughput(), &QAbstractItemModel::dataChanged, this, &MessagesView::updateWarning);
     for (QAction *action : actions->all())
@@ -282,7 +281,11 @@ void MessagesView::askDetail(qint64 id)
         return;
     m_shownId = id;
     m_detail->setPlainText(tr("Asking the daemon for message %1…").arg(id));
+    if (m_detailRequest)
+        m_detailRequest->abandon(); // another message is shown now
     m_detailRequest = m_client->send(protocol::cmd::Message, {{field::MessageId, double(id)}});
+    if (m_detailRequest)
+        m_detailRequest->then(this, [this](const ControlReply &reply) { onDetail(reply); });
 }
 
 ConfirmedRequeue::Target MessagesView::target() const
@@ -313,21 +316,19 @@ void MessagesView::requeueRanOrEnded(bool running)
     if (!running) {
         m_reasons->refresh();
         m_list->reload();
-        m_client->send(protocol::cmd::Status);
+        m_client->post(protocol::cmd::Status);
     }
     updateButtons();
 }
 
-void MessagesView::onReplied(qint64 id, const QString &, bool ok, const QJsonValue &result, const QString &error)
+void MessagesView::onDetail(const ControlReply &reply)
 {
-    if (id == 0 || id != m_detailRequest)
-        return;
-    m_detailRequest = 0;
-    if (!ok) {
-        m_detail->setPlainText(tr("Message %1: %2").arg(m_shownId).arg(error));
+    m_detailRequest = nullptr;
+    if (!reply.isOk()) {
+        m_detail->setPlainText(tr("Message %1: %2").arg(m_shownId).arg(reply.errorString()));
         return;
     }
-    m_detail->setPlainText(describe(protocol::messageDetailFromJson(result.toObject())));
+    m_detail->setPlainText(describe(protocol::messageDetailFromJson(reply.result().toObject())));
 }
 
 } // namespace pepsi::console

@@ -3,6 +3,7 @@
 
 #include "confirmedrequeue.h"
 
+#include <QPointer>
 #include <QWidget>
 #include <optional>
 
@@ -21,6 +22,7 @@ namespace pepsi::console {
 
 class ConsoleFeed;
 class ControlClient;
+class ControlReply;
 class MessageListModel;
 class ReasonModel;
 class StageActions;
@@ -78,7 +80,7 @@ private:
     void updateButtons();
     void updateWarning();
     void askDetail(qint64 id);
-    void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
+    void onDetail(const ControlReply &reply);
     // The chosen reason: nullopt for "All reasons".
     std::optional<QString> chosenReason() const;
     bool requeueable() const;
@@ -104,7 +106,7 @@ private:
     QPushButton *m_requeueReason;
     QPushButton *m_requeueRecent;
     ConfirmedRequeue *m_requeue;
-    qint64 m_detailRequest = 0;
+    QPointer<ControlReply> m_detailRequest;
     qint64 m_shownId = 0;
 };
 

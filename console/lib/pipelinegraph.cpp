@@ -1,29 +1,21 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "pipelinegraph.h"
 
-#include "control/protocol.h"
-
 #include <QHash>
-#include <QJsonArray>
 #include <algorithm>
 
 namespace pepsi::console {
 
-using namespace Qt::StringLiterals;
-namespace field = protocol::field;
-
-PipelineGraph PipelineGraph::fromStages(const QJsonObject &stagesReply)
+PipelineGraph PipelineGraph::fromStages(const StagesSnapshot &stages)
 {
     PipelineGraph graph;
     QHash<QString, int> at;
-    for (const QJsonValue value : stagesReply.value(field::Stages).toArray()) {
-        const QJsonObject stage = value.toObject();
+    for (const StageInfo &stage : stages.stages) {
         Node node;
-        node.name = stage.value(field::Name).toString();
+        node.name = stage.name;
         if (node.name.isEmpty() || at.contains(node.name))
             continue;
-        for (const QJsonValue next : stage.value(field::Next).toArray())
-            node.next.append(next.toString());
+        node.next = stage.next;
         at.insert(node.name, int(graph.nodes.size()));
         graph.nodes.append(node);
     }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include <QJsonObject>
+#include "control/snapshots.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -24,7 +25,7 @@ struct PipelineGraph
     int layers = 0;
     int maxSlots = 0;
 
-    static PipelineGraph fromStages(const QJsonObject &stagesReply);
+    static PipelineGraph fromStages(const StagesSnapshot &stages);
     const Node *find(const QString &name) const;
     int edgeCount() const;
 };

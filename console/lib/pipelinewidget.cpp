@@ -46,35 +46,26 @@ void PipelineWidget::setGraph(const PipelineGraph &graph)
     update();
 }
 
-void PipelineWidget::setTotals(const QJsonObject &totals)
+void PipelineWidget::setTotals(const StatsSnapshot &stats, const PoolTotals &pools)
 {
-    m_totals = totals;
+    m_totals = stats;
+    m_poolTotals = pools;
     update();
 }
 
 QString PipelineWidget::totalsLine() const
 {
-    if (m_totals.isEmpty())
+    if (!m_totals)
         return {};
-    // Counted from the pools (kept current by ticks) rather than the snapshot's totals.
-    qint64 inFlight = 0;
-    qint64 busy = 0;
-    qint64 workers = 0;
-    for (const QString &stage : m_pools ? m_pools->keys() : QStringList()) {
-        const QJsonObject pool = m_pools->record(stage);
-        inFlight += pool.value(field::InFlight).toInteger();
-        busy += pool.value(field::Busy).toInteger();
-        workers += pool.value(field::Workers).toInteger();
-    }
     // `messages` counts every message that left the pipeline, failed ones too.
     const qint64 failed = m_throughput ? m_throughput->failedTotal() : 0;
-    const qint64 done = qMax<qint64>(0, m_totals.value(field::Messages).toInteger() - failed);
+    const qint64 done = qMax<qint64>(0, m_totals->messages - failed);
     return tr("%1 stage runs (10 s), %L2 messages in flight, %L3 of %L4 workers busy; since start %L5 messages done, "
               "%L6 failed or timed out")
-        .arg(formatRate(m_totals.value(field::Rate10s).toDouble()))
-        .arg(inFlight)
-        .arg(busy)
-        .arg(workers)
+        .arg(formatRate(m_totals->rate10s))
+        .arg(m_poolTotals.inFlight)
+        .arg(m_poolTotals.busy)
+        .arg(m_poolTotals.workers)
         .arg(done)
         .arg(failed);
 }
@@ -89,18 +80,17 @@ QStringList PipelineWidget::stageNames() const
 
 QStringList PipelineWidget::lines(const QString &stage) const
 {
-    const QJsonObject pool = m_pools ? m_pools->record(stage) : QJsonObject();
-    const QJsonObject queue = m_queues ? m_queues->record(stage) : QJsonObject();
-    const QJsonObject stats = m_throughput ? m_throughput->record(stage) : QJsonObject();
+    const PoolSnapshot pool = m_pools ? m_pools->record(stage) : PoolSnapshot();
+    // No row: the counts are not known (the database was down since the console connected).
+    const bool counted = m_queues && m_queues->contains(stage);
+    const StageQueue queue = counted ? m_queues->record(stage).queue : StageQueue();
+    const StageStatsSnapshot stats = m_throughput ? m_throughput->record(stage).stats : StageStatsSnapshot();
     QStringList out;
-    out << tr("workers %1 busy / %2 cap")
-               .arg(pool.value(field::Busy).toInt())
-               .arg(pool.value(field::Parallelism).toInt());
-    out << tr("in flight %1 / %2").arg(pool.value(field::InFlight).toInt()).arg(pool.value(field::Capacity).toInt());
-    out << (queue.contains(field::Pending) ? tr("pending %L1").arg(queue.value(field::Pending).toInteger())
-                                           : tr("pending ?"));
+    out << tr("workers %1 busy / %2 cap").arg(pool.busy).arg(pool.parallelism);
+    out << tr("in flight %1 / %2").arg(pool.inFlight).arg(pool.capacity);
+    out << (counted ? tr("pending %L1").arg(queue.pending) : tr("pending ?"));
     const double failing = m_throughput ? m_throughput->failureRate(stage) : 0;
-    const double rate = stats.value(field::Rate10s).toDouble();
+    const double rate = stats.rate10s;
     // One figure a line: a box is narrow, and German words are long.
     if (m_throughput && m_throughput->isFailureShareKnown(stage)) {
         out << tr("done %1").arg(formatRate(qMax(0.0, rate - failing)));
@@ -108,9 +98,8 @@ QStringList PipelineWidget::lines(const QString &stage) const
     } else {
         out << tr("done ?") << tr("failing ?"); // the first seconds: one snapshot cannot tell
     }
-    const bool counted = queue.contains(field::Failed);
-    out << (counted ? tr("failed %L1").arg(queue.value(field::Failed).toInteger()) : tr("failed ?"));
-    out << (counted ? tr("timed out %L1").arg(queue.value(field::Timeout).toInteger()) : tr("timed out ?"));
+    out << (counted ? tr("failed %L1").arg(queue.failed) : tr("failed ?"));
+    out << (counted ? tr("timed out %L1").arg(queue.timeout) : tr("timed out ?"));
     return out;
 }
 
@@ -212,7 +201,7 @@ void PipelineWidget::paintEvent(QPaintEvent *)
     // Edges first, under the boxes: as thick as the source's rate (log scale).
     for (const auto &node : std::as_const(m_graph.nodes)) {
         const QRectF from = logicalBox(node);
-        const double rate = m_throughput ? m_throughput->record(node.name).value(field::Rate10s).toDouble() : 0;
+        const double rate = m_throughput ? m_throughput->record(node.name).stats.rate10s : 0;
         const double thickness = 1.5 + qMin(6.0, std::log10(1.0 + rate) * 2.0);
         for (const QString &nextName : node.next) {
             const auto *next = m_graph.find(nextName);
@@ -244,12 +233,12 @@ void PipelineWidget::paintEvent(QPaintEvent *)
 
     for (const auto &node : std::as_const(m_graph.nodes)) {
         const QRectF box = logicalBox(node);
-        const QJsonObject pool = m_pools ? m_pools->record(node.name) : QJsonObject();
+        const PoolSnapshot pool = m_pools ? m_pools->record(node.name) : PoolSnapshot();
         const QString state = PoolModel::stateOf(pool);
         const bool growing = m_queues && m_queues->isGrowing(node.name);
         const bool failing = m_throughput && m_throughput->isFailing(node.name);
-        const QJsonObject queue = m_queues ? m_queues->record(node.name) : QJsonObject();
-        const bool hasFailedRows = queue.value(field::Failed).toInteger() + queue.value(field::Timeout).toInteger() > 0;
+        const StageQueue queue = m_queues ? m_queues->record(node.name).queue : StageQueue();
+        const bool hasFailedRows = queue.failed + queue.timeout > 0;
 
         QColor fill = pal.color(QPalette::AlternateBase);
         QColor border = pal.color(QPalette::Dark);
@@ -310,8 +299,8 @@ void PipelineWidget::paintEvent(QPaintEvent *)
         }
 
         // The busy bar: busy workers against the cap.
-        const int busy = pool.value(field::Busy).toInt();
-        const int cap = qMax(1, pool.value(field::Parallelism).toInt());
+        const int busy = pool.busy;
+        const int cap = qMax(1, pool.parallelism);
         const QRectF bar(inner.left(), inner.top() + titleMetrics.height() + 4, inner.width(), 6);
         p.setPen(Qt::NoPen);
         p.setBrush(pal.color(QPalette::Midlight));

@@ -4,10 +4,10 @@
 #include "pipelinegraph.h"
 
 #include <QDateTime>
-#include <QJsonObject>
 #include <QPointer>
 #include <QRectF>
 #include <QWidget>
+#include <optional>
 
 namespace pepsi::console {
 
@@ -29,8 +29,9 @@ public:
     PipelineWidget(PoolModel *pools, QueueModel *queues, ThroughputModel *throughput, QWidget *parent = nullptr);
 
     void setGraph(const PipelineGraph &graph);
-    // status → totals, for the line above the graph.
-    void setTotals(const QJsonObject &totals);
+    // The daemon's totals, for the line above the graph: its statistics (of
+    // the last `status`) and its pools' sums (of the last `status` or `tick`).
+    void setTotals(const StatsSnapshot &stats, const PoolTotals &pools);
     QString totalsLine() const;
     const PipelineGraph &graph() const { return m_graph; }
     QStringList stageNames() const;
@@ -65,7 +66,8 @@ private:
     QPointer<QueueModel> m_queues;
     QPointer<ThroughputModel> m_throughput;
     PipelineGraph m_graph;
-    QJsonObject m_totals;
+    std::optional<StatsSnapshot> m_totals;
+    PoolTotals m_poolTotals;
     QString m_selected;
     QDateTime m_staleSince;
 };

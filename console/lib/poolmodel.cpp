@@ -2,6 +2,7 @@
 #include "poolmodel.h"
 
 #include "control/protocol.h"
+#include "control/snapshotcodec.h"
 
 #include <QDateTime>
 
@@ -11,67 +12,57 @@ using namespace Qt::StringLiterals;
 namespace event = protocol::event;
 namespace field = protocol::field;
 
-void PoolModel::applyStatus(const QJsonObject &status)
+void PoolModel::applyStatus(const StatusSnapshot &status)
 {
-    const QJsonObject stages = status.value(field::Stages).toObject();
-    QMap<QString, QJsonObject> records;
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        QJsonObject pool = it.value().toObject();
-        // The queue and the statistics have their own tabs.
-        pool.remove(field::Queue);
-        pool.remove(field::Stats);
-        records.insert(it.key(), pool);
+    QMap<QString, PoolSnapshot> pools;
+    for (const PoolSnapshot &pool : status.pools)
+        pools.insert(pool.stage, pool);
+    replaceAll(pools);
+}
+
+void PoolModel::applyTick(const TickSnapshot &tick)
+{
+    for (auto it = tick.stages.cbegin(); it != tick.stages.cend(); ++it) {
+        std::optional<PoolSnapshot> pool = pending(it.key());
+        if (!pool)
+            continue; // a stage the next snapshot will bring
+        pool->workers = it->workers;
+        pool->busy = it->busy;
+        pool->idle = it->idle;
+        pool->inFlight = it->inFlight;
+        pool->capacity = it->capacity;
+        put(it.key(), *pool);
     }
-    replaceAll(records);
 }
 
 void PoolModel::applyEvent(const QJsonObject &event)
 {
     const QString name = event.value(field::Event).toString();
-    const QString stage = event.value(field::Stage).toString();
-    if (name == event::Tick) {
-        const QJsonObject stages = event.value(field::Stages).toObject();
-        for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-            if (!pending().contains(it.key()))
-                continue; // a stage the next snapshot will bring
-            const QJsonObject tick = it.value().toObject();
-            const QJsonObject pool = pending().value(it.key());
-            const int workers = tick.value(field::Workers).toInt();
-            const int busy = tick.value(field::Busy).toInt();
-            const int idle = workers - busy - pool.value(field::Starting).toInt() - pool.value(field::Retiring).toInt();
-            merge(it.key(),
-                  QJsonObject{{field::Workers, workers},
-                              {field::Busy, busy},
-                              {field::Idle, qMax(0, idle)},
-                              {field::InFlight, tick.value(field::InFlight).toInt()}});
-        }
-    } else if (name == event::StageDrained || name == event::StageResumed) {
-        const bool drained = name == event::StageDrained;
-        QJsonObject fields{{field::Drained, drained}};
-        if (drained)
-            fields.insert(field::Capacity, 0);
-        mergeExisting(stage, fields);
+    std::optional<PoolSnapshot> pool = pending(event.value(field::Stage).toString());
+    if (!pool)
+        return;
+    // What the event says; the figures it changes (the capacity) come with the next tick.
+    if (name == event::StageDrained || name == event::StageResumed) {
+        pool->drained = name == event::StageDrained;
     } else if (name == event::CooldownEntered) {
-        mergeExisting(stage,
-                      QJsonObject{{field::Cooldown, true},
-                                  {field::CooldownUntil, event.value(field::Until)},
-                                  {field::CooldownReason, event.value(field::Reason)},
-                                  {field::Capacity, 0}});
+        pool->cooldownUntil = protocol::timeFromJson(event.value(field::Until));
+        pool->cooldownReason = event.value(field::Reason).toString();
     } else if (name == event::CooldownLeft) {
-        mergeExisting(stage,
-                      QJsonObject{{field::Cooldown, false},
-                                  {field::CooldownUntil, QJsonValue::Null},
-                                  {field::CooldownReason, QJsonValue::Null}});
+        pool->cooldownUntil.reset();
+        pool->cooldownReason.clear();
+    } else {
+        return;
     }
+    put(pool->stage, *pool);
 }
 
-QString PoolModel::stateOf(const QJsonObject &record)
+QString PoolModel::stateOf(const PoolSnapshot &pool)
 {
-    if (record.value(field::Retired).toBool())
+    if (pool.retired)
         return QString(field::Retired);
-    if (record.value(field::Cooldown).toBool())
+    if (pool.cooldownUntil)
         return QString(field::Cooldown);
-    if (record.value(field::Drained).toBool())
+    if (pool.drained)
         return QString(field::Drained);
     return {};
 }
@@ -82,19 +73,8 @@ QStringList PoolModel::headers() const
             tr("Cap"),   tr("Queue limit"), tr("In flight"), tr("Capacity"), tr("State")};
 }
 
-QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
+QVariant PoolModel::cell(const QString &key, const PoolSnapshot &pool, int column, int role) const
 {
-    static const QLatin1StringView fields[] = {{},
-                                               field::Busy,
-                                               field::Idle,
-                                               field::Starting,
-                                               field::Retiring,
-                                               field::Workers,
-                                               field::Parallelism,
-                                               field::QueueLimit,
-                                               field::InFlight,
-                                               field::Capacity,
-                                               {}};
     if (role == Qt::TextAlignmentRole)
         return column == Stage || column == State ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (column == Stage)
@@ -102,15 +82,12 @@ QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int colu
     if (role == Qt::ToolTipRole && (column == Parallelism || column == QueueLimit))
         return tr("PARALLELISM and QUEUE_LIMIT can be set here (the context menu) by root and the service account.");
     if (column == State) {
-        const QString state = stateOf(record);
+        const QString state = stateOf(pool);
         if (role == SortRole)
             return state;
         if (role == Qt::ToolTipRole && state == field::Cooldown)
             return tr("In cooldown until %1: %2")
-                .arg(QDateTime::fromString(record.value(field::CooldownUntil).toString(), Qt::ISODateWithMs)
-                         .toLocalTime()
-                         .toString(u"HH:mm:ss"_s),
-                     record.value(field::CooldownReason).toString());
+                .arg(pool.cooldownUntil->toLocalTime().toString(u"HH:mm:ss"_s), pool.cooldownReason);
         if (role != Qt::DisplayRole)
             return {};
         if (state == field::Retired)
@@ -121,11 +98,32 @@ QVariant PoolModel::cell(const QString &key, const QJsonObject &record, int colu
             return tr("drained");
         return tr("claiming");
     }
-    if (column < 0 || column >= ColumnCount || (role != Qt::DisplayRole && role != SortRole))
+    if (role != Qt::DisplayRole && role != SortRole)
         return {};
-    return record.value(fields[column]).toInt();
+    switch (column) {
+    case Busy:
+        return pool.busy;
+    case Idle:
+        return pool.idle;
+    case Starting:
+        return pool.starting;
+    case Retiring:
+        return pool.retiring;
+    case Workers:
+        return pool.workers;
+    case Parallelism:
+        return pool.parallelism;
+    case QueueLimit:
+        return pool.queueLimit;
+    case InFlight:
+        return pool.inFlight;
+    case Capacity:
+        return pool.capacity;
+    default:
+        return {};
+    }
 }
 
-bool PoolModel::highlighted(const QJsonObject &record) const { return record.value(field::Cooldown).toBool(); }
+bool PoolModel::highlighted(const PoolSnapshot &pool) const { return pool.cooldownUntil.has_value(); }
 
 } // namespace pepsi::console

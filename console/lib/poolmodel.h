@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/snapshots.h"
 #include "keyedtablemodel.h"
+
+#include <QJsonObject>
 
 namespace pepsi::console {
 
 // The worker pool of every stage (status → stages), kept current by `tick`,
 // cooldown and drain events between snapshots. Highlighted: in cooldown.
-class PoolModel : public KeyedTableModel
+// Every figure is the daemon's, as the snapshot or the last tick brought it.
+class PoolModel : public RecordTableModel<PoolSnapshot>
 {
     Q_OBJECT
 
@@ -27,18 +31,20 @@ public:
         ColumnCount
     };
 
-    using KeyedTableModel::KeyedTableModel;
+    using RecordTableModel::RecordTableModel;
 
-    void applyStatus(const QJsonObject &status);
+    void applyStatus(const StatusSnapshot &status);
+    void applyTick(const TickSnapshot &tick);
+    // Drains and cooldowns; other events change nothing here.
     void applyEvent(const QJsonObject &event);
 
     // "drained", "cooldown", "retired" or "" (the State column's words, untranslated).
-    static QString stateOf(const QJsonObject &record);
+    static QString stateOf(const PoolSnapshot &pool);
 
 protected:
     QStringList headers() const override;
-    QVariant cell(const QString &key, const QJsonObject &record, int column, int role) const override;
-    bool highlighted(const QJsonObject &record) const override;
+    QVariant cell(const QString &key, const PoolSnapshot &pool, int column, int role) const override;
+    bool highlighted(const PoolSnapshot &pool) const override;
 };
 
 } // namespace pepsi::console

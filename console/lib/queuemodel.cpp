@@ -10,59 +10,50 @@ namespace pepsi::console {
 using namespace Qt::StringLiterals;
 namespace field = protocol::field;
 
-namespace {
-const auto GrowthField = "_growth"_L1; // ours, not the protocol's: snapshots in a row with a larger backlog
-const auto DeltaField = "_delta"_L1;   // ours: pending now minus pending at the snapshot before
-} // namespace
-
-void QueueModel::applyStatus(const QJsonObject &status)
+void QueueModel::applyStatus(const StatusSnapshot &status)
 {
-    const QJsonObject stages = status.value(field::Stages).toObject();
-    QMap<QString, QJsonObject> records;
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        const QJsonValue queue = it.value().toObject().value(field::Queue);
-        if (queue.isObject())
-            records.insert(it.key(), queue.toObject());
-        else if (pending().contains(it.key()))
+    QMap<QString, QueueRow> rows;
+    for (const PoolSnapshot &pool : status.pools) {
+        const std::optional<QueueRow> previous = pending(pool.stage);
+        if (!status.queues) {
             // The database is down: keep the last counts we had rather than show zeros.
-            records.insert(it.key(), pending().value(it.key()));
+            if (previous)
+                rows.insert(pool.stage, *previous);
+            continue;
+        }
+        QueueRow row{status.queues->stages.value(pool.stage)};
+        if (previous) {
+            row.growth = row.queue.pending > previous->queue.pending ? previous->growth + 1 : 0;
+            row.delta = row.queue.pending - previous->queue.pending;
+        }
+        rows.insert(pool.stage, row);
     }
     // Said once for all stages, beside queues_at (doc/control-protocol.rst).
-    m_error = status.value(field::QueuesError).toString();
-    replaceAll(records);
+    m_error = status.queuesError;
+    replaceAll(rows);
 }
 
 qint64 QueueModel::count(const QString &stage, const QString &status) const
 {
-    return record(stage).value(status).toInteger();
+    const StageQueue queue = record(stage).queue;
+    if (status == field::Pending)
+        return queue.pending;
+    if (status == field::Running)
+        return queue.running;
+    if (status == field::Paused)
+        return queue.paused;
+    if (status == field::Failed)
+        return queue.failed;
+    if (status == field::Timeout)
+        return queue.timeout;
+    return 0;
 }
 
 bool QueueModel::isGrowing(const QString &stage) const { return highlighted(record(stage)); }
 
-QJsonObject QueueModel::derive(const QJsonObject &previous, const QJsonObject &next) const
+bool QueueModel::highlighted(const QueueRow &row) const
 {
-    QJsonObject out = next;
-    const auto pendingKey = field::Pending;
-    int growth = 0;
-    qint64 delta = 0;
-    if (next.contains(GrowthField)) {
-        growth = next.value(GrowthField).toInt(); // a record kept as it was
-        delta = next.value(DeltaField).toInteger();
-    } else if (previous.contains(pendingKey)) {
-        const qint64 before = previous.value(pendingKey).toInteger();
-        const qint64 now = next.value(pendingKey).toInteger();
-        growth = now > before ? previous.value(GrowthField).toInt() + 1 : 0;
-        delta = now - before;
-    }
-    out.insert(GrowthField, growth);
-    out.insert(DeltaField, delta);
-    return out;
-}
-
-bool QueueModel::highlighted(const QJsonObject &record) const
-{
-    return record.value(GrowthField).toInt() >= GrowthSnapshots
-        && record.value(field::Pending).toInteger() >= GrowthFloor;
+    return row.growth >= GrowthSnapshots && row.queue.pending >= GrowthFloor;
 }
 
 namespace {
@@ -75,10 +66,9 @@ QStringList QueueModel::headers() const
             tr("Timed out"), tr("Oldest pending"), tr("Pending waited"), tr("Backlog")};
 }
 
-QVariant QueueModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
+QVariant QueueModel::cell(const QString &key, const QueueRow &row, int column, int role) const
 {
-    static const QLatin1StringView fields[] = {
-        {}, field::Pending, field::Running, field::Paused, field::Failed, field::Timeout};
+    const StageQueue &queue = row.queue;
     if (role == Qt::TextAlignmentRole)
         return column == Stage || column == Trend ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == PendingAges)
@@ -97,44 +87,47 @@ QVariant QueueModel::cell(const QString &key, const QJsonObject &record, int col
     case Stage:
         return key;
     case Pending:
+        return queue.pending;
     case Running:
+        return queue.running;
     case Paused:
+        return queue.paused;
     case Failed:
+        return queue.failed;
     case Timeout:
-        return record.value(fields[column]).toInteger();
+        return queue.timeout;
     case OldestPending: {
-        const QJsonValue age = record.value(field::OldestPendingAgeMs);
-        if (age.isNull() || age.isUndefined())
+        if (!queue.oldestPendingAgeMs)
             return role == SortRole ? QVariant(qint64(-1)) : QVariant();
-        return role == SortRole ? QVariant(age.toInteger()) : QVariant(formatDuration(age.toInteger()));
+        const qint64 age = *queue.oldestPendingAgeMs;
+        return role == SortRole ? QVariant(age) : QVariant(formatDuration(age));
     }
     case PendingAges: {
         // "10s 150 · 1m 40": the buckets that hold rows, youngest first.
-        const QJsonObject ages = record.value(field::PendingAges).toObject();
         const QStringList &buckets = protocol::pendingAgeBuckets();
         if (role == SortRole) {
             qint64 waitedAMinute = 0;
-            for (qsizetype i = 2; i < buckets.size(); ++i)
-                waitedAMinute += ages.value(buckets.at(i)).toInteger();
+            for (size_t i = 2; i < queue.pendingAges.size(); ++i)
+                waitedAMinute += queue.pendingAges.at(i);
             return waitedAMinute;
         }
         QStringList parts;
-        for (const QString &bucket : buckets) {
-            const qint64 n = ages.value(bucket).toInteger();
+        for (qsizetype i = 0; i < buckets.size() && size_t(i) < queue.pendingAges.size(); ++i) {
+            const qint64 n = queue.pendingAges.at(size_t(i));
             if (n > 0)
-                parts.append(tr("%1 %L2").arg(bucket).arg(n));
+                parts.append(tr("%1 %L2").arg(buckets.at(i)).arg(n));
         }
         return parts.join(u" · "_s);
     }
     case Trend:
         if (role == SortRole)
-            return record.value(GrowthField).toInt();
-        if (highlighted(record))
-            return tr("growing (%1)").arg(signedCount(record.value(DeltaField).toInteger()));
-        if (record.value(DeltaField).toInteger() > 0)
-            return tr("rising (%1)").arg(signedCount(record.value(DeltaField).toInteger()));
-        if (record.value(DeltaField).toInteger() < 0)
-            return tr("falling (%1)").arg(signedCount(record.value(DeltaField).toInteger()));
+            return row.growth;
+        if (highlighted(row))
+            return tr("growing (%1)").arg(signedCount(row.delta));
+        if (row.delta > 0)
+            return tr("rising (%1)").arg(signedCount(row.delta));
+        if (row.delta < 0)
+            return tr("falling (%1)").arg(signedCount(row.delta));
         return tr("steady");
     default:
         return {};

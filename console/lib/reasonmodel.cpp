@@ -5,6 +5,7 @@
 #include "control/snapshotcodec.h"
 
 #include "controlclient.h"
+#include "keyedtablemodel.h"
 
 #include <QJsonObject>
 #include <QLocale>
@@ -26,9 +27,7 @@ QString timeText(const QDateTime &time)
 ReasonModel::ReasonModel(ControlClient *client, QObject *parent)
     : QAbstractTableModel(parent)
     , m_client(client)
-{
-    connect(client, &ControlClient::replied, this, &ReasonModel::onReplied);
-}
+{ }
 
 void ReasonModel::setQuery(const QString &stage, const QString &status)
 {
@@ -47,22 +46,25 @@ void ReasonModel::refresh()
 {
     if (m_stage.isEmpty() || m_status.isEmpty())
         return;
+    if (m_waiting)
+        m_waiting->abandon(); // the counts of a former query are not these
     m_waiting = m_client->send(protocol::cmd::Messages,
                                {{field::Stage, m_stage}, {field::Status, m_status}, {field::Reasons, true}});
-    if (m_waiting == 0)
+    if (!m_waiting) {
         Q_EMIT failed(tr("Counting the reasons of %1: not connected to the daemon.").arg(m_stage));
-}
-
-void ReasonModel::onReplied(qint64 id, const QString &, bool ok, const QJsonValue &result, const QString &error)
-{
-    if (id != m_waiting || id == 0)
-        return;
-    m_waiting = 0;
-    if (!ok) {
-        Q_EMIT failed(tr("Counting the reasons of %1 failed: %2").arg(m_stage, error));
         return;
     }
-    const MessagePage page = protocol::messagePageFromJson(result.toObject());
+    m_waiting->then(this, [this](const ControlReply &reply) { onCounts(reply); });
+}
+
+void ReasonModel::onCounts(const ControlReply &reply)
+{
+    m_waiting = nullptr;
+    if (!reply.isOk()) {
+        Q_EMIT failed(tr("Counting the reasons of %1 failed: %2").arg(m_stage, reply.errorString()));
+        return;
+    }
+    const MessagePage page = protocol::messagePageFromJson(reply.result().toObject());
     beginResetModel();
     m_entries = page.reasons;
     m_total = page.reasonsTotal;
@@ -121,21 +123,7 @@ QVariant ReasonModel::data(const QModelIndex &index, int role) const
 
 QVariant ReasonModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (Column(section)) {
-    case Reason:
-        return tr("Reason");
-    case Count:
-        return tr("Messages");
-    case Oldest:
-        return tr("Oldest");
-    case Newest:
-        return tr("Newest");
-    case ColumnCount:
-        break;
-    }
-    return {};
+    return columnTitle({tr("Reason"), tr("Messages"), tr("Oldest"), tr("Newest")}, section, orientation, role);
 }
 
 } // namespace pepsi::console

@@ -5,11 +5,13 @@
 
 #include <QAbstractTableModel>
 #include <QList>
+#include <QPointer>
 #include <QString>
 
 namespace pepsi::console {
 
 class ControlClient;
+class ControlReply;
 
 // The reasons of one stage's messages in one status with their true counts
 // over the whole status (`messages` with "reasons": true), the most frequent
@@ -50,7 +52,7 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
-    void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
+    void onCounts(const ControlReply &reply);
 
     ControlClient *m_client;
     QString m_stage;
@@ -59,7 +61,7 @@ private:
     qint64 m_total = 0;
     bool m_more = false;
     bool m_loaded = false;
-    qint64 m_waiting = 0;
+    QPointer<ControlReply> m_waiting;
 };
 
 } // namespace pepsi::console

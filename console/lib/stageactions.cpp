@@ -50,7 +50,6 @@ StageActions::StageActions(ControlClient *client, ConsoleFeed *feed, QWidget *di
     connect(m_reload, &QAction::triggered, this, [this] { send(cmd::Reload, {}, Request::about(tr("Reloading"))); });
     connect(client, &ControlClient::stateChanged, this, &StageActions::updateEnabled);
     connect(client, &ControlClient::versionReceived, this, &StageActions::updateEnabled);
-    connect(client, &ControlClient::replied, this, &StageActions::onReplied);
     // Drain and resume follow the stage's state as the snapshots and events bring it.
     connect(feed->pools(), &KeyedTableModel::flushed, this, &StageActions::updateEnabled);
     updateTexts();
@@ -98,7 +97,7 @@ void StageActions::updateEnabled()
     const QString why = disabledReason();
     const bool admin = why.isEmpty();
     const bool known = !m_stage.isEmpty() && m_feed->pools()->contains(m_stage);
-    const bool drained = m_feed->pools()->record(m_stage).value(field::Drained).toBool();
+    const bool drained = m_feed->pools()->record(m_stage).drained;
     m_reload->setEnabled(admin);
     m_drain->setEnabled(admin && known && !drained);
     m_resume->setEnabled(admin && known && drained);
@@ -118,27 +117,26 @@ void StageActions::updateEnabled()
     }
 }
 
-qint64 StageActions::send(const QString &cmd, const QJsonObject &arguments, const Request &request)
+void StageActions::send(const QString &cmd, const QJsonObject &arguments, const Request &request)
 {
-    const qint64 id = m_client->send(cmd, arguments);
-    if (id == 0) {
+    ControlReply *reply = m_client->send(cmd, arguments);
+    if (!reply) {
         Q_EMIT failed(tr("%1: not connected to the daemon.").arg(request.what));
-        return 0;
+        return;
     }
-    m_waiting.insert(id, request);
-    return id;
+    reply->then(this, [this, request](const ControlReply &answer) { onReplied(answer, request); });
 }
 
 void StageActions::confirmDrain()
 {
     const QString stage = m_stage;
-    const QJsonObject pool = m_feed->pools()->record(stage);
+    const PoolSnapshot pool = m_feed->pools()->record(stage);
     const qint64 pending = m_feed->queues()->count(stage, value::Pending);
     const QString question = tr("Drain stage %1? It stops claiming messages. Its busy workers (%L2) finish the "
                                 "messages they hold (%L3); the pending messages (%L4) wait at %1 until it is resumed.")
                                  .arg(stage)
-                                 .arg(pool.value(field::Busy).toInt())
-                                 .arg(pool.value(field::InFlight).toInt())
+                                 .arg(pool.busy)
+                                 .arg(pool.inFlight)
                                  .arg(pending);
     if (!m_confirm(tr("Drain %1").arg(stage), question))
         return;
@@ -147,7 +145,12 @@ void StageActions::confirmDrain()
 
 void StageActions::setOption(const QString &stage, const QString &option, int value)
 {
-    const QString now = m_feed->pools()->record(stage).value(option.toLower()).toVariant().toString();
+    // Known while the stage has a row: the options a pool's context menu sets.
+    const PoolSnapshot pool = m_feed->pools()->record(stage);
+    const QString now = !m_feed->pools()->contains(stage) ? QString()
+        : option == u"PARALLELISM"_s                      ? QString::number(pool.parallelism)
+        : option == u"QUEUE_LIMIT"_s                      ? QString::number(pool.queueLimit)
+                                                          : QString();
     const QString question =
         tr("Set %1 of stage %2 from %3 to %4? The daemon writes it to the configuration overlay and reloads, which "
            "retires every worker (they finish what they hold) and starts new ones.")
@@ -217,16 +220,14 @@ void StageActions::sendRequeueBatch(const Request &request)
          request);
 }
 
-void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error)
+void StageActions::onReplied(const ControlReply &reply, Request request)
 {
-    if (!m_waiting.contains(id))
-        return; // not ours
-    Request request = m_waiting.take(id);
-    if (!ok) {
-        Q_EMIT failed(tr("%1 failed: %2").arg(request.what, error));
+    if (!reply.isOk()) {
+        Q_EMIT failed(tr("%1 failed: %2").arg(request.what, reply.errorString()));
         return;
     }
-    const QJsonObject r = result.toObject();
+    const QString cmd = reply.command();
+    const QJsonObject r = reply.result().toObject();
     if (cmd == cmd::Drain)
         Q_EMIT done(tr("Stage %1 drained: it claims nothing until resumed.").arg(r.value(field::Stage).toString()));
     else if (cmd == cmd::Resume)
@@ -261,7 +262,7 @@ void StageActions::onReplied(qint64 id, const QString &cmd, bool ok, const QJson
         Q_EMIT done(tr("Configuration reloaded: %1.").arg(stages.join(u", "_s)));
     }
     // The picture changed: fetch it now rather than at the next tick.
-    m_client->send(cmd::Status);
+    m_client->post(cmd::Status);
 }
 
 } // namespace pepsi::console

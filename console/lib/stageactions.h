@@ -13,6 +13,7 @@ namespace pepsi::console {
 
 class ConsoleFeed;
 class ControlClient;
+class ControlReply;
 
 // The admin commands as QActions on the stage the operator chose, each named
 // after it ("Drain enrich"): drain and resume (enabled by the stage's state,
@@ -82,11 +83,11 @@ private:
 
     void updateTexts();
     void updateEnabled();
-    qint64 send(const QString &cmd, const QJsonObject &arguments, const Request &request);
+    void send(const QString &cmd, const QJsonObject &arguments, const Request &request);
     void confirmDrain();
     void requeue(const QString &status);
     void sendRequeueBatch(const Request &request);
-    void onReplied(qint64 id, const QString &cmd, bool ok, const QJsonValue &result, const QString &error);
+    void onReplied(const ControlReply &reply, Request request);
 
     ControlClient *m_client;
     ConsoleFeed *m_feed;
@@ -98,7 +99,6 @@ private:
     QAction *m_reload;
     QString m_stage;
     Confirm m_confirm;
-    QHash<qint64, Request> m_waiting; // request id -> what it was
 };
 
 } // namespace pepsi::console

@@ -12,38 +12,25 @@ namespace event = protocol::event;
 namespace field = protocol::field;
 
 namespace {
-// Ours, not the protocol's: the failed share of the runs in the snapshots of the failure window.
-const auto FailShareField = "_fail_share"_L1;
-
 // The 10-second rate's failed part. The share, not a rate of its own: both
 // parts then move with the rate the ticks bring every second, and a burst (a
 // requeue into a stage that fails them all) is not drawn as runs that went
 // well while the snapshots catch up.
-double failedPart(const QJsonObject &stats)
-{
-    return stats.value(field::Rate10s).toDouble() * stats.value(FailShareField).toDouble();
-}
+double failedPart(const ThroughputRow &row) { return row.stats.rate10s * row.failShare; }
 
-qint64 failedOf(const QJsonObject &stats)
-{
-    return stats.value(field::Failures).toInteger() + stats.value(field::Timeouts).toInteger()
-        + stats.value(field::Crashes).toInteger();
-}
+qint64 failedOf(const StageStatsSnapshot &stats) { return stats.failures + stats.timeouts + stats.crashes; }
 } // namespace
 
-void ThroughputModel::applyStatus(const QJsonObject &status)
+void ThroughputModel::applyStatus(const StatusSnapshot &status)
 {
-    QDateTime time = QDateTime::fromString(status.value(field::Time).toString(), Qt::ISODateWithMs);
-    if (!time.isValid())
-        time = QDateTime::currentDateTimeUtc();
+    const QDateTime time = status.time.isValid() ? status.time : QDateTime::currentDateTimeUtc();
     const QDateTime horizon = time.addSecs(-FailureWindowSeconds);
-    const QJsonObject stages = status.value(field::Stages).toObject();
-    QMap<QString, QJsonObject> records;
+    QMap<QString, ThroughputRow> rows;
     QMap<QString, QList<Counts>> counts;
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        QJsonObject stats = it.value().toObject().value(field::Stats).toObject();
-        const Counts now{time, stats.value(field::Runs).toInteger(), failedOf(stats)};
-        QList<Counts> window = m_counts.value(it.key());
+    for (const PoolSnapshot &pool : status.pools) {
+        ThroughputRow row{status.stats.stages.value(pool.stage)};
+        const Counts now{time, row.stats.runs, failedOf(row.stats)};
+        QList<Counts> window = m_counts.value(pool.stage);
         // Counters that went down: the daemon restarted; its history is not ours.
         if (!window.isEmpty() && (window.last().runs > now.runs || window.last().failed > now.failed))
             window.clear();
@@ -54,55 +41,56 @@ void ThroughputModel::applyStatus(const QJsonObject &status)
         const Counts &first = window.first();
         const qint64 failed = now.failed - first.failed;
         const qint64 runs = now.runs - first.runs;
-        stats.insert(FailShareField, runs > 0 ? qBound(0.0, double(failed) / double(runs), 1.0) : 0.0);
-        counts.insert(it.key(), window);
-        records.insert(it.key(), stats);
+        row.failShare = runs > 0 ? qBound(0.0, double(failed) / double(runs), 1.0) : 0.0;
+        counts.insert(pool.stage, window);
+        rows.insert(pool.stage, row);
     }
     m_counts = counts;
-    replaceAll(records);
+    replaceAll(rows);
 }
 
-double ThroughputModel::failureRate(const QString &stage) const { return failedPart(pending().value(stage)); }
+double ThroughputModel::failureRate(const QString &stage) const
+{
+    return failedPart(pending(stage).value_or(ThroughputRow{}));
+}
 
 bool ThroughputModel::isFailureShareKnown(const QString &stage) const { return m_counts.value(stage).size() >= 2; }
 
 double ThroughputModel::failureShare(const QString &stage) const
 {
-    return pending().value(stage).value(FailShareField).toDouble();
+    return pending(stage).value_or(ThroughputRow{}).failShare;
 }
 
-bool ThroughputModel::isFailing(const QString &stage) const { return highlighted(pending().value(stage)); }
+bool ThroughputModel::isFailing(const QString &stage) const
+{
+    return highlighted(pending(stage).value_or(ThroughputRow{}));
+}
 
 qint64 ThroughputModel::failedInARow(const QString &stage) const
 {
-    return pending().value(stage).value(field::FailedInARow).toInteger();
+    return pending(stage).value_or(ThroughputRow{}).stats.failedInARow;
 }
 
-bool ThroughputModel::highlighted(const QJsonObject &record) const
-{
-    return record.value(FailShareField).toDouble() >= FailingShare;
-}
+bool ThroughputModel::highlighted(const ThroughputRow &row) const { return row.failShare >= FailingShare; }
 
 qint64 ThroughputModel::failedTotal() const
 {
     qint64 total = 0;
-    for (const QJsonObject &stats : pending())
-        total += failedOf(stats);
+    for (const ThroughputRow &row : pendingAll())
+        total += failedOf(row.stats);
     return total;
 }
 
-void ThroughputModel::applyEvent(const QJsonObject &event)
+void ThroughputModel::applyTick(const TickSnapshot &tick, const QDateTime &tickTime)
 {
-    if (event.value(field::Event).toString() != event::Tick)
-        return;
-    QDateTime time = QDateTime::fromString(event.value(field::Time).toString(), Qt::ISODateWithMs);
-    if (!time.isValid())
-        time = QDateTime::currentDateTimeUtc();
+    const QDateTime time = tickTime.isValid() ? tickTime : QDateTime::currentDateTimeUtc();
     const QDateTime horizon = time.addSecs(-HistorySeconds);
-    const QJsonObject stages = event.value(field::Stages).toObject();
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        const double rate = it.value().toObject().value(field::Rate10s).toDouble();
-        mergeExisting(it.key(), QJsonObject{{field::Rate10s, rate}});
+    for (auto it = tick.stages.cbegin(); it != tick.stages.cend(); ++it) {
+        const double rate = it->rate10s;
+        if (std::optional<ThroughputRow> row = pending(it.key())) {
+            row->stats.rate10s = rate;
+            put(it.key(), *row);
+        }
         // The tick's rate counts failed runs too; the last snapshots say how
         // many of them failed. Until two snapshots came that is not known:
         // no sample rather than failures drawn as runs that went well.
@@ -137,17 +125,8 @@ QStringList ThroughputModel::headers() const
             tr("Failures"), tr("Timeouts"),    tr("Crashes"),        tr("Busy time")};
 }
 
-QVariant ThroughputModel::cell(const QString &key, const QJsonObject &record, int column, int role) const
+QVariant ThroughputModel::cell(const QString &key, const ThroughputRow &row, int column, int role) const
 {
-    static const QLatin1StringView fields[] = {{},
-                                               field::Rate10s,
-                                               {},
-                                               field::Rate60s,
-                                               field::Runs,
-                                               field::Failures,
-                                               field::Timeouts,
-                                               field::Crashes,
-                                               field::BusyUsec};
     if (role == Qt::TextAlignmentRole)
         return column == Stage ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == FailRate)
@@ -157,25 +136,30 @@ QVariant ThroughputModel::cell(const QString &key, const QJsonObject &record, in
             .arg(int(FailingShare * 100));
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
-    if (column == Stage)
-        return key;
-    if (column < 0 || column >= ColumnCount)
-        return {};
-    const QJsonValue value = record.value(fields[column]);
+    const StageStatsSnapshot &stats = row.stats;
     switch (column) {
+    case Stage:
+        return key;
     case Rate10s:
+        return role == SortRole ? QVariant(stats.rate10s) : QVariant(formatRate(stats.rate10s));
     case Rate60s:
-        return role == SortRole ? QVariant(value.toDouble()) : QVariant(formatRate(value.toDouble()));
+        return role == SortRole ? QVariant(stats.rate60s) : QVariant(formatRate(stats.rate60s));
     case FailRate:
         if (role == SortRole)
-            return failedPart(record);
-        return tr("%1 (%2 %)")
-            .arg(formatRate(failedPart(record)))
-            .arg(QLocale().toString(100.0 * record.value(FailShareField).toDouble(), 'f', 0));
+            return failedPart(row);
+        return tr("%1 (%2 %)").arg(formatRate(failedPart(row))).arg(QLocale().toString(100.0 * row.failShare, 'f', 0));
     case BusyTime:
-        return role == SortRole ? QVariant(value.toInteger()) : QVariant(formatDuration(value.toInteger() / 1000));
+        return role == SortRole ? QVariant(stats.busyUsec) : QVariant(formatDuration(stats.busyUsec / 1000));
+    case Runs:
+        return stats.runs;
+    case Failures:
+        return stats.failures;
+    case Timeouts:
+        return stats.timeouts;
+    case Crashes:
+        return stats.crashes;
     default:
-        return value.toInteger();
+        return {};
     }
 }
 

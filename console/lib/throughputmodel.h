@@ -1,13 +1,25 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/snapshots.h"
 #include "keyedtablemodel.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <QPointF>
 
 namespace pepsi::console {
+
+// A stage's statistics as the last snapshot brought them (the 10-second rate
+// as the last tick did), and the failed share of its recent runs (ours).
+struct ThroughputRow
+{
+    StageStatsSnapshot stats;
+    double failShare = 0;
+
+    bool operator==(const ThroughputRow &) const = default;
+};
 
 // Per-stage statistics (status → stages.*.stats) and, from every `tick`, the
 // history of each stage's 10-second rate over the last HistorySeconds, for
@@ -16,7 +28,7 @@ namespace pepsi::console {
 // of the last FailureWindowSeconds, so that a stage that fails everything
 // does not look busy and healthy: history() holds the runs that did not fail
 // and the failures apart, and isFailing() says when most runs fail.
-class ThroughputModel : public KeyedTableModel
+class ThroughputModel : public RecordTableModel<ThroughputRow>
 {
     Q_OBJECT
 
@@ -27,10 +39,11 @@ public:
     // A stage is failing when at least this share of its recent runs failed.
     static constexpr double FailingShare = 0.5;
 
-    using KeyedTableModel::KeyedTableModel;
+    using RecordTableModel::RecordTableModel;
 
-    void applyStatus(const QJsonObject &status);
-    void applyEvent(const QJsonObject &event);
+    void applyStatus(const StatusSnapshot &status);
+    // `time`: the tick's.
+    void applyTick(const TickSnapshot &tick, const QDateTime &time);
 
     struct Sample
     {
@@ -63,8 +76,8 @@ Q_SIGNALS:
 
 protected:
     QStringList headers() const override;
-    QVariant cell(const QString &key, const QJsonObject &record, int column, int role) const override;
-    bool highlighted(const QJsonObject &record) const override;
+    QVariant cell(const QString &key, const ThroughputRow &row, int column, int role) const override;
+    bool highlighted(const ThroughputRow &row) const override;
 
 private:
     struct Counts

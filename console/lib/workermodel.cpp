@@ -10,32 +10,27 @@ namespace event = protocol::event;
 namespace field = protocol::field;
 namespace value = protocol::value;
 
-void WorkerModel::applyWorkers(const QJsonArray &workers)
+void WorkerModel::applyWorkers(const QList<WorkerSnapshot> &workers)
 {
-    QMap<QString, QJsonObject> records;
-    for (const QJsonValue value : workers) {
-        const QJsonObject worker = value.toObject();
-        records.insert(QString::number(worker.value(field::Pid).toInteger()), worker);
-    }
+    QMap<QString, WorkerSnapshot> records;
+    for (const WorkerSnapshot &worker : workers)
+        records.insert(QString::number(worker.pid), worker);
     replaceAll(records);
 }
 
 void WorkerModel::applyEvent(const QJsonObject &event)
 {
     const QString name = event.value(field::Event).toString();
-    const QString pid = QString::number(event.value(field::Pid).toInteger());
+    const qint64 pid = event.value(field::Pid).toInteger();
     if (name == event::WorkerStarted) {
-        merge(pid,
-              QJsonObject{{field::Pid, event.value(field::Pid)},
-                          {field::Stage, event.value(field::Stage)},
-                          {field::State, value::Starting},
-                          {field::Messages, 0},
-                          {field::Held, 0},
-                          {field::UptimeMs, 0},
-                          {field::HeadId, QJsonValue::Null},
-                          {field::HeadAgeMs, QJsonValue::Null}});
+        // What the event tells; the next `workers` reply brings the rest.
+        WorkerSnapshot worker;
+        worker.pid = pid;
+        worker.stage = event.value(field::Stage).toString();
+        worker.state = WorkerSnapshot::State::Starting;
+        put(QString::number(pid), worker);
     } else if (name == event::WorkerExited || name == event::WorkerCrashed || name == event::WorkerKilled) {
-        remove(pid);
+        remove(QString::number(pid));
     }
 }
 
@@ -43,7 +38,7 @@ QList<qint64> WorkerModel::pids(const QString &stage) const
 {
     QList<qint64> out;
     for (const QString &key : keys()) {
-        if (stage.isEmpty() || record(key).value(field::Stage).toString() == stage)
+        if (stage.isEmpty() || record(key).stage == stage)
             out.append(key.toLongLong());
     }
     return out;
@@ -55,67 +50,72 @@ QStringList WorkerModel::headers() const
             tr("Uptime"), tr("Head id"), tr("Head age"), tr("Max runtime")};
 }
 
-QVariant WorkerModel::cell(const QString &, const QJsonObject &record, int column, int role) const
+namespace {
+
+// A duration, or nothing while it is not known (-1; a max runtime of 0).
+QVariant duration(qint64 ms, bool known, int role)
+{
+    if (!known)
+        return role == KeyedTableModel::SortRole ? QVariant(qint64(-1)) : QVariant();
+    return role == KeyedTableModel::SortRole ? QVariant(ms) : QVariant(formatDuration(ms));
+}
+
+} // namespace
+
+QVariant WorkerModel::cell(const QString &, const WorkerSnapshot &worker, int column, int role) const
 {
     if (role == Qt::TextAlignmentRole)
         return column == Stage || column == State ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == Held)
         return tr("Messages this worker holds now (its queue, head of line included).");
-    if (role == Qt::ToolTipRole && column == HeadAge && highlighted(record))
+    if (role == Qt::ToolTipRole && column == HeadAge && highlighted(worker))
         return tr("The watchdog kills this worker when its head-of-line message reaches %1.")
-            .arg(formatDuration(record.value(field::MaxRuntimeMs).toInteger()));
+            .arg(formatDuration(worker.maxRuntimeMs));
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
-    const auto duration = [&](QLatin1StringView name) -> QVariant {
-        const QJsonValue v = record.value(name);
-        if (v.isNull() || v.isUndefined())
-            return role == SortRole ? QVariant(qint64(-1)) : QVariant();
-        return role == SortRole ? QVariant(v.toInteger()) : QVariant(formatDuration(v.toInteger()));
-    };
     switch (column) {
     case Pid:
-        return role == SortRole ? QVariant(record.value(field::Pid).toInteger())
-                                : QVariant(QString::number(record.value(field::Pid).toInteger()));
+        return role == SortRole ? QVariant(worker.pid) : QVariant(QString::number(worker.pid));
     case Stage:
-        return record.value(field::Stage).toString();
+        return worker.stage;
     case State: {
-        const QString state = record.value(field::State).toString();
+        const QString state = worker.state == WorkerSnapshot::State::Starting ? QString(value::Starting)
+            : worker.state == WorkerSnapshot::State::Running                  ? QString(value::Running)
+                                                                              : QString(value::Stopping);
         if (role == SortRole)
             return state;
-        QString text = state == "starting"_L1 ? tr("starting")
-            : state == "running"_L1           ? tr("running")
-            : state == "stopping"_L1          ? tr("stopping")
-                                              : state;
-        if (record.value(field::Retiring).toBool())
+        QString text = worker.state == WorkerSnapshot::State::Starting ? tr("starting")
+            : worker.state == WorkerSnapshot::State::Running           ? tr("running")
+                                                                       : tr("stopping");
+        if (worker.retiring)
             text = tr("%1, retiring").arg(text);
         return text;
     }
     case Messages:
-        return record.value(field::Messages).toInteger();
+        return worker.messages;
     case Held:
-        return record.value(field::Held).toInteger();
+        return worker.heldCount();
     case Uptime:
-        return duration(field::UptimeMs);
+        return duration(worker.uptimeMs, true, role);
     case HeadId: {
-        const QJsonValue v = record.value(field::HeadId);
-        if (!v.isDouble())
+        const qint64 head = worker.headOfLine();
+        if (head < 0)
             return {};
-        return role == SortRole ? QVariant(v.toInteger()) : QVariant(QString::number(v.toInteger()));
+        return role == SortRole ? QVariant(head) : QVariant(QString::number(head));
     }
     case HeadAge:
-        return duration(field::HeadAgeMs);
+        return duration(worker.headAgeMs, worker.headAgeMs >= 0, role);
     case MaxRuntime:
-        return duration(field::MaxRuntimeMs);
+        return duration(worker.maxRuntimeMs, worker.maxRuntimeMs > 0, role);
     default:
         return {};
     }
 }
 
-bool WorkerModel::highlighted(const QJsonObject &record) const
+bool WorkerModel::highlighted(const WorkerSnapshot &worker) const
 {
-    const QJsonValue age = record.value(field::HeadAgeMs);
-    const qint64 max = record.value(field::MaxRuntimeMs).toInteger();
-    return age.isDouble() && max > 0 && double(age.toInteger()) >= WarnFraction * double(max);
+    return worker.headAgeMs >= 0 && worker.maxRuntimeMs > 0
+        && double(worker.headAgeMs) >= WarnFraction * double(worker.maxRuntimeMs);
 }
 
 } // namespace pepsi::console

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "control/snapshots.h"
 #include "keyedtablemodel.h"
 
-#include <QJsonArray>
+#include <QJsonObject>
 
 namespace pepsi::console {
 
@@ -11,7 +12,7 @@ namespace pepsi::console {
 // adding and removing rows between fetches. A worker whose head-of-line
 // message has been there for WarnFraction of max_runtime is highlighted: the
 // watchdog is about to kill it.
-class WorkerModel : public KeyedTableModel
+class WorkerModel : public RecordTableModel<WorkerSnapshot>
 {
     Q_OBJECT
 
@@ -19,9 +20,9 @@ public:
     enum Column { Pid, Stage, State, Messages, Held, Uptime, HeadId, HeadAge, MaxRuntime, ColumnCount };
     static constexpr double WarnFraction = 0.8;
 
-    using KeyedTableModel::KeyedTableModel;
+    using RecordTableModel::RecordTableModel;
 
-    void applyWorkers(const QJsonArray &workers);
+    void applyWorkers(const QList<WorkerSnapshot> &workers);
     void applyEvent(const QJsonObject &event);
 
     // Published pids of a stage (all stages when empty).
@@ -29,8 +30,8 @@ public:
 
 protected:
     QStringList headers() const override;
-    QVariant cell(const QString &key, const QJsonObject &record, int column, int role) const override;
-    bool highlighted(const QJsonObject &record) const override;
+    QVariant cell(const QString &key, const WorkerSnapshot &worker, int column, int role) const override;
+    bool highlighted(const WorkerSnapshot &worker) const override;
 };
 
 } // namespace pepsi::console

@@ -3,6 +3,7 @@
 
 #include "control/controlconnection.h"
 #include "control/controllog.h"
+#include "control/snapshotcodec.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -211,27 +212,17 @@ QJsonObject ControlServer::composeTick()
     const QList<PoolSnapshot> &pools = now.pools;
     const StatsSnapshot previous = m_lastTick.value_or(stats);
     m_lastTick = stats;
-    int workers = 0, inFlight = 0;
-    QJsonObject stages;
+    TickSnapshot tick;
+    tick.claimed = std::max<qint64>(0, stats.claimed - previous.claimed);
+    tick.completed = std::max<qint64>(0, stats.stageRuns - previous.stageRuns);
+    tick.rate10s = stats.rate10s;
+    tick.pools = PoolTotals::of(pools);
     for (const PoolSnapshot &pool : pools) {
-        workers += pool.workers;
-        inFlight += pool.inFlight;
-        stages.insert(pool.stage,
-                      QJsonObject{
-                          {field::Rate10s, stats.stages.value(pool.stage).rate10s},
-                          {field::InFlight, pool.inFlight},
-                          {field::Busy, pool.busy},
-                          {field::Workers, pool.workers},
-                      });
+        tick.stages.insert(pool.stage,
+                           TickStage{stats.stages.value(pool.stage).rate10s, pool.inFlight, pool.busy, pool.idle,
+                                     pool.workers, pool.capacity});
     }
-    return {
-        {field::Claimed, double(std::max<qint64>(0, stats.claimed - previous.claimed))},
-        {field::Completed, double(std::max<qint64>(0, stats.stageRuns - previous.stageRuns))},
-        {field::InFlight, inFlight},
-        {field::Workers, workers},
-        {field::Rate10s, stats.rate10s},
-        {field::Stages, stages},
-    };
+    return protocol::toJson(tick);
 }
 
 std::optional<QString> prepareControlDirectory(const QString &socketPath, const QString &account)

@@ -2,7 +2,7 @@
 #include "control/querycommands.h"
 
 #include "control/protocol.h"
-#include "control/snapshotjson.h"
+#include "control/snapshotcodec.h"
 
 #include <QJsonArray>
 
@@ -15,11 +15,6 @@ namespace {
 using Reply = CommandReply;
 
 Reply fail(const QString &message) { return failure(message); }
-
-QJsonObject stageStatsOrZero(const StatsSnapshot &stats, const QString &stage)
-{
-    return json::stageStats(stats.stages.value(stage));
-}
 
 // The stage a request names in "stage", if any, or why it names none that exists.
 Result<QString, QString> stageFilter(const QString &command, const QJsonObject &request,
@@ -42,43 +37,45 @@ Reply composeStatus(DispatchView &view, const QString &only, const Result<QueueC
 {
     // One picture: the totals add up the pools listed, and the statistics are of the same moment.
     const DispatchPicture now = view.picture();
-    const DaemonInfo &info = now.info;
-    const QList<PoolSnapshot> &pools = now.pools;
-    const StatsSnapshot &stats = now.stats;
-
-    int workers = 0, busy = 0, inFlight = 0, capacity = 0;
-    QJsonObject stages;
-    for (const PoolSnapshot &pool : pools) {
-        workers += pool.workers;
-        busy += pool.busy;
-        inFlight += pool.inFlight;
-        capacity += pool.capacity;
-        if (!only.isEmpty() && pool.stage != only)
-            continue;
-        QJsonObject stage = json::pool(pool);
-        stage.insert(field::Queue,
-                     queues ? QJsonValue(json::stageQueue(queues->stages.value(pool.stage)))
-                            : QJsonValue(QJsonValue::Null));
-        stage.insert(field::Stats, stageStatsOrZero(stats, pool.stage));
-        stages.insert(pool.stage, stage);
-    }
+    StatusSnapshot status;
+    status.time = QDateTime::currentDateTimeUtc();
+    status.state = now.info.lifecycle;
+    status.stats = now.stats;
     // The totals are always the whole daemon's, a stage filter or not.
-    QJsonObject totals = json::statsTotals(stats);
-    totals.insert(field::Workers, workers);
-    totals.insert(field::Busy, busy);
-    totals.insert(field::InFlight, inFlight);
-    totals.insert(field::Capacity, capacity);
+    status.poolTotals = PoolTotals::of(now.pools);
+    for (const PoolSnapshot &pool : now.pools) {
+        if (only.isEmpty() || pool.stage == only)
+            status.pools.append(pool);
+    }
+    if (queues)
+        status.queues = queues.value();
+    else
+        status.queuesError = queues.error();
+    return QJsonValue(protocol::toJson(status));
+}
 
-    QJsonObject result{
-        {field::Time, json::time(QDateTime::currentDateTimeUtc())},
-        {field::State, lifecycleName(info.lifecycle)},
-        {field::Totals, totals},
-        {field::QueuesAt, queues ? json::time(queues->takenAt) : QJsonValue(QJsonValue::Null)},
-        {field::Stages, stages},
-    };
-    if (!queues)
-        result.insert(field::QueuesError, queues.error());
-    return QJsonValue(result);
+StageInfo stageInfo(const DispatchPicture &now, const StageConfig &stage)
+{
+    return {stage.name,
+            stage.program,
+            stage.parallelism,
+            stage.queueLimit,
+            stage.maxMessages,
+            stage.next,
+            stage.fuse,
+            now.graph.predecessors(stage.name),
+            now.isDrained(stage.name)};
+}
+
+SettingsSnapshot settingsSnapshot(const DispatchSettings &settings)
+{
+    return {settings.maxRuntime.count(),
+            settings.workerIdleTimeout.count(),
+            settings.pollInterval.count(),
+            settings.statsInterval.count(),
+            settings.tempfailDelay.count(),
+            settings.dbPoolSize,
+            settings.configFile};
 }
 
 } // namespace
@@ -91,7 +88,7 @@ Reply version(const QJsonObject &, CommandContext &context)
         {field::Daemon, info.version},
         {field::Protocol, protocol::Version},
         {field::Pid, double(info.pid)},
-        {field::Started, json::time(info.startedAt)},
+        {field::Started, protocol::timeToJson(info.startedAt)},
         {field::UptimeMs, double(info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()))},
         {field::Host, info.host},
         {field::Database, info.database},
@@ -122,10 +119,11 @@ void status(const QJsonObject &request, CommandContext &context, const ReplyFunc
 Reply stages(const QJsonObject &, CommandContext &context)
 {
     const DispatchPicture now = context.view.picture();
-    QJsonArray list;
+    StagesSnapshot stages;
     for (const StageConfig &stage : now.graph.stages())
-        list.append(json::stage(stage, now.graph.predecessors(stage.name), now.isDrained(stage.name)));
-    return QJsonValue(QJsonObject{{field::Stages, list}, {field::Settings, json::settings(now.settings)}});
+        stages.stages.append(stageInfo(now, stage));
+    stages.settings = settingsSnapshot(now.settings);
+    return QJsonValue(protocol::toJson(stages));
 }
 
 Reply workers(const QJsonObject &request, CommandContext &context)
@@ -135,41 +133,27 @@ Reply workers(const QJsonObject &request, CommandContext &context)
     const auto only = stageFilter(QString(cmd::Workers), request, now.pools);
     if (!only)
         return fail(only.error());
-    const bool withIds = request.value(field::Ids).toBool(true);
+    const auto ids =
+        request.value(field::Ids).toBool(true) ? protocol::WorkerIds::Included : protocol::WorkerIds::Omitted;
     QJsonArray list;
     for (const WorkerSnapshot &worker : now.workers) {
         if (only->isEmpty() || worker.stage == *only)
-            list.append(json::worker(worker, withIds));
+            list.append(protocol::toJson(worker, ids));
     }
     return QJsonValue(list);
 }
 
 void queues(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
-    context.view.queueCounts(
-        context.connection, DispatchView::Freshness::Fresh, [reply](const Result<QueueCounts, QString> &counts) {
-            if (!counts)
-                return reply(fail(QStringLiteral("queue counts unavailable: ") + counts.error()));
-            QJsonObject stages;
-            for (auto it = counts->stages.cbegin(); it != counts->stages.cend(); ++it)
-                stages.insert(it.key(), json::stageQueue(it.value()));
-            reply(QJsonValue(QJsonObject{
-                {field::At, json::time(counts->takenAt)},
-                {field::AgeMs, double(std::max<qint64>(0, counts->takenAt.msecsTo(QDateTime::currentDateTimeUtc())))},
-                {field::Stages, stages},
-            }));
-        });
+    context.view.queueCounts(context.connection, DispatchView::Freshness::Fresh,
+                             [reply](const Result<QueueCounts, QString> &counts) {
+                                 if (!counts)
+                                     return reply(fail(QStringLiteral("queue counts unavailable: ") + counts.error()));
+                                 reply(QJsonValue(protocol::toJson(counts.value(), QDateTime::currentDateTimeUtc())));
+                             });
 }
 
-Reply stats(const QJsonObject &, CommandContext &context)
-{
-    const StatsSnapshot stats = context.view.stats();
-    QJsonObject stages;
-    for (auto it = stats.stages.cbegin(); it != stats.stages.cend(); ++it)
-        stages.insert(it.key(), json::stageStats(it.value()));
-    return QJsonValue(QJsonObject{
-        {field::Since, json::time(stats.since)}, {field::Totals, json::statsTotals(stats)}, {field::Stages, stages}});
-}
+Reply stats(const QJsonObject &, CommandContext &context) { return QJsonValue(protocol::toJson(context.view.stats())); }
 
 Reply subscribe(const QJsonObject &request, CommandContext &context)
 {

@@ -100,13 +100,13 @@ void TestConsoleLive::watchesAndSteersARealDaemon()
                               5000);
     PoolModel *pools = window.feed()->pools();
     ThroughputModel *throughput = window.feed()->throughput();
-    QTRY_VERIFY_WITH_TIMEOUT(pools->record(u"enrich"_s).value("busy"_L1).toInt() > 0, 15000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.feed()->queues()->record(u"ingest"_s).value("pending"_L1).toInteger() > 0
-                                 || window.feed()->queues()->record(u"enrich"_s).value("pending"_L1).toInteger() > 0,
+    QTRY_VERIFY_WITH_TIMEOUT(pools->record(u"enrich"_s).busy > 0, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.feed()->queues()->record(u"ingest"_s).queue.pending > 0
+                                 || window.feed()->queues()->record(u"enrich"_s).queue.pending > 0,
                              10000);
     QTRY_VERIFY_WITH_TIMEOUT(
         !throughput->history(u"deliver"_s).isEmpty() && throughput->history(u"deliver"_s).last().rate > 0, 15000);
-    QTRY_VERIFY_WITH_TIMEOUT(throughput->record(u"enrich"_s).value("rate_10s"_L1).toDouble() > 0, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(throughput->record(u"enrich"_s).stats.rate10s > 0, 10000);
     const qint64 firstFlowMs = clock.elapsed();
     QVERIFY(window.pipeline()->lines(u"enrich"_s).value(3) != u"done 0.0/s"_s);
 
@@ -118,9 +118,9 @@ void TestConsoleLive::watchesAndSteersARealDaemon()
     window.actions()->drain()->trigger();
     // THEN the daemon says so, the pool shows it, and the backlog at enrich grows
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(pools->record(u"enrich"_s).value("drained"_L1).toBool(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(pools->record(u"enrich"_s).drained, 5000);
     QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
-    QTRY_VERIFY_WITH_TIMEOUT(pools->record(u"enrich"_s).value("in_flight"_L1).toInt() == 0, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(pools->record(u"enrich"_s).inFlight == 0, 10000);
     const qint64 pendingAtDrain = probe.count(u"stage = 'enrich' AND status = 'pending'"_s);
     QTRY_VERIFY_WITH_TIMEOUT(probe.count(u"stage = 'enrich' AND status = 'pending'"_s) > pendingAtDrain, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(window.feed()->queues()->isGrowing(u"enrich"_s), 10000);
@@ -136,8 +136,8 @@ void TestConsoleLive::watchesAndSteersARealDaemon()
     QVERIFY(window.actions()->resume()->isEnabled());
     window.actions()->resume()->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(!pools->record(u"enrich"_s).value("drained"_L1).toBool(), 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(pools->record(u"enrich"_s).value("busy"_L1).toInt() > 0, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!pools->record(u"enrich"_s).drained, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(pools->record(u"enrich"_s).busy > 0, 10000);
     QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
 
     qInfo("flow visible in the console %lld ms after it opened; screenshots in %s", firstFlowMs, qPrintable(dir));

@@ -263,7 +263,7 @@ void TestConsoleMessages::warnsWhileTheStageFails()
     stats.stages[u"enrich"_s].runs += 600;
     stats.stages[u"enrich"_s].failures += 600;
     stats.stages[u"enrich"_s].rate10s = 120.0;
-    window.client().send(u"status"_s);
+    window.client().post(u"status"_s);
     QTRY_VERIFY(window.feed()->throughput()->isFailing(u"enrich"_s));
     window.feed()->flush();
     QTRY_VERIFY(!view->warning()->isHidden());
@@ -303,7 +303,7 @@ void TestConsoleMessages::warnsWhenTheLastMessagesFailed()
 
     // One success: the daemon's count is back at zero, and so is the warning.
     m_daemon->dispatch().m_stats.stages[u"enrich"_s].failedInARow = 0;
-    window.client().send(u"status"_s);
+    window.client().post(u"status"_s);
     window.feed()->flush();
     QTRY_VERIFY(view->warning()->isHidden());
 }

@@ -16,8 +16,42 @@
 #include <QTest>
 #include <QTranslator>
 
+using namespace pepsi;
 using namespace pepsi::console;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// A tick of enrich's figures, through the wire.
+TickSnapshot enrichTick(int workers, int busy, int idle, int inFlight)
+{
+    TickSnapshot tick;
+    tick.stages[u"enrich"_s] = TickStage{1500.0, inFlight, busy, idle, workers, 16};
+    return viaWire(tick);
+}
+
+WorkerSnapshot worker(qint64 pid, qint64 headAgeMs)
+{
+    WorkerSnapshot worker;
+    worker.pid = pid;
+    worker.stage = u"enrich"_s;
+    worker.state = WorkerSnapshot::State::Running;
+    if (headAgeMs >= 0)
+        worker.ids = {pid - 4913};
+    worker.headAgeMs = headAgeMs;
+    worker.maxRuntimeMs = 300000;
+    return worker;
+}
+
+StageInfo stage(const QString &name, const QStringList &next)
+{
+    StageInfo stage;
+    stage.name = name;
+    stage.next = next;
+    return stage;
+}
+
+} // namespace
 
 class TestConsoleModels : public QObject
 {
@@ -94,15 +128,11 @@ void TestConsoleModels::poolEvent_data()
     QTest::addColumn<int>("column");
     QTest::addColumn<QVariant>("expected");
 
-    QTest::newRow("tick: busy") << QByteArray(R"({"event": "tick", "seq": 9, "stages": {
-            "enrich": {"rate_10s": 1500.0, "in_flight": 4, "busy": 1, "workers": 2}}})")
-                                << u"enrich"_s << int(PoolModel::Busy) << QVariant(1);
-    QTest::newRow("tick: idle follows") << QByteArray(R"({"event": "tick", "seq": 9, "stages": {
-            "enrich": {"rate_10s": 1500.0, "in_flight": 4, "busy": 1, "workers": 2}}})")
-                                        << u"enrich"_s << int(PoolModel::Idle) << QVariant(1);
-    QTest::newRow("tick: in flight") << QByteArray(R"({"event": "tick", "seq": 9, "stages": {
-            "enrich": {"rate_10s": 1500.0, "in_flight": 4, "busy": 1, "workers": 2}}})")
-                                     << u"enrich"_s << int(PoolModel::InFlight) << QVariant(4);
+    const QByteArray tick = QJsonDocument(tickEvent(enrichTick(2, 1, 1, 4), 9)).toJson();
+    QTest::newRow("tick: busy") << tick << u"enrich"_s << int(PoolModel::Busy) << QVariant(1);
+    QTest::newRow("tick: idle, as the daemon counts it") << tick << u"enrich"_s << int(PoolModel::Idle) << QVariant(1);
+    QTest::newRow("tick: in flight") << tick << u"enrich"_s << int(PoolModel::InFlight) << QVariant(4);
+    QTest::newRow("tick: workers") << tick << u"enrich"_s << int(PoolModel::Workers) << QVariant(2);
     QTest::newRow("drained") << QByteArray(R"({"event": "stage_drained", "seq": 9, "stage": "enrich", "uid": 0})")
                              << u"enrich"_s << int(PoolModel::State) << QVariant(u"drained"_s);
     QTest::newRow("resumed") << QByteArray(R"({"event": "stage_resumed", "seq": 9, "stage": "enrich", "uid": 0})")
@@ -128,8 +158,12 @@ void TestConsoleModels::poolEvent()
     PoolModel model;
     model.applyStatus(twoStages());
     model.flush();
-    // WHEN the event comes
-    model.applyEvent(json(event.constData()));
+    // WHEN the event comes (ConsoleFeed hands a tick on decoded)
+    const QJsonObject received = json(event.constData());
+    if (received.value(protocol::field::Event).toString() == protocol::event::Tick)
+        model.applyTick(protocol::tickFromJson(received));
+    else
+        model.applyEvent(received);
     model.flush();
     // THEN the row shows it, and no row came or went
     QCOMPARE(model.rowCount(), 2);
@@ -175,12 +209,9 @@ void TestConsoleModels::eventsCoalesceIntoOneDataChanged()
     QSignalSpy flushed(&model, &KeyedTableModel::flushed);
 
     for (int i = 0; i < 50; ++i) {
-        model.applyEvent(QJsonObject{
-            {"event"_L1, u"tick"_s},
-            {"seq"_L1, i},
-            {"stages"_L1,
-             QJsonObject{{"enrich"_L1, QJsonObject{{"busy"_L1, i % 4}, {"workers"_L1, 4}, {"in_flight"_L1, i}}},
-                         {"ingest"_L1, QJsonObject{{"busy"_L1, 0}, {"workers"_L1, 0}, {"in_flight"_L1, 0}}}}}});
+        TickSnapshot tick = enrichTick(4, i % 4, 4 - i % 4, i);
+        tick.stages[u"ingest"_s] = TickStage{};
+        model.applyTick(viaWire(tick));
     }
     QCOMPARE(changed.count(), 0);
     model.flush();
@@ -199,11 +230,9 @@ void TestConsoleModels::snapshotRemovesGoneStages()
     model.applyStatus(twoStages());
     model.flush();
     QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
-    QJsonObject status = twoStages();
-    QJsonObject stages = status.value("stages"_L1).toObject();
-    stages.remove("ingest"_L1);
-    status.insert("stages"_L1, stages);
-    model.applyStatus(status);
+    StatusSnapshot status = twoStages();
+    status.pools.removeLast(); // ingest
+    model.applyStatus(viaWire(status));
     model.flush();
     QCOMPARE(removed.count(), 1);
     QCOMPARE(model.keys(), QStringList{u"enrich"_s});
@@ -234,9 +263,12 @@ void TestConsoleModels::queueGrowth()
     QLocale::setDefault(QLocale::c());
     QueueModel model;
     for (int n : pending) {
-        model.applyStatus(QJsonObject{
-            {"stages"_L1,
-             QJsonObject{{"enrich"_L1, QJsonObject{{"queue"_L1, QJsonObject{{"pending"_L1, n}, {"failed"_L1, 7}}}}}}}});
+        StatusSnapshot status;
+        status.pools = {pool(u"enrich"_s, 1, 1, 1, 1, 4)};
+        status.queues = QueueCounts{QDateTime::currentDateTimeUtc(), {}};
+        status.queues->stages[u"enrich"_s].pending = n;
+        status.queues->stages[u"enrich"_s].failed = 7;
+        model.applyStatus(viaWire(status));
         model.flush();
     }
     QCOMPARE(model.isGrowing(u"enrich"_s), growing);
@@ -255,8 +287,12 @@ void TestConsoleModels::queueKeepsCountsWhileDatabaseIsDown()
     model.applyStatus(twoStages());
     model.flush();
     // As the daemon says it: once, at the top, and every stage's queue null.
-    model.applyStatus(json(R"({"queues_at": null, "queues_error": "database unreachable",
-                               "stages": {"enrich": {"queue": null}, "ingest": {"queue": null}}})"));
+    StatusSnapshot down = twoStages();
+    down.queues.reset();
+    down.queuesError = u"database unreachable"_s;
+    down = viaWire(down);
+    QVERIFY(!down.queues); // the queues_at null came through
+    model.applyStatus(down);
     model.flush();
     QCOMPARE(model.queuesError(), u"database unreachable"_s);
     QCOMPARE(cellOf(model, u"enrich"_s, QueueModel::Pending, KeyedTableModel::SortRole).toLongLong(), qint64(1200));
@@ -265,33 +301,25 @@ void TestConsoleModels::queueKeepsCountsWhileDatabaseIsDown()
 
 void TestConsoleModels::workers_data()
 {
-    QTest::addColumn<QByteArray>("workers");
+    QTest::addColumn<QList<WorkerSnapshot>>("workers");
     QTest::addColumn<QList<qint64>>("pids");
     QTest::addColumn<QList<qint64>>("highlighted");
 
-    QTest::newRow("none") << QByteArray("[]") << QList<qint64>{} << QList<qint64>{};
-    QTest::newRow("fresh head") << QByteArray(R"([{"pid": 5001, "stage": "enrich", "state": "running",
-            "messages": 512, "uptime_ms": 61000, "ids": [88], "head_id": 88, "head_age_ms": 12,
-            "max_runtime_ms": 300000}])")
-                                << QList<qint64>{5001} << QList<qint64>{};
-    QTest::newRow("80% of max_runtime") << QByteArray(R"([
-            {"pid": 5001, "stage": "enrich", "state": "running", "head_id": 88, "head_age_ms": 240000,
-             "max_runtime_ms": 300000},
-            {"pid": 5002, "stage": "enrich", "state": "running", "head_id": 89, "head_age_ms": 239999,
-             "max_runtime_ms": 300000},
-            {"pid": 5003, "stage": "enrich", "state": "running", "head_id": null, "head_age_ms": null,
-             "max_runtime_ms": 300000}])")
+    QTest::newRow("none") << QList<WorkerSnapshot>{} << QList<qint64>{} << QList<qint64>{};
+    QTest::newRow("fresh head") << QList<WorkerSnapshot>{worker(5001, 12)} << QList<qint64>{5001} << QList<qint64>{};
+    QTest::newRow("80% of max_runtime") << QList<WorkerSnapshot>{worker(5001, 240000), worker(5002, 239999),
+                                                                 worker(5003, -1)}
                                         << QList<qint64>{5001, 5002, 5003} << QList<qint64>{5001};
 }
 
 void TestConsoleModels::workers()
 {
-    QFETCH(QByteArray, workers);
+    QFETCH(QList<WorkerSnapshot>, workers);
     QFETCH(QList<qint64>, pids);
     QFETCH(QList<qint64>, highlighted);
 
     WorkerModel model;
-    model.applyWorkers(QJsonDocument::fromJson(workers).array());
+    model.applyWorkers(viaWire(workers));
     model.flush();
     QCOMPARE(model.pids(), pids);
     QList<qint64> hot;
@@ -305,7 +333,7 @@ void TestConsoleModels::workers()
 void TestConsoleModels::workerEvents()
 {
     WorkerModel model;
-    model.applyWorkers(QJsonDocument::fromJson(R"([{"pid": 5001, "stage": "enrich", "state": "running"}])").array());
+    model.applyWorkers(viaWire(QList<WorkerSnapshot>{worker(5001, -1)}));
     model.flush();
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
@@ -324,34 +352,32 @@ void TestConsoleModels::workerEvents()
 
 void TestConsoleModels::pipelineLayout_data()
 {
-    QTest::addColumn<QByteArray>("stages");
+    QTest::addColumn<QList<StageInfo>>("stages");
     QTest::addColumn<QStringList>("order");
     QTest::addColumn<QList<int>>("layers");
     QTest::addColumn<int>("edges");
 
-    QTest::newRow("a chain") << QByteArray(R"({"stages": [
-            {"name": "deliver", "next": []}, {"name": "enrich", "next": ["deliver"]},
-            {"name": "ingest", "next": ["enrich"]}]})")
+    QTest::newRow("a chain") << QList<StageInfo>{stage(u"deliver"_s, {}), stage(u"enrich"_s, {u"deliver"_s}),
+                                                 stage(u"ingest"_s, {u"enrich"_s})}
                              << QStringList{u"ingest"_s, u"enrich"_s, u"deliver"_s} << QList<int>{0, 1, 2} << 2;
-    QTest::newRow("a fork and a join") << QByteArray(R"({"stages": [
-            {"name": "a", "next": ["b", "c"]}, {"name": "b", "next": ["d"]}, {"name": "c", "next": ["e"]},
-            {"name": "d", "next": []}, {"name": "e", "next": ["d"]}]})")
+    QTest::newRow("a fork and a join") << QList<StageInfo>{stage(u"a"_s, {u"b"_s, u"c"_s}), stage(u"b"_s, {u"d"_s}),
+                                                           stage(u"c"_s, {u"e"_s}), stage(u"d"_s, {}),
+                                                           stage(u"e"_s, {u"d"_s})}
                                        << QStringList{u"a"_s, u"b"_s, u"c"_s, u"e"_s, u"d"_s}
                                        << QList<int>{0, 1, 1, 2, 3} << 5;
-    QTest::newRow("an unknown successor is not drawn") << QByteArray(R"({"stages": [
-            {"name": "a", "next": ["zz"]}]})") << QStringList{u"a"_s}
-                                                       << QList<int>{0} << 0;
-    QTest::newRow("empty") << QByteArray(R"({"stages": []})") << QStringList{} << QList<int>{} << 0;
+    QTest::newRow("an unknown successor is not drawn")
+        << QList<StageInfo>{stage(u"a"_s, {u"zz"_s})} << QStringList{u"a"_s} << QList<int>{0} << 0;
+    QTest::newRow("empty") << QList<StageInfo>{} << QStringList{} << QList<int>{} << 0;
 }
 
 void TestConsoleModels::pipelineLayout()
 {
-    QFETCH(QByteArray, stages);
+    QFETCH(QList<StageInfo>, stages);
     QFETCH(QStringList, order);
     QFETCH(QList<int>, layers);
     QFETCH(int, edges);
 
-    const PipelineGraph graph = PipelineGraph::fromStages(QJsonDocument::fromJson(stages).object());
+    const PipelineGraph graph = PipelineGraph::fromStages(viaWire(StagesSnapshot{stages, {}}));
     QStringList names;
     QList<int> got;
     for (const auto &node : graph.nodes) {

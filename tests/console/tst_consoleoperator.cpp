@@ -83,7 +83,7 @@ void TestConsoleOperator::failingStageShowsFailures()
     stats.messages += 1200;
     m_daemon->dispatch().m_queues.stages[u"deliver"_s].failed = 590;
     m_daemon->dispatch().m_queues.stages[u"deliver"_s].timeout = 10;
-    window.client().send(u"status"_s);
+    window.client().post(u"status"_s);
     QTRY_VERIFY(window.feed()->throughput()->isFailing(u"deliver"_s));
     QVERIFY(!window.feed()->throughput()->isFailing(u"enrich"_s));
     QCOMPARE(window.feed()->throughput()->failureShare(u"deliver"_s), 1.0);
@@ -132,7 +132,7 @@ void TestConsoleOperator::staleViewsAfterTheDaemonGoes()
     window.actions()->setConfirm([](const QString &, const QString &) { return true; });
     QTRY_VERIFY(window.actions()->drain()->isEnabled());
     window.actions()->drain()->trigger();
-    QTRY_VERIFY(window.feed()->pools()->record(u"enrich"_s).value("drained"_L1).toBool());
+    QTRY_VERIFY(window.feed()->pools()->record(u"enrich"_s).drained);
 
     // WHEN the daemon dies
     m_daemon->goAway();

@@ -9,8 +9,22 @@
 #include <QSignalSpy>
 #include <QTest>
 
+using namespace pepsi;
 using namespace pepsi::console;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// A tick through the wire, as ConsoleFeed hands it on: its stages' 10-second rates.
+void applyTick(ThroughputModel &model, const QMap<QString, double> &rates, const QDateTime &time = {})
+{
+    TickSnapshot tick;
+    for (auto it = rates.cbegin(); it != rates.cend(); ++it)
+        tick.stages[it.key()].rate10s = it.value();
+    model.applyTick(viaWire(tick), time);
+}
+
+} // namespace
 
 class TestConsoleThroughput : public QObject
 {
@@ -26,8 +40,7 @@ void TestConsoleThroughput::throughputHistory()
     ThroughputModel model;
     model.applyStatus(twoStages());
     // One snapshot cannot say which share of the ticks' rate failed: no samples yet.
-    model.applyEvent(QJsonObject{{"event"_L1, u"tick"_s},
-                                 {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"rate_10s"_L1, 5.0}}}}}});
+    applyTick(model, {{u"enrich"_s, 5.0}});
     QVERIFY(model.history(u"enrich"_s).isEmpty());
     model.applyStatus(twoStages());
     model.flush();
@@ -37,11 +50,7 @@ void TestConsoleThroughput::throughputHistory()
 
     const QDateTime t0 = QDateTime::fromString(u"2026-12-02T19:00:00.000Z"_s, Qt::ISODateWithMs);
     for (int i = 0; i < 700; ++i) {
-        model.applyEvent(
-            QJsonObject{{"event"_L1, u"tick"_s},
-                        {"seq"_L1, i},
-                        {"time"_L1, t0.addSecs(i).toString(Qt::ISODateWithMs)},
-                        {"stages"_L1, QJsonObject{{"enrich"_L1, QJsonObject{{"rate_10s"_L1, double(i)}}}}}});
+        applyTick(model, {{u"enrich"_s, double(i)}}, t0.addSecs(i));
     }
     QCOMPARE(history.count(), 700);
     const auto samples = model.history(u"enrich"_s);
@@ -58,16 +67,17 @@ void TestConsoleThroughput::throughputFailures()
 {
     // Two snapshots 5 s apart: deliver failed 500 of its 510 runs, enrich none of its 1000.
     const auto status = [](const char *time, qint64 enrichRuns, qint64 deliverRuns, qint64 deliverFailed) {
-        QJsonObject stages{
-            {"enrich"_L1, QJsonObject{{"stats"_L1, QJsonObject{{"runs"_L1, enrichRuns}, {"failures"_L1, 0}}}}},
-            {"deliver"_L1,
-             QJsonObject{{"stats"_L1,
-                          QJsonObject{{"runs"_L1, deliverRuns},
-                                      {"rate_10s"_L1, 102.0},
-                                      {"failures"_L1, deliverFailed - 20},
-                                      {"timeouts"_L1, 10},
-                                      {"crashes"_L1, 10}}}}}};
-        return QJsonObject{{"time"_L1, QString::fromLatin1(time)}, {"stages"_L1, stages}};
+        StatusSnapshot snapshot;
+        snapshot.time = QDateTime::fromString(QString::fromLatin1(time), Qt::ISODateWithMs);
+        snapshot.pools = {pool(u"deliver"_s, 1, 1, 1, 1, 4), pool(u"enrich"_s, 1, 1, 1, 1, 4)};
+        snapshot.stats.stages[u"enrich"_s].runs = enrichRuns;
+        StageStatsSnapshot &deliver = snapshot.stats.stages[u"deliver"_s];
+        deliver.runs = deliverRuns;
+        deliver.rate10s = 102.0;
+        deliver.failures = deliverFailed - 20;
+        deliver.timeouts = 10;
+        deliver.crashes = 10;
+        return viaWire(snapshot);
     };
     ThroughputModel model;
     model.applyStatus(status("2026-12-02T19:00:00.000Z", 1000, 100, 20));
@@ -83,11 +93,8 @@ void TestConsoleThroughput::throughputFailures()
     QVERIFY(cellOf(model, u"deliver"_s, 0, KeyedTableModel::HighlightRole).toBool());
 
     // A tick's rate counts the failed runs too: the history keeps them apart.
-    model.applyEvent(QJsonObject{{"event"_L1, u"tick"_s},
-                                 {"time"_L1, u"2026-12-02T19:00:06.000Z"_s},
-                                 {"stages"_L1,
-                                  QJsonObject{{"deliver"_L1, QJsonObject{{"rate_10s"_L1, 102.0}}},
-                                              {"enrich"_L1, QJsonObject{{"rate_10s"_L1, 200.0}}}}}});
+    applyTick(model, {{u"deliver"_s, 102.0}, {u"enrich"_s, 200.0}},
+              QDateTime::fromString(u"2026-12-02T19:00:06.000Z"_s, Qt::ISODateWithMs));
     QCOMPARE(model.history(u"deliver"_s).last().rate, 2.0);
     QCOMPARE(model.history(u"deliver"_s).last().failed, 100.0);
     QCOMPARE(model.history(u"enrich"_s).last().rate, 200.0);

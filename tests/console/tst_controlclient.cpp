@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QLocalServer>
 #include <QLocalSocket>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -343,6 +344,7 @@ void TestControlClient::failedRequestIsReported()
     QCOMPARE(client.state(), State::Connected);
 }
 
+// Each reply reaches its asker only, once; one whose connection goes finishes with an error.
 void TestControlClient::pendingRequestsFailWithTheConnection()
 {
     ControlFixture daemon;
@@ -352,26 +354,35 @@ void TestControlClient::pendingRequestsFailWithTheConnection()
     client.start();
     QTRY_COMPARE(client.state(), State::Connected);
     QTRY_COMPARE(daemon.count(cmd::Workers), 1);
-    QSignalSpy replies(&client, &ControlClient::replied);
+    // GIVEN an answer no longer wanted, and two requests after it
+    QPointer<ControlReply> dropped = client.send(cmd::Stats);
+    QSignalSpy droppedFinished(dropped.data(), &ControlReply::finished);
+    dropped->abandon();
+    ControlReply *stats = client.send(cmd::Stats);
+    ControlReply *queues = client.send(cmd::Queues);
+    QSignalSpy statsFinished(stats, &ControlReply::finished);
+    // WHEN the daemon answers them, in order
+    QTRY_VERIFY(queues->isFinished());
+    // THEN each asker has its own answer, once; the dropped one reached no one
+    QCOMPARE(statsFinished.count(), 1);
+    QVERIFY(stats->isOk() && stats->result().toObject().contains(field::Totals));
+    QVERIFY(queues->isOk() && queues->result().toObject().contains(field::At));
+    QCOMPARE(queues->command(), QString(cmd::Queues));
+    QCOMPARE(droppedFinished.count(), 0);
+    QTRY_VERIFY(dropped.isNull());
 
     // A request the daemon never answers: it goes away first.
     daemon.goAway();
-    const qint64 id = client.send(cmd::Drain, {{field::Stage, u"enrich"_s}});
-    QVERIFY(id > 0);
-    // Replies to the handshake's own requests may still be on their way
-    // (slow under the sanitizers): only the one to this id is looked at.
-    const auto repliesTo = [&replies](qint64 wanted) {
-        QList<QList<QVariant>> found;
-        for (const QList<QVariant> &arguments : replies) {
-            if (arguments.at(0).toLongLong() == wanted)
-                found.append(arguments);
-        }
-        return found;
-    };
-    QTRY_COMPARE(repliesTo(id).size(), 1);
-    QCOMPARE(repliesTo(id).first().at(2).toBool(), false);
-    QVERIFY(!repliesTo(id).first().at(4).toString().isEmpty());
-    QCOMPARE(client.send(cmd::Drain), qint64(0)); // and nothing goes out while disconnected
+    ControlReply *reply = client.send(cmd::Drain, {{field::Stage, u"enrich"_s}});
+    QVERIFY(reply);
+    QSignalSpy finished(reply, &ControlReply::finished);
+    QTRY_COMPARE(finished.count(), 1);
+    QVERIFY(reply->isFinished());
+    QCOMPARE(reply->isOk(), false);
+    QVERIFY(!reply->errorString().isEmpty());
+    QCOMPARE(reply->command(), QString(cmd::Drain));
+    reply->deleteLater();
+    QCOMPARE(client.send(cmd::Drain), nullptr); // and nothing goes out while disconnected
 }
 
 QTEST_GUILESS_MAIN(TestControlClient)

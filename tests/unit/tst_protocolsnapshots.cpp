@@ -36,6 +36,9 @@ private Q_SLOTS:
     void messageReasons();
     void status();
     void statusWithoutQueueCounts();
+    void wireNames_data();
+    void wireNames();
+    void stagesAndTick();
     void lifecycleNames();
 };
 
@@ -294,6 +297,7 @@ void TestProtocolSnapshots::queueCounts()
     counts.stages[u"score"_s] = StageQueue{0, 0, 0, 0, 2, std::nullopt};
     const QJsonObject json = wire(toJson(counts, when.addMSecs(250)));
     QCOMPARE(json.value(field::AgeMs).toInteger(), qint64(250));
+    counts.ageMs = 250; // as the reader has it
     QCOMPARE(queueCountsFromJson(json), counts);
 }
 
@@ -312,6 +316,7 @@ void TestProtocolSnapshots::status()
     score.workers = 1;
     score.capacity = 8;
     status.pools = {enrichPool(), score};
+    status.poolTotals = PoolTotals::of(status.pools);
     status.queues = QueueCounts{when.addSecs(-1), {}};
     status.queues->stages[u"enrich"_s] = StageQueue{1200, 9, 3, 12, 0, 5400};
     status.queues->stages[u"score"_s] = StageQueue{};
@@ -332,6 +337,7 @@ void TestProtocolSnapshots::statusWithoutQueueCounts()
     status.time = when;
     status.state = Lifecycle::Reconnecting;
     status.pools = {enrichPool()};
+    status.poolTotals = PoolTotals{7, 5, 19, 48}; // the daemon's, of the pools left out too
     status.stats.stages[u"enrich"_s] = StageStatsSnapshot{};
     status.queuesError = u"database unreachable"_s;
 
@@ -342,7 +348,72 @@ void TestProtocolSnapshots::statusWithoutQueueCounts()
     const QJsonObject enrich = json.value(field::Stages).toObject().value(u"enrich"_s).toObject();
     QVERIFY(enrich.value(field::Queue).isNull());
     QVERIFY(!enrich.contains(field::QueuesError));
+    QCOMPARE(json.value(field::Totals)[field::Workers].toInt(), 7);
     QCOMPARE(statusFromJson(json), status);
+}
+
+// The names scripts read (doc/control-protocol.rst), spelled out rather than
+// taken from protocol::field: a renamed field fails here.
+void TestProtocolSnapshots::wireNames_data()
+{
+    QTest::addColumn<QJsonValue>("object");
+    QTest::addColumn<QString>("keys");
+
+    StatusSnapshot status;
+    status.pools = {enrichPool()};
+    status.queues = QueueCounts{when, {}};
+    const QJsonObject s = wire(toJson(status));
+    const QJsonValue enrich = s[u"stages"_s][u"enrich"_s];
+    QTest::newRow("status") << QJsonValue(s) << u"queues_at stages state time totals"_s;
+    QTest::newRow("status totals") << s[u"totals"_s]
+                                   << u"busy capacity claimed in_flight messages rate_10s rate_60s rounds "
+                                      "stage_runs workers"_s;
+    QTest::newRow("status pool") << enrich
+                                 << u"busy capacity cooldown cooldown_reason cooldown_until drained idle in_flight "
+                                    "parallelism queue queue_limit retiring starting stats workers"_s;
+    QTest::newRow("queue") << enrich[u"queue"_s]
+                           << u"failed oldest_pending_age_ms paused pending pending_ages running timeout"_s;
+    QTest::newRow("pending ages") << enrich[u"queue"_s][u"pending_ages"_s] << u"10m 10s 1h 1m 1s older"_s;
+    QTest::newRow("stage stats") << enrich[u"stats"_s]
+                                 << u"busy_usec crashes failed_in_a_row failures rate_10s rate_60s runs timeouts"_s;
+
+    const QJsonObject stages = wire(toJson(StagesSnapshot{{StageInfo{}}, {}}));
+    QTest::newRow("stages") << QJsonValue(stages) << u"settings stages"_s;
+    QTest::newRow("stage") << stages[u"stages"_s][0]
+                           << u"drained fuse max_messages name next parallelism predecessors program queue_limit"_s;
+    QTest::newRow("settings") << stages[u"settings"_s]
+                              << u"config_file db_pool_size max_runtime_ms poll_interval_ms stats_interval_ms "
+                                 "tempfail_delay_ms worker_idle_timeout_ms"_s;
+
+    TickSnapshot tick;
+    tick.stages[u"enrich"_s] = TickStage{};
+    const QJsonObject t = wire(toJson(tick));
+    QTest::newRow("tick") << QJsonValue(t) << u"busy capacity claimed completed in_flight rate_10s stages workers"_s;
+    QTest::newRow("tick stage") << t[u"stages"_s][u"enrich"_s] << u"busy capacity idle in_flight rate_10s workers"_s;
+}
+
+void TestProtocolSnapshots::wireNames()
+{
+    QFETCH(QJsonValue, object);
+    QFETCH(QString, keys);
+    QStringList names = object.toObject().keys();
+    names.sort();
+    QCOMPARE(names.join(u' '), keys);
+}
+
+void TestProtocolSnapshots::stagesAndTick()
+{
+    StagesSnapshot stages{
+        {StageInfo{u"enrich"_s, u"/usr/lib/pepsi/enrich"_s, 4, 4, 1000, {u"score"_s}, false, {u"ingest"_s}, true}},
+        SettingsSnapshot{300000, 5000, 30000, 60000, 30000, 8, u"/etc/pepsi/pepsi.conf"_s}};
+    QCOMPARE(stagesFromJson(wire(toJson(stages))), stages);
+    stages.settings.configFile.clear(); // none: null, not ""
+    QVERIFY(wire(toJson(stages))[u"settings"_s][u"config_file"_s].isNull());
+    QCOMPARE(stagesFromJson(wire(toJson(stages))), stages);
+
+    TickSnapshot tick{12, 30, PoolTotals{4, 3, 9, 16}, 2004.5, {}};
+    tick.stages[u"enrich"_s] = TickStage{2004.5, 9, 3, 1, 4, 16};
+    QCOMPARE(tickFromJson(wire(toJson(tick))), tick);
 }
 
 void TestProtocolSnapshots::lifecycleNames()
