@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 20: the claim walks each stage from a floor and still misses nothing.
+// Claim floors (doc/pepsi-dispatch.rst): the claim walks each stage from a
+// floor and still misses nothing.
 // Rows that become pending below a stage's floor are claimed without waiting
 // for the heartbeat when the dispatcher is told (a requeue it wrote, a paused
 // row it resumed, an insert the trigger announced, committed late), and by

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, points 7 and 8: losing a database connection never makes the
+// Losing the database (doc/pepsi-dispatch.rst): losing a database connection never makes the
 // daemon exit and never lets a second dispatcher in while this one runs
 // workers. An operator ends the dispatcher's sessions with
 // pg_terminate_backend (each connection, then all at once) while a --standby

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, points 1-5, through the real daemon: workers that answer with what
+// The worker protocol's limits (doc/stage-programs.rst), through the real daemon: workers that answer with what
 // PostgreSQL cannot store, with reasons of any length, that flood stdout or
 // stderr, that exit before answering anything, that start slowly, and that
 // crash while the daemon stops them. Each test checks the rows' outcomes.

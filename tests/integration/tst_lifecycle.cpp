@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, point 10: the Dispatcher's life is one Lifecycle state and every
+// Lifecycle (doc/pepsi-dispatch.rst): the Dispatcher's life is one Lifecycle state and every
 // way out goes through one stop path. The Dispatcher runs in this process
 // (its workers are real fake-worker processes, its database the real test
 // database); the test watches lifecycleChanged, databaseLost and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, point 6: a row lock held by another session (an operator's open
+// Bounded waits (doc/pepsi-dispatch.rst): a row lock held by another session (an operator's open
 // transaction) stalls nothing else. The claim and the resume of paused rows
 // skip a locked row and take it once the lock goes; a write the dispatcher
 // must make to a locked row waits at most lock_timeout per try and is made

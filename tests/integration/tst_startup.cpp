@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, point 9: start-up faults are loud. A database without the schema,
+// Start-up checks (doc/pepsi-dispatch.rst): start-up faults are loud. A database without the schema,
 // or with an older version than this build needs, ends `serve` with exit 78
 // naming `pepsi-schema install`, having written nothing. A database that is
 // unreachable at start is waited for with a log line per attempt
