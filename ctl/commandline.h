@@ -10,7 +10,7 @@
 
 namespace pepsi::ctl {
 
-// The exit statuses of CONTRACT.md, "Programs".
+// The exit statuses of pepsi-ctl(1) (doc/man/pepsi-ctl.rst, "Exit status").
 enum Exit : int {
     ExitOk = 0,
     ExitRefused = 1,      // the daemon answered ok:false

@@ -15,7 +15,7 @@ class Interrupt;
 // One pepsi-ctl command from connection to exit status: connects, checks the
 // daemon's protocol version, sends the command's request(s), prints the
 // result (a table, or with --json the daemon's result) and finishes with the
-// status of CONTRACT.md: 0 done, 1 refused (its error on stderr), 69 no
+// status of doc/man/pepsi-ctl.rst: 0 done, 1 refused (its error on stderr), 69 no
 // daemon answering. `requeue --ids -` sends its batches one after another and
 // stops at the first refusal, saying how many rows the batches before it moved.
 class Runner : public QObject

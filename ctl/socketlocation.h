@@ -8,7 +8,7 @@
 
 namespace pepsi::ctl {
 
-// Where the control socket is, found as the daemon finds it (CONTRACT.md):
+// Where the control socket is, found as the daemon finds it (doc/man/pepsi-ctl.rst):
 // --socket, else CONTROL_SOCKET of the configuration file, else the default
 // for this user. `origin` says which, for error messages.
 struct SocketLocation

@@ -5,10 +5,10 @@
 #include <QString>
 #include <QStringList>
 
-// The control protocol's one vocabulary (doc/control-protocol.rst,
-// CONTRACT.md "Control socket"), shared by the daemon (daemon/control), the
-// console and any other client: nothing outside this library spells a
-// command, an event or a field name, or restates a limit.
+// The control protocol's one vocabulary (doc/control-protocol.rst), shared
+// by the daemon (daemon/control), the console and any other client: nothing
+// outside this library spells a command, an event or a field name, or
+// restates a limit.
 namespace pepsi::protocol {
 
 // The `protocol` of the `version` reply; a client refuses any other.
@@ -27,8 +27,8 @@ inline constexpr int MaxRequeueIds = 10000;
 inline constexpr int MaxRequeueLimit = 10000;
 inline constexpr int DefaultRequeueLimit = 1000;
 
-// CONTROL_SOCKET's default (CONTRACT.md): /run/pepsi/dispatch.sock for root,
-// $XDG_RUNTIME_DIR/pepsi/dispatch.sock for anyone else, and
+// CONTROL_SOCKET's default (doc/man/pepsi.conf.rst): /run/pepsi/dispatch.sock
+// for root, $XDG_RUNTIME_DIR/pepsi/dispatch.sock for anyone else, and
 // /tmp/pepsi-UID/dispatch.sock when XDG_RUNTIME_DIR is unset.
 QString defaultSocketPath();
 
@@ -77,8 +77,9 @@ inline constexpr Name Tick{"tick"};
 // Every event name, in the order `help` lists them.
 const QStringList &eventNames();
 
-// The keys of "pending_ages" (CONTRACT.md, as Postfix's qshape): pending rows
-// by age, youngest bucket first: "1s", "10s", "1m", "10m", "1h", "older".
+// The keys of "pending_ages" (doc/control-protocol.rst, `queues`; as
+// Postfix's qshape): pending rows by age, youngest bucket first: "1s", "10s",
+// "1m", "10m", "1h", "older".
 const QStringList &pendingAgeBuckets();
 
 // `set`: the [stage-NAME] options it may write, as named in pepsi.conf.

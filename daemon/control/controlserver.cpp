@@ -112,7 +112,7 @@ std::optional<QString> ControlServer::listen(const QString &path)
     m_server.setSocketOptions(QLocalServer::NoOptions);
     if (!m_server.listen(path))
         return QStringLiteral("cannot listen on the control socket %1: %2").arg(path, m_server.errorString());
-    // Qt's access options give 0770 (TOOLCHAIN.md); the contract says 0660.
+    // Qt's access options give 0770; the socket is 0660 (doc/control-protocol.rst, "The socket file").
     if (::chmod(QFile::encodeName(path).constData(), 0660) != 0)
         qCWarning(lcControl).noquote() << "cannot set the mode of" << path << ":"
                                        << QString::fromLocal8Bit(std::strerror(errno));

@@ -3,7 +3,7 @@
 
 #include "control/commandtable.h"
 
-// The operator's commands of issues 21 and 22 (doc/control-protocol.rst):
+// The operator's commands (doc/control-protocol.rst):
 // `messages`, `message`, `set` and `metrics`, each answered off the dispatch
 // loop. Their arguments' types are already checked (commandTable()).
 namespace pepsi::operatorcommands {

@@ -113,7 +113,7 @@ private:
     int m_startFailures = 0;
     bool m_retired = false;
 
-    // --- read and steered by the control socket (core/snapshots.h); in workers/workersnapshots.cpp ---
+    // --- read and steered by the control socket (model/snapshots.h); in workers/workersnapshots.cpp ---
 public:
     // A drained pool claims nothing (spare capacity 0): its workers finish
     // what they hold and idle out. Kept across reconfigure(), that is a reload.

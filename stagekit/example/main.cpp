@@ -57,10 +57,11 @@ int main(int argc, char **argv)
 
     // The handler only advances through the kit, returns the advance's
     // outcome and may run twice, so the ids a worker holds commit in one
-    // transaction (issue 11: fewer commits per hop on a durable server) and
-    // their advances are written in one statement (issue 20: one round trip
-    // per batch). PEPSI_EXAMPLE_COMMIT_BATCHES=0 commits each message on its
-    // own, PEPSI_EXAMPLE_COMBINE_MOVES=0 writes each advance on its own, as
+    // transaction (fewer commits per hop on a durable server) and their
+    // advances are written in one statement (one round trip per batch): see
+    // doc/stage-programs.rst, measured in doc/performance.rst.
+    // PEPSI_EXAMPLE_COMMIT_BATCHES=0 commits each message on its own,
+    // PEPSI_EXAMPLE_COMBINE_MOVES=0 writes each advance on its own, as
     // before, for comparisons.
     WorkerOptions options;
     options.commitBatches = qEnvironmentVariable("PEPSI_EXAMPLE_COMMIT_BATCHES") != u"0";

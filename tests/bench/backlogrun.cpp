@@ -174,7 +174,7 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
     }
     if (!r.runs.isEmpty() && r.runs.constFirst().claimCalls > 0)
         out(QStringLiteral("  claim statement: %1...").arg(r.runs.constFirst().claimQuery));
-    out(QStringLiteral("targets (issue 11)"));
+    out(QStringLiteral("targets (doc/performance.rst)"));
     if (r.runs.size() >= 2 && r.runs.constFirst().claimCalls > 0 && r.runs.constLast().claimCalls > 0) {
         const double growth = r.runs.constLast().claimMeanMs / r.runs.constFirst().claimMeanMs;
         out(QStringLiteral("  claim round at %1 pending <= 1.2 x at %2   %3 %4")

@@ -10,7 +10,7 @@ namespace pepsi::bench {
 
 namespace {
 
-// Issue 19's figures.
+// The targets of doc/performance.rst, "Control plane at production scale".
 constexpr double TargetRatio = 0.95; // hops/s with the console's polling / without
 constexpr double TargetStatusP99Ms = 20;
 constexpr qint64 MaxLineBytes = 65536; // the protocol's line limit, newline included
@@ -135,7 +135,7 @@ bool printControlReport(const BenchOptions &o, const ControlResult &r)
             .arg(largestWorkers)
             .arg(largestStatus)
             .arg(MaxLineBytes));
-    out(QStringLiteral("targets (issue 19)"));
+    out(QStringLiteral("targets (doc/performance.rst)"));
     out(QStringLiteral("  hops/s with the console's polling >= %1 x without   %2 %3")
             .arg(num(TargetRatio, 2), num(ratioConsole, 3), verdict(ratioConsole >= TargetRatio)));
     out(QStringLiteral("  status p99 <= %1 ms while messages flow (100 ms)   %2 %3")
@@ -194,7 +194,7 @@ bool printPoolReport(const BenchOptions &o, const PoolResult &r)
                 .arg(fits ? QStringLiteral("fits") : QStringLiteral("OVER THE LIMIT"),
                      reply.ok ? QStringLiteral(", ok") : QStringLiteral(", ok:false: ") + reply.error.left(160)));
     }
-    out(QStringLiteral("targets (issue 19)"));
+    out(QStringLiteral("targets (doc/performance.rst)"));
     out(QStringLiteral("  every reply <= %1 B with its newline   %2").arg(MaxLineBytes).arg(verdict(allFit)));
     for (const PoolReply &reply : r.replies) {
         out(QStringLiteral("RESULT mode=control-pool parallelism=%1 queue_limit=%2 request=%3 bytes=%4 ok=%5 fits=%6")

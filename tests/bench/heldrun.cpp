@@ -216,7 +216,7 @@ bool printHeldReport(const BenchOptions &o, const HeldResult &r)
             out(QStringLiteral("    ") + line);
     }
     const double lastTen = held.lastTenSecondsHopsPerSecond / base;
-    out(QStringLiteral("targets (issue 20)"));
+    out(QStringLiteral("targets (doc/performance.rst)"));
     out(QStringLiteral("  held run's last 10 s >= %1 x the clean rate   %2 %3")
             .arg(num(TargetLastTenSeconds, 1), num(lastTen, 2),
                  lastTen >= TargetLastTenSeconds ? QStringLiteral("met") : QStringLiteral("MISSED")));

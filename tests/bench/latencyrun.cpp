@@ -206,7 +206,7 @@ bool printLatencyReport(const BenchOptions &o, const LatencyResult &r)
         out(QStringLiteral("  INCOMPLETE: %1 rows without a stamp; log %2").arg(r.lost).arg(r.logFile));
     const double p50 = percentile(warm, 0.5);
     const double p99 = percentile(warm, 0.99);
-    out(QStringLiteral("targets (issue 11)"));
+    out(QStringLiteral("targets (doc/performance.rst)"));
     out(QStringLiteral("  pickup p50 <= 2 ms              %1 %2").arg(ms(p50), metOrMissed(p50 <= TargetP50Ms)));
     out(QStringLiteral("  pickup p99 <= 10 ms             %1 %2").arg(ms(p99), metOrMissed(p99 <= TargetP99Ms)));
     const QList<double> cold = column(r.cold, &PickupSample::fromCommitMs);

@@ -15,7 +15,7 @@ namespace pepsi::bench {
 
 namespace {
 
-// The targets of issue 11 that one pipeline run can judge. The others are
+// The targets (doc/performance.rst) that one pipeline run can judge. The others are
 // printed where they are measured: pickup latency by --latency, the claim
 // round by --backlog, the peers by tests/bench/peers/run-peers, fused against
 // unfused by two runs (with and without --fused) side by side.
@@ -229,7 +229,7 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
     if (b)
         printPgbench(o, *b, p, f);
 
-    out(QStringLiteral("targets (issue 11)"));
+    out(QStringLiteral("targets (doc/performance.rst)"));
     if (b)
         row("hops/s >= 0.75 x pgbench TPS",
             verdict(f.ratio, f.ratio >= TargetRatio) + QStringLiteral(" (pgbench at %1 clients)").arg(b->clients));

@@ -13,7 +13,7 @@ namespace pepsi::bench {
 void printHeader(const BenchOptions &options);
 
 // The pipeline's figures, the pgbench reference (when it ran), the targets of
-// issue 11 and one RESULT line for scripts. Returns whether every message was done.
+// doc/performance.rst and one RESULT line for scripts. Returns whether every message was done.
 bool printReport(const BenchOptions &options, const PipelineResult &pipeline,
                  const std::optional<PgbenchResult> &pgbench);
 

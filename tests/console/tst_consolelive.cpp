@@ -146,7 +146,7 @@ void TestConsoleLive::watchesAndSteersARealDaemon()
     QTRY_VERIFY_WITH_TIMEOUT(client.state() != ControlClient::State::Connected, 5000);
 }
 
-// Issue 22, item 1, as an operator would: a stage whose program fails every
+// The Messages view, as an operator would: a stage whose program fails every
 // message ("3 bad input: ..."); its failed messages browsed in the Messages
 // view; the program switched to one that works (a reload); a selection
 // requeued by id, and those messages done while the rest stay failed.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The Messages view (issue 22, item 1) against the daemon's real control
+// The Messages view (doc/man/pepsi-console.rst) against the daemon's real control
 // socket over a scripted dispatcher (tests/control): its models page a
 // stage's rows by id and count the reasons over the whole status; the view
 // finds a message by id, shows its state, and requeues the selection or a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The console as an operator meets it in the moments that matter (issue 22),
+// The console as an operator meets it in the moments that matter,
 // against the daemon's real control socket over a scripted dispatcher, on the
 // offscreen platform: a stage that fails everything shows it; nothing stale
 // passes for live after the daemon dies; a tab switch never changes the stage

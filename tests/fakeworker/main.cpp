@@ -30,7 +30,7 @@
 //                   zero): answers "1 database error: ..."; in a batch it
 //                   aborts the kit's transaction
 //
-// Hostile output (issue 8). The raw bytes go out before the kit's own
+// Hostile output (doc/stage-programs.rst, "The fake worker"). The raw bytes go out before the kit's own
 // "3 fake failure" answer, on the same line, so the line reads
 // "3 <raw> / 3 fake failure":
 //   nul-reason      <raw> = "bad<NUL>reason"

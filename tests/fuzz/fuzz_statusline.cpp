@@ -2,7 +2,7 @@
 // A worker's status line, fused-stage reports included. Whatever a worker
 // writes, the parser returns a status or a protocol error, and a reason it
 // keeps is one PostgreSQL can store: valid UTF-8, no control characters, at
-// most StatusLine::MaxReasonBytes bytes (CONTRACT.md, Worker protocol).
+// most StatusLine::MaxReasonBytes bytes (doc/stage-programs.rst, "The worker protocol").
 #include "protocol/statusline.h"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 #pragma once
 
 // Checks shared by the control socket's integration tests.
-#include "daemonprocess.h"
+#include "daemonstart.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -37,13 +37,3 @@ inline bool hasAll(const QJsonValue &value, const QStringList &fields, QString *
         QVERIFY2(hasAll(value, QStringList{__VA_ARGS__}, &missing_),                                                   \
                  qPrintable(QStringLiteral("missing ") + missing_));                                                   \
     } while (false)
-
-// Starts the daemon and waits for it to listen; false (with its log) if not.
-inline bool startReady(DaemonProcess &daemon, const QStringList &arguments = {})
-{
-    if (!daemon.start(arguments) || !daemon.waitForReady()) {
-        qWarning("the daemon did not get ready: %s", qPrintable(daemon.log()));
-        return false;
-    }
-    return true;
-}

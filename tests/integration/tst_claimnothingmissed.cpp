@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 20: the claim walks each stage from a floor and still misses nothing.
+// Claim floors (doc/pepsi-dispatch.rst): the claim walks each stage from a
+// floor and still misses nothing.
 // Rows that become pending below a stage's floor are claimed without waiting
 // for the heartbeat when the dispatcher is told (a requeue it wrote, a paused
 // row it resumed, an insert the trigger announced, committed late), and by
@@ -8,11 +9,11 @@
 // elsewhere does not change the claim's work: counted in buffers, not time.
 // Real daemon, fake workers, real PostgreSQL.
 #include "daemonprocess.h"
+#include "daemonstart.h"
+#include "databasefixture.h"
 #include "model/claimfloors.h"
-#include "queueprobe.h"
 #include "storage/pgarray.h"
 #include "storage/queuestore.h"
-#include "testdatabase.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>
@@ -26,7 +27,7 @@
 using namespace Qt::StringLiterals;
 using namespace pepsi;
 
-class tst_ClaimNothingMissed : public QObject
+class tst_ClaimNothingMissed : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -53,9 +54,6 @@ private:
         qint64 fromStart = -1;
     };
     History historyThenRound(bool holdSnapshot);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
 };
 
 void tst_ClaimNothingMissed::initTestCase()
@@ -63,17 +61,9 @@ void tst_ClaimNothingMissed::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ClaimNothingMissed::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
+void tst_ClaimNothingMissed::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_ClaimNothingMissed::cleanup()
-{
-    m_queue.reset();
-    m_db.reset();
-}
+void tst_ClaimNothingMissed::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_ClaimNothingMissed::startWarm(const QString &pollInterval)
 {
@@ -81,10 +71,8 @@ std::unique_ptr<DaemonProcess> tst_ClaimNothingMissed::startWarm(const QString &
     daemon->setOption(u"POLL_INTERVAL"_s, pollInterval);
     daemon->setOption(u"TEMPFAIL_DELAY"_s, u"200 ms"_s);
     daemon->addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}});
-    if (!daemon->start() || !daemon->waitForReady()) {
-        qWarning("the daemon did not come up: %s", qPrintable(daemon->log()));
+    if (!startReady(*daemon))
         return nullptr;
-    }
     if (m_queue->insert(u"a"_s, 40).size() != 40)
         return nullptr;
     QElapsedTimer waited;

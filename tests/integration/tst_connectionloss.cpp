@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, points 7 and 8: losing a database connection never makes the
+// Losing the database (doc/pepsi-dispatch.rst): losing a database connection never makes the
 // daemon exit and never lets a second dispatcher in while this one runs
 // workers. An operator ends the dispatcher's sessions with
 // pg_terminate_backend (each connection, then all at once) while a --standby
@@ -8,10 +8,9 @@
 // worker. A config_changed sent while the dispatcher cannot connect is not
 // lost. Real daemons, real fake workers, real PostgreSQL.
 #include "daemonprocess.h"
+#include "databasefixture.h"
 #include "db/database.h"
-#include "queueprobe.h"
 #include "sampler.h"
-#include "testdatabase.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>
@@ -24,7 +23,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ConnectionLoss : public QObject
+class tst_ConnectionLoss : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -48,9 +47,6 @@ private:
     qint64 sessionsStarted();
     // The last "database connection restored after N ms" -> N; -1 without such a line.
     static qint64 reconnectMs(DaemonProcess &daemon);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
 };
 
 void tst_ConnectionLoss::initTestCase()
@@ -58,17 +54,9 @@ void tst_ConnectionLoss::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ConnectionLoss::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
+void tst_ConnectionLoss::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_ConnectionLoss::cleanup()
-{
-    m_queue.reset();
-    m_db.reset();
-}
+void tst_ConnectionLoss::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_ConnectionLoss::newDaemon(const QString &pollInterval)
 {

@@ -5,8 +5,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -18,7 +17,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlEvents : public QObject
+class tst_ControlEvents : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -30,9 +29,6 @@ private Q_SLOTS:
     void killedWorkerIsReported();
     void drainedStageClaimsNothing();
     void requeuedRowsFinish();
-
-private:
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_ControlEvents::initTestCase()
@@ -40,9 +36,9 @@ void tst_ControlEvents::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ControlEvents::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_ControlEvents::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_ControlEvents::cleanup() { m_db.reset(); }
+void tst_ControlEvents::cleanup() { resetDatabase(); }
 
 // kill -9 a worker: its worker_crashed event names it and its message.
 void tst_ControlEvents::killedWorkerIsReported()

@@ -7,7 +7,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -18,7 +18,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlRows : public QObject
+class tst_ControlRows : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -29,9 +29,6 @@ private Q_SLOTS:
 
     void messagesAndMessage();
     void setReloadsTheGraph();
-
-private:
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_ControlRows::initTestCase()
@@ -39,9 +36,9 @@ void tst_ControlRows::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ControlRows::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_ControlRows::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_ControlRows::cleanup() { m_db.reset(); }
+void tst_ControlRows::cleanup() { resetDatabase(); }
 
 // pending_ages of a drained stage, and the failed rows of another paged to
 // the end, one of them read whole and one cut at 16 KiB; every refusal.

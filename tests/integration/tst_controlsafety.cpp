@@ -6,8 +6,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -71,7 +70,7 @@ QList<QJsonObject> runAs(const char *account, const QString &socket, const QStri
 
 } // namespace
 
-class tst_ControlSafety : public QObject
+class tst_ControlSafety : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -85,9 +84,6 @@ private Q_SLOTS:
     void staleSocketIsReplaced();
     void standbyLeavesTheSocket();
     void nonReaderIsDropped();
-
-private:
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_ControlSafety::initTestCase()
@@ -95,9 +91,9 @@ void tst_ControlSafety::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ControlSafety::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_ControlSafety::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_ControlSafety::cleanup() { m_db.reset(); }
+void tst_ControlSafety::cleanup() { resetDatabase(); }
 
 // Read commands for anyone who can open the socket; admin ones only for root
 // and the service account. The client runs as another account.

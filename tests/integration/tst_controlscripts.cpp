@@ -6,8 +6,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QJsonDocument>
 #include <QProcess>
@@ -19,7 +18,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlScripts : public QObject
+class tst_ControlScripts : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -30,9 +29,6 @@ private Q_SLOTS:
 
     void documentedScripts();
     void metricsPassPromtool();
-
-private:
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_ControlScripts::initTestCase()
@@ -40,9 +36,9 @@ void tst_ControlScripts::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ControlScripts::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_ControlScripts::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_ControlScripts::cleanup() { m_db.reset(); }
+void tst_ControlScripts::cleanup() { resetDatabase(); }
 
 // The socat one-liner and doc/examples/pepsi-rates.py, as documented.
 void tst_ControlScripts::documentedScripts()

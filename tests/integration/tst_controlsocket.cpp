@@ -7,8 +7,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -20,7 +19,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlSocket : public QObject
+class tst_ControlSocket : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -32,9 +31,6 @@ private Q_SLOTS:
     void everyCommandAndField();
     void statusRoundTripWhileFlowing();
     void statusDoesNotWaitForACount();
-
-private:
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_ControlSocket::initTestCase()
@@ -42,9 +38,9 @@ void tst_ControlSocket::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ControlSocket::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_ControlSocket::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_ControlSocket::cleanup() { m_db.reset(); }
+void tst_ControlSocket::cleanup() { resetDatabase(); }
 
 // Every command, and every documented field of its reply, while messages flow.
 void tst_ControlSocket::everyCommandAndField()

@@ -4,8 +4,7 @@
 // start, descriptor hygiene and failure reports. Workers are the fake worker,
 // scripted per message by state.fake.<stage>.
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,7 +20,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_DispatchCore : public QObject
+class tst_DispatchCore : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -43,10 +42,7 @@ private Q_SLOTS:
 private:
     // `count` rows at `stage`; `fake` is state.fake (stage -> mode), may be empty.
     bool insertMessages(const QString &stage, int count, const QJsonObject &fake = {});
-    int count(const QString &where);
     QVariant scalar(const QString &sql);
-
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 namespace {
@@ -84,13 +80,13 @@ void tst_DispatchCore::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_DispatchCore::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_DispatchCore::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_DispatchCore::cleanup() { m_db.reset(); }
+void tst_DispatchCore::cleanup() { resetDatabase(); }
 
 bool tst_DispatchCore::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
-    return !QueueProbe(m_db->db()).insert(stage, count, fake).isEmpty();
+    return !m_queue->insert(stage, count, fake).isEmpty();
 }
 
 QVariant tst_DispatchCore::scalar(const QString &sql)
@@ -103,8 +99,6 @@ QVariant tst_DispatchCore::scalar(const QString &sql)
     return q.value(0);
 }
 
-int tst_DispatchCore::count(const QString &where) { return QueueProbe(m_db->db()).count(where); }
-
 // 1. Every message passes a -> b -> c once and ends done.
 void tst_DispatchCore::threeStageFlow()
 {
@@ -116,12 +110,12 @@ void tst_DispatchCore::threeStageFlow()
     QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
 
     QVERIFY(insertMessages(u"a"_s, 500));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 500, 20000);
-    QCOMPARE(count(u"stage = 'c'"_s), 500);
-    QCOMPARE(count(u"(state->'runs'->>'a')::int = 1 AND (state->'runs'->>'b')::int = 1 "
-                   "AND (state->'runs'->>'c')::int = 1"_s),
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 500, 20000);
+    QCOMPARE(m_queue->count(u"stage = 'c'"_s), 500);
+    QCOMPARE(m_queue->count(u"(state->'runs'->>'a')::int = 1 AND (state->'runs'->>'b')::int = 1 "
+                            "AND (state->'runs'->>'c')::int = 1"_s),
              500);
-    QCOMPARE(count(u"state ? 'dispatch_error'"_s), 0);
+    QCOMPARE(m_queue->count(u"state ? 'dispatch_error'"_s), 0);
     QCOMPARE(daemon.terminate(), 0);
 }
 
@@ -137,14 +131,14 @@ void tst_DispatchCore::parallelismIsACap()
     // The only stage: every child counts, even one between fork and exec.
     MaxSampler children([&daemon] { return daemon.workerPids().size(); });
     QVERIFY(insertMessages(u"s"_s, 200, {{u"s"_s, u"slow:20"_s}}));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 200, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 200, 20000);
     qInfo("%d samples; at most %lld workers of the stage, %lld children", ofStage.samples(), qint64(ofStage.max()),
           qint64(children.max()));
     QVERIFY(ofStage.samples() > 20);
     QVERIFY(ofStage.max() > 0);
     QVERIFY2(ofStage.max() <= 2, qPrintable(u"%1 workers at once"_s.arg(ofStage.max())));
     QVERIFY2(children.max() <= 2, qPrintable(u"%1 children at once"_s.arg(children.max())));
-    QCOMPARE(count(u"(state->'runs'->>'s')::int = 1"_s), 200);
+    QCOMPARE(m_queue->count(u"(state->'runs'->>'s')::int = 1"_s), 200);
     QCOMPARE(daemon.terminate(), 0);
 }
 
@@ -158,14 +152,14 @@ void tst_DispatchCore::pipelinesAndPacks()
     QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
 
     QVERIFY(insertMessages(u"s"_s, 4, {{u"s"_s, u"slow:300"_s}}));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'running'"_s), 4, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'running'"_s), 4, 5000);
     MaxSampler workers([&daemon] { return daemon.workerPids().size(); });
     // The claim commits a moment before the daemon forks the worker.
     QTRY_COMPARE_WITH_TIMEOUT(daemon.workerPids().size(), 1, 5000);
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 4, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 4, 10000);
     QCOMPARE(workers.max(), 1);
     QCOMPARE(scalar(u"SELECT count(DISTINCT state->'pids'->>'s') FROM workqueue"_s).toInt(), 1);
-    QCOMPARE(count(u"(state->'runs'->>'s')::int = 1"_s), 4);
+    QCOMPARE(m_queue->count(u"(state->'runs'->>'s')::int = 1"_s), 4);
     QCOMPARE(daemon.terminate(), 0);
 }
 
@@ -180,13 +174,13 @@ void tst_DispatchCore::reapsIdleWorkers()
 
     MaxSampler workers([&daemon] { return daemon.workerPids().size(); });
     QVERIFY(insertMessages(u"s"_s, 30, {{u"s"_s, u"slow:20"_s}}));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 30, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 30, 15000);
     QVERIFY(workers.max() > 0);
     QTRY_COMPARE_WITH_TIMEOUT(daemon.workerPids().size(), 0, 5000);
     QVERIFY2(daemon.countLog(QRegularExpression(u"idle; stopping it"_s)) > 0, qPrintable(daemon.log()));
     // The stage still works after going to zero.
     QVERIFY(insertMessages(u"s"_s, 1));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 31, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 31, 10000);
     QCOMPARE(daemon.terminate(), 0);
 }
 
@@ -199,8 +193,8 @@ void tst_DispatchCore::recyclesAfterMaxMessages()
     QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
 
     QVERIFY(insertMessages(u"s"_s, 20));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 20, 15000);
-    QCOMPARE(count(u"(state->'runs'->>'s')::int = 1"_s), 20);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 20, 15000);
+    QCOMPARE(m_queue->count(u"(state->'runs'->>'s')::int = 1"_s), 20);
     const int pids = scalar(u"SELECT count(DISTINCT state->'pids'->>'s') FROM workqueue"_s).toInt();
     QVERIFY2(pids >= 4, qPrintable(u"%1 distinct workers ran 20 messages"_s.arg(pids)));
     const int most = scalar(u"SELECT max(n) FROM (SELECT count(*) AS n FROM workqueue "
@@ -222,7 +216,7 @@ void tst_DispatchCore::missingProgramIsHeldOff()
 
     QVERIFY(insertMessages(u"broken"_s, 5));
     QVERIFY(insertMessages(u"good"_s, 50));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"stage = 'good' AND status = 'done'"_s), 50, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"stage = 'good' AND status = 'done'"_s), 50, 15000);
     QVERIFY2(daemon.waitForLog(QRegularExpression(u"cannot run workers"_s)), qPrintable(daemon.log()));
 
     // A window: that the daemon does not spin shows only as CPU time it does
@@ -236,9 +230,9 @@ void tst_DispatchCore::missingProgramIsHeldOff()
     QVERIFY2(spent < 150, qPrintable(u"%1 ms of CPU in %2 ms"_s.arg(spent).arg(QuietWindowMs)));
 
     // None lost, none left running (a claim round may hold them for an instant).
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"stage = 'broken' AND status = 'running'"_s), 0, 1000);
-    QCOMPARE(count(u"stage = 'broken' AND status = 'pending'"_s), 5);
-    QCOMPARE(count(u"stage = 'broken' AND state ? 'runs'"_s), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"stage = 'broken' AND status = 'running'"_s), 0, 1000);
+    QCOMPARE(m_queue->count(u"stage = 'broken' AND status = 'pending'"_s), 5);
+    QCOMPARE(m_queue->count(u"stage = 'broken' AND state ? 'runs'"_s), 0);
     const QRegularExpression warning(u"^WARNING [a-z.]*: ?stage broken cannot run workers: "
                                      "PROGRAM \"/nonexistent/x\" does not exist"_s);
     QCOMPARE(daemon.countLog(warning), 1);
@@ -263,7 +257,7 @@ void tst_DispatchCore::workersInheritNoDescriptors()
     QVERIFY(daemon.start());
     QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
     QVERIFY(insertMessages(u"s"_s, 1, {{u"s"_s, u"slow:2000"_s}}));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'running'"_s), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'running'"_s), 1, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(daemon.workerPids(u"s"_s).size(), 1, 5000);
     const qint64 worker = daemon.workerPids(u"s"_s).constFirst();
 
@@ -291,7 +285,7 @@ void tst_DispatchCore::workersInheritNoDescriptors()
     for (int fd = 0; fd <= 2; ++fd)
         QVERIFY2(std::any_of(files.cbegin(), files.cend(), [fd](const auto &f) { return f.first == fd; }),
                  qPrintable(u"worker fd %1 is not open"_s.arg(fd)));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 1, 10000);
     QCOMPARE(daemon.terminate(), 0);
 }
 
@@ -315,14 +309,14 @@ void tst_DispatchCore::failureKeepsTheWorker()
     QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
 
     QVERIFY(insertMessages(u"s"_s, 1, {{u"s"_s, mode}}));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'failed'"_s), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'failed'"_s), 1, 10000);
     QCOMPARE(scalar(u"SELECT state->>'dispatch_error' FROM workqueue"_s).toString(), error);
     QCOMPARE(scalar(u"SELECT stage FROM workqueue"_s).toString(), u"s"_s);
     const QList<qint64> workers = daemon.workerPids(u"s"_s);
     QCOMPARE(workers.size(), 1);
 
     QVERIFY(insertMessages(u"s"_s, 1));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 1, 10000);
     QCOMPARE(scalar(u"SELECT (state->'pids'->>'s')::bigint FROM workqueue WHERE status = 'done'"_s).toLongLong(),
              workers.constFirst());
     QCOMPARE(daemon.workerPids(u"s"_s), workers);

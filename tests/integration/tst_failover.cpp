@@ -5,9 +5,9 @@
 // checks the final status and state.dispatch_error of every message and its
 // runs per stage (the fake worker counts its own writes in state.runs).
 #include "daemonprocess.h"
-#include "queueprobe.h"
+#include "daemonstart.h"
+#include "databasefixture.h"
 #include "testcluster.h"
-#include "testdatabase.h"
 
 #include <QElapsedTimer>
 #include <QSet>
@@ -20,7 +20,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Failover : public QObject
+class tst_Failover : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -43,9 +43,6 @@ private:
     // times; ids in `exactlyOnce` ran each stage exactly once.
     void verifyAllDone(int expected, int minRuns, int maxRuns, const QSet<qint64> &exactlyOnce = {},
                        bool allowTryLater = false);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
 };
 
 namespace {
@@ -69,17 +66,9 @@ void tst_Failover::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_Failover::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
+void tst_Failover::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_Failover::cleanup()
-{
-    m_queue.reset();
-    m_db.reset();
-}
+void tst_Failover::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_Failover::threeStages(const DaemonProcess::Options &options)
 {
@@ -89,10 +78,8 @@ std::unique_ptr<DaemonProcess> tst_Failover::threeStages(const DaemonProcess::Op
     daemon->addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon->addStage(u"b"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"c"_s}});
     daemon->addStage(u"c"_s, DaemonProcess::fakeWorker());
-    if (!daemon->start() || !daemon->waitForReady()) {
-        qWarning("the daemon did not come up: %s", qPrintable(daemon->log()));
+    if (!startReady(*daemon))
         return nullptr;
-    }
     return daemon;
 }
 

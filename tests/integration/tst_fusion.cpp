@@ -7,9 +7,8 @@
 // its own, its runs count as its own, and what goes wrong in it happens to
 // the row at that stage.
 #include "daemonprocess.h"
-#include "queueprobe.h"
+#include "databasefixture.h"
 #include "sampler.h"
-#include "testdatabase.h"
 #include "workerharness.h"
 
 #include <QFile>
@@ -70,7 +69,7 @@ FUSE = YES
 
 } // namespace
 
-class tst_Fusion : public QObject
+class tst_Fusion : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -88,15 +87,6 @@ private Q_SLOTS:
 
 private:
     bool insertMessages(const QString &stage, int count, const QJsonObject &fake = {});
-    int count(const QString &where);
-    // One value as text, "" when there is none; never warns (for QTRY).
-    QString text(const QString &sql);
-    // "runs failures timeouts crashes" of stage_stats, "" before the first flush.
-    QString stageStats(const QString &stage);
-    // "stage_runs messages" of dispatch_stats.
-    QString dispatchStats();
-
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_Fusion::initTestCase()
@@ -106,22 +96,14 @@ void tst_Fusion::initTestCase()
         QVERIFY2(QFile::exists(path), qPrintable(path + u" is missing: is PEPSI_BUILD_DIR set?"_s));
 }
 
-void tst_Fusion::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_Fusion::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_Fusion::cleanup() { m_db.reset(); }
+void tst_Fusion::cleanup() { resetDatabase(); }
 
 bool tst_Fusion::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
-    return !QueueProbe(m_db->db()).insert(stage, count, fake).isEmpty();
+    return !m_queue->insert(stage, count, fake).isEmpty();
 }
-
-int tst_Fusion::count(const QString &where) { return QueueProbe(m_db->db()).count(where); }
-
-QString tst_Fusion::text(const QString &sql) { return QueueProbe(m_db->db()).text(sql); }
-
-QString tst_Fusion::stageStats(const QString &stage) { return QueueProbe(m_db->db()).stageStats(stage); }
-
-QString tst_Fusion::dispatchStats() { return QueueProbe(m_db->db()).dispatchStats(); }
 
 // One message, one worker of `stage`, one answer: the line, where the row
 // ends, and which stages ran it (state.runs; the fake worker only).
@@ -233,18 +215,18 @@ void tst_Fusion::fusedStageRunsInThePredecessorsWorker()
         mostOfB = std::max(mostOfB, daemon.workerPids(u"b"_s).size());
     });
     QVERIFY(insertMessages(u"a"_s, 200));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 200, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 200, 20000);
     sampler.take();
     qInfo("%d samples; at most %lld workers of a, %lld of b", sampler.samples(), qint64(mostOfA), qint64(mostOfB));
     QVERIFY(mostOfA > 0);
     QCOMPARE(mostOfB, 0);
-    QCOMPARE(count(u"stage = 'b'"_s), 200);
-    QCOMPARE(count(u"(state->'runs'->>'a')::int = 1 AND (state->'runs'->>'b')::int = 1"_s), 200);
-    QCOMPARE(count(u"state->'pids'->'a' = state->'pids'->'b'"_s), 200);
+    QCOMPARE(m_queue->count(u"stage = 'b'"_s), 200);
+    QCOMPARE(m_queue->count(u"(state->'runs'->>'a')::int = 1 AND (state->'runs'->>'b')::int = 1"_s), 200);
+    QCOMPARE(m_queue->count(u"state->'pids'->'a' = state->'pids'->'b'"_s), 200);
 
-    QTRY_COMPARE_WITH_TIMEOUT(stageStats(u"b"_s), u"200 0 0 0"_s, 3000);
-    QCOMPARE(stageStats(u"a"_s), u"200 0 0 0"_s);
-    QCOMPARE(dispatchStats(), u"400 200"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->stageStats(u"b"_s), u"200 0 0 0"_s, 3000);
+    QCOMPARE(m_queue->stageStats(u"a"_s), u"200 0 0 0"_s);
+    QCOMPARE(m_queue->dispatchStats(), u"400 200"_s);
     QVERIFY(m_db->scalar(u"SELECT busy_usec FROM stage_stats WHERE stage = 'b'"_s) > 0);
     QCOMPARE(daemon.terminate(), 0);
 }
@@ -287,21 +269,21 @@ void tst_Fusion::fusedStageOutcomes()
     // The tempfail row turns ok once it is retried by a worker of b.
     QVERIFY(insertMessages(u"a"_s, 1, {{u"b"_s, mode}}));
     if (mode == u"tempfail"_s) {
-        QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'paused'"_s), 1, 10000);
-        QCOMPARE(text(u"SELECT stage FROM workqueue"_s), u"b"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'paused'"_s), 1, 10000);
+        QCOMPARE(m_queue->text(u"SELECT stage FROM workqueue"_s), u"b"_s);
         QVERIFY(m_db->exec(u"UPDATE workqueue SET state = jsonb_set(state, '{fake,b}', '\"ok\"')"_s));
     }
-    QTRY_COMPARE_WITH_TIMEOUT(text(u"SELECT status FROM workqueue"_s), status, 10000);
-    QCOMPARE(text(u"SELECT stage FROM workqueue"_s), u"b"_s);
-    QCOMPARE(text(u"SELECT coalesce(state->>'dispatch_error', '') FROM workqueue"_s), error);
-    QCOMPARE(text(u"SELECT state->'runs'->>'a' FROM workqueue"_s), u"1"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->text(u"SELECT status FROM workqueue"_s), status, 10000);
+    QCOMPARE(m_queue->text(u"SELECT stage FROM workqueue"_s), u"b"_s);
+    QCOMPARE(m_queue->text(u"SELECT coalesce(state->>'dispatch_error', '') FROM workqueue"_s), error);
+    QCOMPARE(m_queue->text(u"SELECT state->'runs'->>'a' FROM workqueue"_s), u"1"_s);
     sampler.take();
     if (ownWorker) {
-        QCOMPARE(text(u"SELECT state->'runs'->>'b' FROM workqueue"_s), u"1"_s);
-        QVERIFY(text(u"SELECT state->'pids'->>'a' <> state->'pids'->>'b' FROM workqueue"_s) == u"true"_s);
+        QCOMPARE(m_queue->text(u"SELECT state->'runs'->>'b' FROM workqueue"_s), u"1"_s);
+        QVERIFY(m_queue->text(u"SELECT state->'pids'->>'a' <> state->'pids'->>'b' FROM workqueue"_s) == u"true"_s);
         QVERIFY(mostOfB > 0);
     } else {
-        QCOMPARE(text(u"SELECT coalesce(state->'runs'->>'b', 'none') FROM workqueue"_s), u"none"_s);
+        QCOMPARE(m_queue->text(u"SELECT coalesce(state->'runs'->>'b', 'none') FROM workqueue"_s), u"none"_s);
         QCOMPARE(mostOfB, 0);
     }
     QCOMPARE(daemon.terminate(), 0);

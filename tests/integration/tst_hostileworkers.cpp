@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, points 1-5, through the real daemon: workers that answer with what
+// The worker protocol's limits (doc/stage-programs.rst), through the real daemon: workers that answer with what
 // PostgreSQL cannot store, with reasons of any length, that flood stdout or
 // stderr, that exit before answering anything, that start slowly, and that
 // crash while the daemon stops them. Each test checks the rows' outcomes.
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "daemonstart.h"
+#include "databasefixture.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -14,7 +14,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_HostileWorkers : public QObject
+class tst_HostileWorkers : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -40,9 +40,6 @@ private:
                                                const DaemonProcess::Options &dispatchOptions = {},
                                                bool withSecondStage = false);
     static qint64 peakRssKb(qint64 pid);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
 };
 
 void tst_HostileWorkers::initTestCase()
@@ -50,17 +47,12 @@ void tst_HostileWorkers::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_HostileWorkers::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
+void tst_HostileWorkers::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
 void tst_HostileWorkers::cleanup()
 {
     qunsetenv("PEPSI_FAKE_START");
-    m_queue.reset();
-    m_db.reset();
+    resetDatabase();
 }
 
 std::unique_ptr<DaemonProcess> tst_HostileWorkers::startDaemon(const DaemonProcess::Options &stageOptions,
@@ -74,10 +66,8 @@ std::unique_ptr<DaemonProcess> tst_HostileWorkers::startDaemon(const DaemonProce
     daemon->addStage(u"s"_s, DaemonProcess::fakeWorker(), stageOptions);
     if (withSecondStage)
         daemon->addStage(u"b"_s, DaemonProcess::fakeWorker());
-    if (!daemon->start() || !daemon->waitForReady()) {
-        qWarning("the daemon did not come up: %s", qPrintable(daemon->log()));
+    if (!startReady(*daemon))
         return nullptr;
-    }
     return daemon;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, point 10: the Dispatcher's life is one Lifecycle state and every
+// Lifecycle (doc/pepsi-dispatch.rst): the Dispatcher's life is one Lifecycle state and every
 // way out goes through one stop path. The Dispatcher runs in this process
 // (its workers are real fake-worker processes, its database the real test
 // database); the test watches lifecycleChanged, databaseLost and
@@ -7,9 +7,8 @@
 // from it while it reconnects.
 #include "core/dispatcher.h"
 #include "daemonprocess.h"
-#include "queueprobe.h"
+#include "databasefixture.h"
 #include "testconfig.h"
-#include "testdatabase.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -22,7 +21,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Lifecycle : public QObject
+class tst_Lifecycle : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -44,8 +43,6 @@ private:
     // Live child processes of this test: the dispatcher's workers.
     static QList<qint64> workers();
 
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
     QTemporaryDir m_dir;
 };
 
@@ -55,17 +52,9 @@ void tst_Lifecycle::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_Lifecycle::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
+void tst_Lifecycle::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_Lifecycle::cleanup()
-{
-    m_queue.reset();
-    m_db.reset();
-}
+void tst_Lifecycle::cleanup() { resetDatabase(); }
 
 std::unique_ptr<pepsi::Dispatcher> tst_Lifecycle::newDispatcher()
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The stage kit's statements (issue 20): PgConnection prepares each SQL text
+// The stage kit's statements (doc/stage-programs.rst, combineMoves): PgConnection prepares each SQL text
 // once per session, keeps a bounded number, and prepares again after a real
 // backend kill and reset; MoveBatch writes a batch's moves in one statement
 // per shape and tells which ids its guard did not match. A real database, the

@@ -4,8 +4,7 @@
 // pipeline python -> C++ reference stage -> python moves every message to done,
 // each Python stage recording itself in the row's state.
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QFileInfo>
 #include <QProcess>
@@ -15,7 +14,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_PythonStage : public QObject
+class tst_PythonStage : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -25,9 +24,6 @@ private Q_SLOTS:
     void cleanup();
     void pipelineThroughPython();
     void badConfigurationIsExit78();
-
-private:
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 namespace {
@@ -45,9 +41,9 @@ void tst_PythonStage::initTestCase()
     QVERIFY2(probe.exitCode() == 0, "python3-psycopg2 is missing: run scripts/deps");
 }
 
-void tst_PythonStage::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_PythonStage::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_PythonStage::cleanup() { m_db.reset(); }
+void tst_PythonStage::cleanup() { resetDatabase(); }
 
 void tst_PythonStage::pipelineThroughPython()
 {

@@ -227,7 +227,7 @@ void TestQueueStore::settleWritesEveryOutcome()
     QCOMPARE(rows.value(2).toString(), QStringLiteral("1")); // the stage's own state is kept
 }
 
-// Issue 8.1: one entry the server refuses (a NUL byte reached a reason) must
+// One entry the server refuses (a NUL byte reached a reason) must
 // not keep the others, nor any later batch, from being written.
 void TestQueueStore::settleSplitsARefusedBatch()
 {

@@ -6,8 +6,8 @@
 // status and state.dispatch_error of every message, and state.runs for the
 // ones that ran (the fake worker counts its own writes there).
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "daemonstart.h"
+#include "databasefixture.h"
 
 #include <QSet>
 #include <QSqlQuery>
@@ -18,7 +18,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Recovery : public QObject
+class tst_Recovery : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -44,9 +44,6 @@ private:
                                                const DaemonProcess::Options &dispatchOptions = {});
     // The row of `id` is done at `stage`, ran there once and has no dispatch_error.
     void verifyDoneOnce(qint64 id, const QString &stage = u"s"_s);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
 };
 
 namespace { } // namespace
@@ -56,17 +53,9 @@ void tst_Recovery::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_Recovery::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
+void tst_Recovery::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_Recovery::cleanup()
-{
-    m_queue.reset();
-    m_db.reset();
-}
+void tst_Recovery::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_Recovery::startDaemon(const DaemonProcess::Options &stageOptions,
                                                          const DaemonProcess::Options &dispatchOptions)
@@ -77,10 +66,8 @@ std::unique_ptr<DaemonProcess> tst_Recovery::startDaemon(const DaemonProcess::Op
     for (const auto &[option, value] : dispatchOptions)
         daemon->setOption(option, value);
     daemon->addStage(u"s"_s, DaemonProcess::fakeWorker(), stageOptions);
-    if (!daemon->start() || !daemon->waitForReady()) {
-        qWarning("the daemon did not come up: %s", qPrintable(daemon->log()));
+    if (!startReady(*daemon))
         return nullptr;
-    }
     return daemon;
 }
 

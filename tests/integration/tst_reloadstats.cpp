@@ -6,9 +6,8 @@
 // and never rewritten without a delta. (Stage fusion: tst_fusion.)
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "queueprobe.h"
+#include "databasefixture.h"
 #include "sampler.h"
-#include "testdatabase.h"
 
 #include <QFile>
 #include <QHash>
@@ -75,7 +74,7 @@ int idsHeldByRunningWorkers(ControlTestClient &client, const QString &stage)
 
 } // namespace
 
-class tst_ReloadStats : public QObject
+class tst_ReloadStats : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -92,15 +91,6 @@ private Q_SLOTS:
 private:
     bool insertMessages(const QString &stage, int count, const QJsonObject &fake = {});
     bool setOverlay(const QString &section, const QString &option, const QString &value);
-    int count(const QString &where);
-    // One row or value as text, "" when there is none; never warns (for QTRY).
-    QString text(const QString &sql);
-    // "runs failures timeouts crashes" of stage_stats, "" before the first flush.
-    QString stageStats(const QString &stage);
-    // "stage_runs messages" of dispatch_stats.
-    QString dispatchStats();
-
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_ReloadStats::initTestCase()
@@ -108,13 +98,13 @@ void tst_ReloadStats::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ReloadStats::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_ReloadStats::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_ReloadStats::cleanup() { m_db.reset(); }
+void tst_ReloadStats::cleanup() { resetDatabase(); }
 
 bool tst_ReloadStats::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
-    return !QueueProbe(m_db->db()).insert(stage, count, fake).isEmpty();
+    return !m_queue->insert(stage, count, fake).isEmpty();
 }
 
 bool tst_ReloadStats::setOverlay(const QString &section, const QString &option, const QString &value)
@@ -131,14 +121,6 @@ bool tst_ReloadStats::setOverlay(const QString &section, const QString &option, 
     }
     return true;
 }
-
-int tst_ReloadStats::count(const QString &where) { return QueueProbe(m_db->db()).count(where); }
-
-QString tst_ReloadStats::text(const QString &sql) { return QueueProbe(m_db->db()).text(sql); }
-
-QString tst_ReloadStats::stageStats(const QString &stage) { return QueueProbe(m_db->db()).stageStats(stage); }
-
-QString tst_ReloadStats::dispatchStats() { return QueueProbe(m_db->db()).dispatchStats(); }
 
 // An overlay change of PARALLELISM and then of PROGRAM takes effect without a
 // restart, while 600 messages pass a -> b, each exactly once per stage.
@@ -171,7 +153,7 @@ void tst_ReloadStats::reloadTakesEffectWhileMessagesFlow()
 
     const QJsonObject slowAtB{{u"b"_s, u"slow:5"_s}};
     QVERIFY(insertMessages(u"a"_s, 300, slowAtB));
-    QTRY_VERIFY_WITH_TIMEOUT(count(u"status = 'done'"_s) >= 20, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= 20, 15000);
     QCOMPARE(mostOfB, 1);
 
     QVERIFY(setOverlay(u"stage-b"_s, u"PARALLELISM"_s, u"3"_s));
@@ -184,11 +166,11 @@ void tst_ReloadStats::reloadTakesEffectWhileMessagesFlow()
     const qint64 lastOfFirstBatch = m_db->scalar(u"SELECT max(workqueue_id) FROM workqueue"_s);
     QVERIFY(insertMessages(u"a"_s, 300, slowAtB));
 
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'done'"_s), 600, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 600, 30000);
     sampler.take();
-    QCOMPARE(count(u"stage = 'b'"_s), 600);
-    QCOMPARE(count(u"(state->'runs'->>'a')::int = 1 AND (state->'runs'->>'b')::int = 1"_s), 600);
-    QCOMPARE(count(u"state ? 'dispatch_error'"_s), 0);
+    QCOMPARE(m_queue->count(u"stage = 'b'"_s), 600);
+    QCOMPARE(m_queue->count(u"(state->'runs'->>'a')::int = 1 AND (state->'runs'->>'b')::int = 1"_s), 600);
+    QCOMPARE(m_queue->count(u"state ? 'dispatch_error'"_s), 0);
 
     // Every message of the second batch ran at `a` in a worker started as `renamed`.
     QSqlQuery q(m_db->db());
@@ -225,8 +207,8 @@ void tst_ReloadStats::unparsableReloadStopsTheDaemon()
             workers.insert(pid);
     });
     QVERIFY(insertMessages(u"a"_s, 200, {{u"b"_s, u"slow:20"_s}}));
-    QTRY_VERIFY_WITH_TIMEOUT(count(u"status = 'done'"_s) >= 10, 15000);
-    QVERIFY(count(u"status = 'running'"_s) > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= 10, 15000);
+    QVERIFY(m_queue->count(u"status = 'running'"_s) > 0);
     sampler.take();
 
     QVERIFY(setOverlay(u"stage-b"_s, u"NEXT"_s, u"a"_s));
@@ -235,9 +217,9 @@ void tst_ReloadStats::unparsableReloadStopsTheDaemon()
     QVERIFY2(log.contains(QRegularExpression(u"does not parse: .*cycle"_s)), qPrintable(log));
     QVERIFY2(log.contains(u"stopping"_s), qPrintable(log));
 
-    QCOMPARE(count(u"status = 'running'"_s), 0);
-    QCOMPARE(count(u"status IN ('done', 'pending')"_s), 200);
-    QCOMPARE(count(u"state ? 'dispatch_error'"_s), 0);
+    QCOMPARE(m_queue->count(u"status = 'running'"_s), 0);
+    QCOMPARE(m_queue->count(u"status IN ('done', 'pending')"_s), 200);
+    QCOMPARE(m_queue->count(u"state ? 'dispatch_error'"_s), 0);
     QVERIFY(!workers.isEmpty());
     for (const qint64 pid : std::as_const(workers))
         QVERIFY2(!isAlive(pid), qPrintable(u"worker %1 outlived the daemon"_s.arg(pid)));
@@ -263,8 +245,8 @@ void tst_ReloadStats::dispatchOptionChangeIsIgnored()
     QVERIFY(daemon.isRunning());
 
     QVERIFY(insertMessages(u"s"_s, 1, {{u"s"_s, u"hang"_s}}));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'timeout'"_s), 1, 10000);
-    QCOMPARE(text(u"SELECT state->>'dispatch_error' FROM workqueue"_s), u"timeout after 1 s"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'timeout'"_s), 1, 10000);
+    QCOMPARE(m_queue->text(u"SELECT state->>'dispatch_error' FROM workqueue"_s), u"timeout after 1 s"_s);
     QCOMPARE(daemon.terminate(), 0);
 }
 
@@ -289,22 +271,23 @@ void tst_ReloadStats::statisticsCountEveryOutcome()
     QVERIFY(insertMessages(u"a"_s, 3, {{u"a"_s, u"fail:4"_s}}));
     QVERIFY(insertMessages(u"a"_s, 2, {{u"a"_s, u"crash"_s}}));
     QVERIFY(insertMessages(u"a"_s, 1, {{u"a"_s, u"hang"_s}}));
-    QTRY_COMPARE_WITH_TIMEOUT(
-        count(u"status = 'done'"_s) + count(u"status = 'failed'"_s) + count(u"status = 'timeout'"_s), 26, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) + m_queue->count(u"status = 'failed'"_s)
+                                  + m_queue->count(u"status = 'timeout'"_s),
+                              26, 30000);
     const QString outcomes =
-        text(u"SELECT string_agg(format('%s at %s (%s): %s', status, stage, "
-             "coalesce(e, '-'), n), '; ') FROM (SELECT status, stage, "
-             "state->>'dispatch_error' AS e, count(*) AS n FROM workqueue GROUP BY 1, 2, 3) AS o"_s);
+        m_queue->text(u"SELECT string_agg(format('%s at %s (%s): %s', status, stage, "
+                      "coalesce(e, '-'), n), '; ') FROM (SELECT status, stage, "
+                      "state->>'dispatch_error' AS e, count(*) AS n FROM workqueue GROUP BY 1, 2, 3) AS o"_s);
     qInfo("%s", qPrintable(outcomes));
-    QCOMPARE(count(u"status = 'done' AND stage = 'b'"_s), 20);
-    QCOMPARE(count(u"status = 'failed' AND state->>'dispatch_error' = 'status 4: fake failure'"_s), 3);
-    QCOMPARE(count(u"status = 'failed' AND state->>'dispatch_error' = 'crashed: signal 6'"_s), 2);
-    QCOMPARE(count(u"status = 'timeout'"_s), 1);
+    QCOMPARE(m_queue->count(u"status = 'done' AND stage = 'b'"_s), 20);
+    QCOMPARE(m_queue->count(u"status = 'failed' AND state->>'dispatch_error' = 'status 4: fake failure'"_s), 3);
+    QCOMPARE(m_queue->count(u"status = 'failed' AND state->>'dispatch_error' = 'crashed: signal 6'"_s), 2);
+    QCOMPARE(m_queue->count(u"status = 'timeout'"_s), 1);
 
     // Idle flush: runs failures timeouts crashes
-    QTRY_COMPARE_WITH_TIMEOUT(stageStats(u"a"_s), u"26 3 1 2"_s, 3000);
-    QCOMPARE(stageStats(u"b"_s), u"20 0 0 0"_s);
-    QCOMPARE(dispatchStats(), u"46 26"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->stageStats(u"a"_s), u"26 3 1 2"_s, 3000);
+    QCOMPARE(m_queue->stageStats(u"b"_s), u"20 0 0 0"_s);
+    QCOMPARE(m_queue->dispatchStats(), u"46 26"_s);
     QVERIFY(m_db->scalar(u"SELECT busy_usec FROM stage_stats WHERE stage = 'a'"_s) >= 3000000); // the timeout
     QVERIFY(m_db->scalar(u"SELECT busy_usec FROM stage_stats WHERE stage = 'b'"_s) > 0);
 
@@ -312,7 +295,7 @@ void tst_ReloadStats::statisticsCountEveryOutcome()
     const QString versions = u"SELECT (SELECT string_agg(stage || ':' || xmin::text || '@' || updated::text, ' ' "
                              "ORDER BY stage) FROM stage_stats) || ' ' || "
                              "(SELECT xmin::text || '@' || updated::text FROM dispatch_stats)"_s;
-    const QString before = text(versions);
+    const QString before = m_queue->text(versions);
     QVERIFY(!before.isEmpty());
     // A write that does not come can only be watched for: a window long
     // enough for idle rounds (the 1 s heartbeat), each of which would write a
@@ -325,21 +308,21 @@ void tst_ReloadStats::statisticsCountEveryOutcome()
     QVERIFY(rounds >= 0);
     QTest::qWait(IdleWindowMs);
     QVERIFY2(claimRounds(client) >= rounds + 2, "no idle claim rounds while we watched");
-    QCOMPARE(text(versions), before);
+    QCOMPARE(m_queue->text(versions), before);
     QVERIFY(daemon.isRunning());
 
     // Shutdown flush: two messages still running at `b` when SIGTERM comes are
     // finished by their worker, and only the final flush can count them.
     QVERIFY(insertMessages(u"b"_s, 2, {{u"b"_s, u"slow:700"_s}}));
-    QTRY_COMPARE_WITH_TIMEOUT(count(u"status = 'running'"_s), 2, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'running'"_s), 2, 5000);
     // Both in the hands of a running worker when SIGTERM comes.
     QTRY_COMPARE_WITH_TIMEOUT(idsHeldByRunningWorkers(client, u"b"_s), 2, 5000);
-    QCOMPARE(stageStats(u"b"_s), u"20 0 0 0"_s);
+    QCOMPARE(m_queue->stageStats(u"b"_s), u"20 0 0 0"_s);
     QCOMPARE(daemon.terminate(), 0);
-    QCOMPARE(count(u"status = 'done'"_s), 22);
-    QCOMPARE(stageStats(u"a"_s), u"26 3 1 2"_s);
-    QCOMPARE(stageStats(u"b"_s), u"22 0 0 0"_s);
-    QCOMPARE(dispatchStats(), u"48 28"_s);
+    QCOMPARE(m_queue->count(u"status = 'done'"_s), 22);
+    QCOMPARE(m_queue->stageStats(u"a"_s), u"26 3 1 2"_s);
+    QCOMPARE(m_queue->stageStats(u"b"_s), u"22 0 0 0"_s);
+    QCOMPARE(m_queue->dispatchStats(), u"48 28"_s);
 }
 
 QTEST_GUILESS_MAIN(tst_ReloadStats)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, point 6: a row lock held by another session (an operator's open
+// Bounded waits (doc/pepsi-dispatch.rst): a row lock held by another session (an operator's open
 // transaction) stalls nothing else. The claim and the resume of paused rows
 // skip a locked row and take it once the lock goes; a write the dispatcher
 // must make to a locked row waits at most lock_timeout per try and is made
 // once the lock goes. Real daemon, real fake workers, real PostgreSQL.
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "daemonstart.h"
+#include "databasefixture.h"
 
 #include <QElapsedTimer>
 #include <QSqlDatabase>
@@ -17,7 +17,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_RowLocks : public QObject
+class tst_RowLocks : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -37,8 +37,6 @@ private:
     // An open transaction on a connection of its own holding FOR UPDATE on `id`.
     bool lockRow(qint64 id);
 
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
     QSqlDatabase m_locker;
 };
 
@@ -47,19 +45,14 @@ void tst_RowLocks::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_RowLocks::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
+void tst_RowLocks::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
 void tst_RowLocks::cleanup()
 {
     if (m_locker.isOpen())
         m_locker.rollback();
     m_locker = QSqlDatabase();
-    m_queue.reset();
-    m_db.reset();
+    resetDatabase();
 }
 
 std::unique_ptr<DaemonProcess> tst_RowLocks::startDaemon(const DaemonProcess::Options &dispatchOptions)
@@ -70,10 +63,8 @@ std::unique_ptr<DaemonProcess> tst_RowLocks::startDaemon(const DaemonProcess::Op
         daemon->setOption(option, value);
     daemon->addStage(u"a"_s, DaemonProcess::fakeWorker());
     daemon->addStage(u"b"_s, DaemonProcess::fakeWorker());
-    if (!daemon->start() || !daemon->waitForReady()) {
-        qWarning("the daemon did not come up: %s", qPrintable(daemon->log()));
+    if (!startReady(*daemon))
         return nullptr;
-    }
     return daemon;
 }
 

@@ -6,9 +6,8 @@
 // the interval only for the process it names, STOPPING=1; a standby and an
 // unreachable database say why they do not serve; workers inherit none of it.
 #include "daemonprocess.h"
+#include "databasefixture.h"
 #include "notifysink.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
 
 #include <QFile>
 #include <QProcess>
@@ -97,7 +96,7 @@ const QRegularExpression RunningStatus(u"^running: (\\d+) workers?, (\\d+) in fl
 
 } // namespace
 
-class tst_ServiceNotify : public QObject
+class tst_ServiceNotify : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -110,9 +109,6 @@ private Q_SLOTS:
     void readyStatusWatchdogStopping();
     void standbySaysWhomItWaitsFor();
     void unreachableDatabaseIsNotReady();
-
-private:
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_ServiceNotify::initTestCase()
@@ -120,9 +116,9 @@ void tst_ServiceNotify::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_ServiceNotify::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_ServiceNotify::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_ServiceNotify::cleanup() { m_db.reset(); }
+void tst_ServiceNotify::cleanup() { resetDatabase(); }
 
 void tst_ServiceNotify::readyStatusWatchdogStopping_data()
 {

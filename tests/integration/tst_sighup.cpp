@@ -6,10 +6,9 @@
 // longer parses ends the daemon with exit 1 naming file and line; a standby
 // takes over with the file as it was at its last SIGHUP.
 #include "daemonprocess.h"
+#include "databasefixture.h"
 #include "notifysink.h"
-#include "queueprobe.h"
 #include "sampler.h"
-#include "testdatabase.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -20,7 +19,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Sighup : public QObject
+class tst_Sighup : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -36,8 +35,6 @@ private Q_SLOTS:
 
 private:
     static bool hangup(const DaemonProcess &daemon) { return ::kill(pid_t(daemon.pid()), SIGHUP) == 0; }
-
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_Sighup::initTestCase()
@@ -45,12 +42,12 @@ void tst_Sighup::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_Sighup::init() { PEPSI_REQUIRE_DATABASE_IN(m_db, ""); }
+void tst_Sighup::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
 void tst_Sighup::cleanup()
 {
     qunsetenv("NOTIFY_SOCKET");
-    m_db.reset();
+    resetDatabase();
 }
 
 void tst_Sighup::fileChangesTakeEffect()

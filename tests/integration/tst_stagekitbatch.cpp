@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The stage kit's commitBatches option (issue 11): the ids a worker holds are
+// The stage kit's commitBatches option (doc/stage-programs.rst): the ids a worker holds are
 // committed in one transaction, answered in order after that commit, and a
 // failing message isolates only itself. Real workers, a real database, the
 // test playing the dispatcher.

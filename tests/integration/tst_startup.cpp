@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 8, point 9: start-up faults are loud. A database without the schema,
+// Start-up checks (doc/pepsi-dispatch.rst): start-up faults are loud. A database without the schema,
 // or with an older version than this build needs, ends `serve` with exit 78
 // naming `pepsi-schema install`, having written nothing. A database that is
 // unreachable at start is waited for with a log line per attempt
 // (rate-limited), and served once it is up. Real daemon, real PostgreSQL
 // (stopped and started again for the last case).
 #include "daemonprocess.h"
+#include "databasefixture.h"
 #include "db/database.h"
-#include "queueprobe.h"
 #include "testcluster.h"
-#include "testdatabase.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>
@@ -22,7 +21,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Startup : public QObject
+class tst_Startup : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -38,9 +37,6 @@ private Q_SLOTS:
 
 private:
     std::unique_ptr<DaemonProcess> newDaemon();
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
 };
 
 void tst_Startup::initTestCase()
@@ -48,17 +44,9 @@ void tst_Startup::initTestCase()
     QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
 }
 
-void tst_Startup::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
+void tst_Startup::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
-void tst_Startup::cleanup()
-{
-    m_queue.reset();
-    m_db.reset();
-}
+void tst_Startup::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_Startup::newDaemon()
 {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // WorkerPool and WorkerProcess with real processes (small shell scripts as
 // stage programs; no database): what hostile worker output and start-up
-// faults turn into (settlements, signals), and the memory it costs (issue 8).
+// faults turn into (settlements, signals), and the memory it costs
+// (doc/stage-programs.rst, "The worker protocol"; doc/quality.rst, "Limits").
 #include "workers/workerpool.h"
 
 #include <QDir>
@@ -156,7 +157,7 @@ QStringList tst_WorkerPool::settled() const
     return lines;
 }
 
-// Issue 8.3: a program that exits with a status before answering anything
+// A program that exits with a status before answering anything
 // (or cannot be executed) is a stage that cannot start: its ids go back, no
 // message fails, the stage cools down and says why.
 void tst_WorkerPool::startFailureFailsNothing_data()
@@ -227,7 +228,7 @@ void tst_WorkerPool::startFailureFailsNothing()
     QCOMPARE(settled().filter(u"fail"_s), QStringList());
 }
 
-// Issue 8.5: a crash fails the head-of-line message, also while the worker is
+// A crash fails the head-of-line message, also while the worker is
 // being stopped (its input closed), and the ids behind it go back.
 void tst_WorkerPool::crashFailsTheHead_data()
 {
@@ -260,7 +261,7 @@ void tst_WorkerPool::crashFailsTheHead()
         QTRY_COMPARE(drained.size(), 1);
 }
 
-// Issue 8.1/8.2: reasons PostgreSQL could not store are cleaned; a long one
+// Reasons PostgreSQL could not store are cleaned; a long one
 // keeps its first 1000 bytes, and the next line answers the next id.
 void tst_WorkerPool::reasonsAreCleaned_data()
 {
@@ -294,7 +295,7 @@ void tst_WorkerPool::reasonsAreCleaned()
     QCOMPARE(pool->inFlight(), 0);
 }
 
-// Issue 8.2: 50 MB... and more, without a newline, from a worker that ignores
+// 50 MB... and more, without a newline, from a worker that ignores
 // SIGTERM: the violation is seen in the first bytes, and nothing after it is kept.
 void tst_WorkerPool::stdoutFloodInBoundedMemory()
 {
@@ -324,7 +325,7 @@ void tst_WorkerPool::stdoutFloodInBoundedMemory()
     QCOMPARE(started.size(), 1);
 }
 
-// Issue 8.2: a stderr flood (200,000 lines, and one line of 5 MB) costs
+// A stderr flood (200,000 lines, and one line of 5 MB) costs
 // neither memory nor the worker's answers.
 void tst_WorkerPool::stderrFloodInBoundedMemory()
 {
@@ -362,7 +363,7 @@ void tst_WorkerPool::stderrFloodInBoundedMemory()
     QCOMPARE(m_settlements.size(), 0);
 }
 
-// Issue 8.4: MAX_RUNTIME counts from when the worker has started reading, not
+// MAX_RUNTIME counts from when the worker has started reading, not
 // from when its ids were written to a process still starting up.
 void tst_WorkerPool::watchdogWaitsForTheStart()
 {

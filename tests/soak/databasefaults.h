@@ -4,7 +4,7 @@
 #include <QSqlDatabase>
 #include <QString>
 
-// The database faults of issue 8 for the soak run, played as an operator
+// The database faults (doc/pepsi-dispatch.rst) for the soak run, played as an operator
 // would: an open transaction that holds row locks on pending and paused rows
 // for a while, and pg_terminate_backend on every session of the dispatcher.
 class DatabaseFaults

@@ -23,7 +23,7 @@ constexpr Fault Faults[] = {
     {"pause-once:200", 0.01},
     {"tempfail-once", 0.01},
     {"commit-crash", 0.005},
-    // Hostile output (issue 8): reasons PostgreSQL cannot store as written,
+    // Hostile output (doc/stage-programs.rst): reasons PostgreSQL cannot store as written,
     // a reason far over the limit, a stderr flood.
     {"nul-reason", 0.002},
     {"bad-utf8", 0.002},

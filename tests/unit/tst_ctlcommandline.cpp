@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// pepsi-ctl's command line (ctl/commandline): every command of CONTRACT.md
+// pepsi-ctl's command line (ctl/commandline): every command of pepsi-ctl(1)
 // parses into what is sent, and every wrong line is refused with a one-line
 // reason before anything is sent (exit 64); the ids of `requeue --ids -`.
 #include "commandline.h"
