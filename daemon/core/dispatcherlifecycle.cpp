@@ -43,7 +43,6 @@ void Dispatcher::start()
 {
     m_session =
         std::make_unique<DatabaseSession>(m_settings.database, SessionLimits::of(m_settings), m_standby, nullptr);
-    m_state->attachSession(m_session.get());
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
     connect(m_session.get(), &DatabaseSession::notified, this, &Dispatcher::onNotified);
     connect(m_session.get(), &DatabaseSession::waiting, &m_notifier, &ServiceNotifier::setStatus);
@@ -52,6 +51,7 @@ void Dispatcher::start()
             setLifecycle(Lifecycle::WaitingForLock);
     });
     connect(m_session.get(), &DatabaseSession::down, this, [this](const QString &reason) {
+        m_state->databaseDown(reason);
         if (m_lifecycle == Lifecycle::Running)
             setLifecycle(Lifecycle::Reconnecting);
         Q_EMIT databaseLost(reason);
@@ -78,7 +78,7 @@ void Dispatcher::start()
 
 void Dispatcher::onDatabaseUp(bool first)
 {
-    Q_UNUSED(first);
+    m_state->databaseUp(first);
     if (m_lifecycle == Lifecycle::Stopping || m_lifecycle == Lifecycle::Stopped) {
         // Back while workers drain: what they settled can be written now.
         flushSettlements(true);
