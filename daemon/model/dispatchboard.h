@@ -38,7 +38,9 @@ public:
     { }
 
     // How to ask the loop to publish, from any thread (DispatchState: a
-    // queued call). Called without the board's lock: it may publish at once.
+    // queued call). Called without the board's lock, as a scripted
+    // dispatcher publishes at once: what it calls must outlive every reader
+    // (main() destroys the control thread before the dispatcher).
     void setPublishRequest(std::function<void()> request);
     void publish(DispatchPicture picture);
     // The picture, refreshed first if it is older than MaxAgeMs.
