@@ -104,6 +104,8 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    // Made in this order and destroyed in reverse: the control thread, which
+    // reads the board and calls the dispatcher's port, goes first.
     pepsi::DispatchBoard board; // outlives the dispatcher, which writes to it to the end
     pepsi::Dispatcher dispatcher(config.value(), settings.value(), line.standby);
     QObject::connect(&signals, &pepsi::UnixSignals::terminateRequested, &dispatcher, [&dispatcher](int sig) {
@@ -114,7 +116,7 @@ int main(int argc, char **argv)
     // The control socket answers from what the dispatch loop publishes, on a
     // thread of its own: no client waits for a claim, no claim for a client.
     dispatcher.state()->publishTo(&board);
-    pepsi::ControlThread control(*dispatcher.state(), *dispatcher.state(), board);
+    pepsi::ControlThread control(board, *dispatcher.state(), dispatcher.state()->operatorQueries());
     if (!line.standby) {
         // Before the database: a second daemon on this socket stops here.
         if (const auto error = control.listen(controlSocket)) {
@@ -123,7 +125,7 @@ int main(int argc, char **argv)
         }
     } else {
         // A waiting standby leaves the socket to the active daemon.
-        QObject::connect(dispatcher.state(), &pepsi::DispatchView::lifecycleChanged, &control,
+        QObject::connect(dispatcher.state(), &pepsi::DispatchPort::lifecycleChanged, &control,
                          [&control, controlSocket](pepsi::Lifecycle state) {
                              if (state != pepsi::Lifecycle::Running || control.isListening())
                                  return;

@@ -25,16 +25,16 @@ void setDrained(const QJsonObject &request, CommandContext &context, const Reply
         reply(QJsonValue(QJsonObject{{field::Stage, stage}, {field::Drained, drained}}));
     };
     if (drained)
-        context.control.drain(stage, context.peer.uid, context.connection, answer);
+        context.port.drain(stage, context.peer.uid, context.connection, answer);
     else
-        context.control.resume(stage, context.peer.uid, context.connection, answer);
+        context.port.resume(stage, context.peer.uid, context.connection, answer);
 }
 
 } // namespace
 
 void reload(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
-    context.control.reload(context.peer.uid, context.connection, [reply](const Result<QStringList, QString> &names) {
+    context.port.reload(context.peer.uid, context.connection, [reply](const Result<QStringList, QString> &names) {
         if (!names)
             return reply(fail(names.error()));
         reply(QJsonValue(QJsonObject{{field::Stages, QJsonArray::fromStringList(*names)}}));
@@ -75,7 +75,7 @@ void requeue(const QJsonObject &request, CommandContext &context, const ReplyFun
             return reply(fail(QStringLiteral("'requeue': \"limit\" must be 1 to %1").arg(MaxRequeueLimit)));
         what.limit = int(limit.toDouble());
     }
-    context.control.requeue(
+    context.port.requeue(
         what, context.peer.uid, context.connection, [reply](const Result<RequeueOutcome, QString> &outcome) {
             if (!outcome)
                 return reply(fail(outcome.error()));

@@ -3,7 +3,7 @@
 
 #include "control/commandtable.h"
 
-// The admin commands of the dispatch loop (doc/control-protocol.rst):
+// The admin commands that act on the dispatch loop (doc/control-protocol.rst):
 // `reload`, `drain`, `resume` and `requeue`. The peer is already allowed and
 // the arguments' types checked (runRequest()); each answers once the daemon
 // has acted.

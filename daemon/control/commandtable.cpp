@@ -7,6 +7,7 @@
 #include "control/operatorcommands.h"
 #include "control/protocol.h"
 #include "control/querycommands.h"
+#include "model/dispatchboard.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -73,6 +74,21 @@ QByteArray replyLine(const QJsonValue &id, const Reply &reply, qsizetype maxLine
 }
 
 } // namespace
+
+void CommandContext::queueCounts(DispatchPort::Freshness freshness, Answer<QueueCounts> answer) const
+{
+    using Freshness = DispatchPort::Freshness;
+    const auto counts = board.counts();
+    const qint64 youngEnough =
+        freshness == Freshness::Recent ? DispatchPort::RecentCountsMs : DispatchPort::FreshCountsMs;
+    if (counts && counts->ageMs < youngEnough) {
+        // Stale while revalidating, as the loop does: the next asker gets a newer count.
+        if (counts->ageMs >= DispatchPort::FreshCountsMs)
+            port.queueCounts(Freshness::Recent, connection, [](const Result<QueueCounts, QString> &) {});
+        return answer(counts->counts);
+    }
+    port.queueCounts(freshness, connection, std::move(answer));
+}
 
 const QList<CommandSpec> &commandTable()
 {
@@ -222,7 +238,7 @@ void runRequest(const QByteArray &line, CommandContext &context, std::function<v
             return refuse(
                 id,
                 QStringLiteral("permission denied: '%1' needs root or the service account %2 (you are uid %3)")
-                    .arg(name, context.view.info().user)
+                    .arg(name, context.board.picture().info.user)
                     .arg(context.peer.uid));
         }
         qCInfo(lcControl).noquote()

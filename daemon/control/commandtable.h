@@ -2,7 +2,7 @@
 #pragma once
 
 #include "control/peercredentials.h"
-#include "model/dispatchview.h"
+#include "model/dispatchport.h"
 #include "result.h"
 
 #include <QJsonObject>
@@ -14,6 +14,9 @@
 
 namespace pepsi {
 
+class DispatchBoard;
+class OperatorQueries;
+
 // What one connection asked to hear (subscribe / unsubscribe).
 struct Subscription
 {
@@ -23,17 +26,24 @@ struct Subscription
     bool wants(const QString &event) const { return active && (events.isEmpty() || events.contains(event)); }
 };
 
-// Everything a command may see: the daemon's views and the asking connection.
+// Everything a command may see: the dispatcher's picture (one
+// board.picture() per reply), its port for the admin commands and the queue
+// counts, the database for the operator's reads, and the asking connection.
 struct CommandContext
 {
-    DispatchView &view;
-    DispatchControl &control;
+    const DispatchBoard &board;
+    DispatchPort &port;
+    OperatorQueries &operatorQueries;
     PeerCredentials peer;
     bool admin = false;
     Subscription &subscription;
     quint64 lastSeq = 0;                      // the seq of the last event produced so far
     QObject *connection = nullptr;            // answers that come later go nowhere once it is gone
     qsizetype maxLine = qsizetype(64) * 1024; // a reply line, its newline included
+
+    // The queue counts as young as `freshness` asks: the board's when they
+    // are, else the port's, answered on this thread.
+    void queueCounts(DispatchPort::Freshness freshness, Answer<QueueCounts> answer) const;
 };
 
 enum class ArgType { String, Integer, Boolean, IntegerArray, StringArray, StringOrInteger };
@@ -47,7 +57,7 @@ struct ArgSpec
 
 using CommandReply = Result<QJsonValue, QString>;
 using CommandHandler = CommandReply (*)(const QJsonObject &request, CommandContext &context);
-// A command answered off the dispatch loop: it calls `reply` once, later or at once.
+// A command answered later (by the dispatch loop, by the database): it calls `reply` once, later or at once.
 using ReplyFunction = std::function<void(CommandReply)>;
 using AsyncCommandHandler = void (*)(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 // What would narrow the reply to `request` that passed the line limit: what
@@ -76,7 +86,7 @@ const QStringList &eventNames();
 // One request line in, one reply line out ({"id", "ok", "result"|"error"},
 // compact JSON and its newline, at most context.maxLine bytes: a longer
 // reply becomes an error naming what narrows it). `send` is called once, at
-// once or later (a command answered off the dispatch loop). Never throws,
+// once or later (a command answered by the loop or the database). Never throws,
 // never closes anything: a bad request is an error reply.
 void runRequest(const QByteArray &line, CommandContext &context, std::function<void(QByteArray)> send);
 

@@ -27,8 +27,8 @@ ControlConnection::ControlConnection(QLocalSocket *socket, ControlServer &server
     // the kernel, not in this process.
     m_socket->setReadBufferSize(m_server.limits().maxLine);
     // Our own handle on the socket: Qt closes its descriptor when the client
-    // half-closes (echo ... | socat), and a request answered off the
-    // dispatch loop is still owed its reply then.
+    // half-closes (echo ... | socat), and a request answered later (by the
+    // dispatch loop, by the database) is still owed its reply then.
     m_lateReplyFd = int(::fcntl(int(socket->socketDescriptor()), F_DUPFD_CLOEXEC, 3));
     connect(m_socket, &QLocalSocket::readyRead, this, &ControlConnection::onReadyRead);
     connect(m_socket, &QLocalSocket::disconnected, this, &ControlConnection::finish);
@@ -59,7 +59,7 @@ qint64 ControlConnection::queuedOutput() const { return m_socket->bytesToWrite()
 
 void ControlConnection::onReadyRead()
 {
-    // While a request is answered off the dispatch loop, the lines after it
+    // While a request is answered later, the lines after it
     // wait: in the socket's bounded buffer, then in the kernel, so that the
     // replies keep the order of the requests and a flood costs the client
     // time, not the daemon memory.
@@ -97,8 +97,9 @@ void ControlConnection::handleLine(const QByteArray &line)
         return;
     const bool wasActive = m_subscription.active;
     const QSet<QString> wasEvents = m_subscription.events;
-    CommandContext context{m_server.view(),
-                           m_server.control(),
+    CommandContext context{m_server.board(),
+                           m_server.port(),
+                           m_server.operatorQueries(),
                            m_peer.value_or(PeerCredentials{uint(-1), 0}),
                            m_peer && m_server.isAdmin(m_peer->uid),
                            m_subscription,
@@ -144,9 +145,9 @@ void ControlConnection::send(const QByteArray &line)
 
 void ControlConnection::sendLate(const QByteArray &line)
 {
-    // Never waits: the dispatch loop runs here. A half-closed client that
-    // still reads has room in its socket for a reply; once a line does not
-    // go out whole, nothing more follows it.
+    // Never waits: every other client of this thread would wait with it. A
+    // half-closed client that still reads has room in its socket for a
+    // reply; once a line does not go out whole, nothing more follows it.
     if (m_lateReplyFd < 0)
         return;
     const ssize_t sent = ::send(m_lateReplyFd, line.constData(), size_t(line.size()), MSG_NOSIGNAL | MSG_DONTWAIT);

@@ -4,6 +4,7 @@
 #include "control/controlconnection.h"
 #include "control/controllog.h"
 #include "control/snapshotcodec.h"
+#include "model/dispatchboard.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -61,16 +62,20 @@ QString holderOf(QLockFile &lock)
 
 } // namespace
 
-ControlServer::ControlServer(DispatchView &view, DispatchControl &control, QObject *parent)
+ControlServer::ControlServer(const DispatchBoard &board, DispatchPort &port, OperatorQueries &operatorQueries,
+                             QObject *parent)
     : QObject(parent)
-    , m_view(view)
-    , m_control(control)
+    , m_board(board)
+    , m_port(port)
+    , m_operatorQueries(operatorQueries)
     , m_adminUids{0, uint(::geteuid())}
 {
     m_server.setMaxPendingConnections(16);
     connect(&m_server, &QLocalServer::newConnection, this, &ControlServer::onNewConnection);
-    connect(&m_view, &DispatchView::happened, this, &ControlServer::publish);
-    connect(&m_view, &DispatchView::lifecycleChanged, this, [this](Lifecycle state) {
+    // Queued when the port is on another thread (the dispatch loop): in the
+    // order the loop emitted them, the events and lifecycle changes alike.
+    connect(&m_port, &DispatchPort::happened, this, &ControlServer::publish);
+    connect(&m_port, &DispatchPort::lifecycleChanged, this, [this](Lifecycle state) {
         publish(DispatchEvent{QString(event::State), {{field::State, lifecycleName(state)}}});
     });
     connect(&m_tick, &QTimer::timeout, this, &ControlServer::onTick);
@@ -191,7 +196,7 @@ void ControlServer::subscriptionsChanged()
     for (const ControlConnection *connection : std::as_const(m_connections))
         wantsTick = wantsTick || connection->subscription().wants(QString(event::Tick));
     if (wantsTick && !m_tick.isActive()) {
-        m_lastTick = m_view.stats();
+        m_lastTick = m_board.picture().stats;
         m_tick.start(m_limits.tick);
     } else if (!wantsTick) {
         m_tick.stop();
@@ -207,7 +212,7 @@ void ControlServer::onTick()
 QJsonObject ControlServer::composeTick()
 {
     // One picture: the stages' figures and the totals of the same moment.
-    const DispatchPicture now = m_view.picture();
+    const DispatchPicture now = m_board.picture();
     const StatsSnapshot &stats = now.stats;
     const QList<PoolSnapshot> &pools = now.pools;
     const StatsSnapshot previous = m_lastTick.value_or(stats);

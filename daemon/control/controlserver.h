@@ -2,7 +2,7 @@
 #pragma once
 
 #include "control/protocol.h"
-#include "model/dispatchview.h"
+#include "model/dispatchport.h"
 
 #include <QList>
 #include <QLocalServer>
@@ -16,6 +16,8 @@
 namespace pepsi {
 
 class ControlConnection;
+class DispatchBoard;
+class OperatorQueries;
 
 // The bounds of doc/control-protocol.rst, "Limits"; tests shrink them.
 struct ControlLimits
@@ -30,13 +32,15 @@ struct ControlLimits
 // socket guarded by a lock file beside it, accepts up to maxClients
 // connections, numbers and fans out the dispatcher's events to subscribers,
 // and sends one `tick` a second while anyone wants it. It sees the daemon
-// only through DispatchView and DispatchControl.
+// only through the board it reads, the port it acts through and the
+// operator's queries; all three outlive it.
 class ControlServer : public QObject
 {
     Q_OBJECT
 
 public:
-    ControlServer(DispatchView &view, DispatchControl &control, QObject *parent = nullptr);
+    ControlServer(const DispatchBoard &board, DispatchPort &port, OperatorQueries &operatorQueries,
+                  QObject *parent = nullptr);
     ~ControlServer() override;
 
     void setLimits(const ControlLimits &limits) { m_limits = limits; }
@@ -55,8 +59,9 @@ public:
 
     int clientCount() const { return int(m_connections.size()); }
     quint64 lastSeq() const { return m_seq; }
-    DispatchView &view() { return m_view; }
-    DispatchControl &control() { return m_control; }
+    const DispatchBoard &board() const { return m_board; }
+    DispatchPort &port() { return m_port; }
+    OperatorQueries &operatorQueries() { return m_operatorQueries; }
 
     // Numbers the event and sends it to every subscriber that wants it.
     void publish(const pepsi::DispatchEvent &event);
@@ -72,8 +77,9 @@ private:
     void onTick();
     QJsonObject composeTick();
 
-    DispatchView &m_view;
-    DispatchControl &m_control;
+    const DispatchBoard &m_board;
+    DispatchPort &m_port;
+    OperatorQueries &m_operatorQueries;
     ControlLimits m_limits;
     QList<uint> m_adminUids;
     QLocalServer m_server;

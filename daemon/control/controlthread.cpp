@@ -2,11 +2,10 @@
 #include "control/controlthread.h"
 
 #include "control/controlserver.h"
-#include "control/dispatchmirror.h"
 
 namespace pepsi {
 
-ControlThread::ControlThread(DispatchView &loopView, DispatchControl &loopControl, const DispatchBoard &board,
+ControlThread::ControlThread(const DispatchBoard &board, DispatchPort &port, OperatorQueries &operatorQueries,
                              QObject *parent)
     : QObject(parent)
     , m_home(new QObject)
@@ -15,20 +14,15 @@ ControlThread::ControlThread(DispatchView &loopView, DispatchControl &loopContro
     m_home->moveToThread(&m_thread);
     m_thread.start();
     runThere([&] {
-        m_mirror = new DispatchMirror(loopView, loopControl, board);
-        m_server = new ControlServer(*m_mirror, *m_mirror);
+        m_server = new ControlServer(board, port, operatorQueries);
         connect(m_server, &ControlServer::clientCountChanged, this, &ControlThread::clientCountChanged);
     });
 }
 
 ControlThread::~ControlThread()
 {
-    // Answers the loop produces from here on have nowhere to go.
-    m_mirror->detach();
-    runThere([this] {
-        delete m_server;
-        delete m_mirror;
-    });
+    // Answers still on their way find their connections gone, and are dropped.
+    runThere([this] { delete m_server; });
     m_thread.quit();
     m_thread.wait();
     delete m_home;

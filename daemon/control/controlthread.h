@@ -10,25 +10,26 @@ namespace pepsi {
 
 class ControlServer;
 class DispatchBoard;
-class DispatchControl;
-class DispatchMirror;
-class DispatchView;
+class DispatchPort;
+class OperatorQueries;
 
-// The control socket on a thread of its own: a ControlServer over a
-// DispatchMirror of the dispatcher. A client's `status` is answered from the
-// board the dispatch loop publishes, never from inside the loop, which may be
+// The control socket on a thread of its own: a ControlServer that reads the
+// DispatchBoard the dispatch loop publishes, acts through the loop's
+// DispatchPort, and sends the operator's reads straight to the database. A
+// client's `status` is never answered from inside the loop, which may be
 // waiting on a claim or a commit (tens of milliseconds on a busy server).
 //
-// Made and destroyed on the dispatch loop's thread; `loopView` and
-// `loopControl` live there and outlive this, as does `board`. Nothing on the
-// control thread ever waits for the loop, so the blocking calls below cannot
-// deadlock.
+// Made and destroyed on the dispatch loop's thread; `board`, `port` and
+// `operatorQueries` outlive this. The loop's thread waits for the control
+// thread in the calls below, so the control thread never waits for the loop
+// for long: a board reader waits at most DispatchBoard::MaxWaitMs for a new
+// picture, then takes the older one.
 class ControlThread : public QObject
 {
     Q_OBJECT
 
 public:
-    ControlThread(DispatchView &loopView, DispatchControl &loopControl, const DispatchBoard &board,
+    ControlThread(const DispatchBoard &board, DispatchPort &port, OperatorQueries &operatorQueries,
                   QObject *parent = nullptr);
     ~ControlThread() override;
 
@@ -48,7 +49,6 @@ private:
 
     QThread m_thread;
     QObject *m_home = nullptr; // lives on m_thread: what runThere() invokes on
-    DispatchMirror *m_mirror = nullptr;
     ControlServer *m_server = nullptr;
 };
 

@@ -6,6 +6,8 @@
 #include "control/metricstext.h"
 #include "control/protocol.h"
 #include "control/snapshotcodec.h"
+#include "model/dispatchboard.h"
+#include "model/operatorqueries.h"
 
 #include <QJsonArray>
 
@@ -21,10 +23,10 @@ CommandReply fail(const QString &message) { return failure(message); }
 qint64 integerOf(const QJsonValue &value) { return qint64(value.toDouble()); }
 
 // The stages a row may be listed under: the graph's and the retired ones still draining.
-QStringList knownStages(const DispatchView &view)
+QStringList knownStages(const DispatchPicture &now)
 {
     QStringList names;
-    for (const PoolSnapshot &pool : view.pools())
+    for (const PoolSnapshot &pool : now.pools)
         names << pool.stage;
     return names;
 }
@@ -48,7 +50,8 @@ void messages(const QJsonObject &request, CommandContext &context, const ReplyFu
     MessagesRequest what;
     what.stage = request.value(field::Stage).toString();
     what.status = request.value(field::Status).toString();
-    const QStringList stages = knownStages(context.view);
+    const DispatchPicture now = context.board.picture();
+    const QStringList stages = knownStages(now);
     if (!stages.contains(what.stage))
         return reply(fail(unknownStage(cmd::Messages, what.stage, stages)));
     static const QStringList listable{protocol::value::Pending, protocol::value::Running, protocol::value::Paused,
@@ -77,7 +80,9 @@ void messages(const QJsonObject &request, CommandContext &context, const ReplyFu
         what.maxAgeMs = integerOf(age);
     }
     what.reasons = request.value(field::Reasons).toBool();
-    context.view.messages(what, context.connection, [reply](const Result<MessagePage, QString> &page) {
+    if (const auto down = now.databaseUnreachable())
+        return reply(fail(QStringLiteral("'messages': ") + *down));
+    context.operatorQueries.messages(what, context.connection, [reply](const Result<MessagePage, QString> &page) {
         if (!page)
             return reply(fail(QStringLiteral("'messages': ") + page.error()));
         reply(QJsonValue(protocol::toJson(page.value())));
@@ -101,7 +106,9 @@ void message(const QJsonObject &request, CommandContext &context, const ReplyFun
     const qint64 id = integerOf(request.value(field::MessageId));
     if (id < 1)
         return reply(fail(QStringLiteral("'message': no message with id %1").arg(id)));
-    context.view.message(id, context.connection, [reply](const Result<MessageDetail, QString> &detail) {
+    if (const auto down = context.board.picture().databaseUnreachable())
+        return reply(fail(QStringLiteral("'message': ") + *down));
+    context.operatorQueries.message(id, context.connection, [reply](const Result<MessageDetail, QString> &detail) {
         if (!detail)
             return reply(fail(QStringLiteral("'message': ") + detail.error()));
         reply(QJsonValue(protocol::toJson(detail.value())));
@@ -137,7 +144,7 @@ void set(const QJsonObject &request, CommandContext &context, const ReplyFunctio
     const QString stage = request.value(field::Stage).toString();
     const QString option = request.value(field::Option).toString().trimmed().toUpper();
     const QString value = valueText(request.value(field::Value)).trimmed();
-    const StageGraph graph = context.view.graph();
+    const StageGraph graph = context.board.picture().graph;
     if (!graph.stage(stage))
         return reply(fail(unknownStage(cmd::Set, stage, graph.names())));
     if (!protocol::settableOptions().contains(option))
@@ -147,7 +154,7 @@ void set(const QJsonObject &request, CommandContext &context, const ReplyFunctio
     if (const auto bad = settingError(stage, option, value))
         return reply(fail(*bad));
     const OverlaySetting setting{QStringLiteral("stage-") + stage, option, value};
-    context.control.set(
+    context.port.set(
         setting, context.peer.uid, context.connection,
         [reply, stage, option, value](const Result<bool, QString> &written) {
             if (!written)
@@ -158,17 +165,15 @@ void set(const QJsonObject &request, CommandContext &context, const ReplyFunctio
 
 void metrics(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
-    DispatchView *view = &context.view;
-    // As `status`: the last counts at once while a fresh one runs; the pools
-    // and counters are read when the counts arrive, so the text is one moment's.
-    view->queueCounts(
-        context.connection, DispatchView::Freshness::Recent, [view, reply](const Result<QueueCounts, QString> &counts) {
-            const DispatchPicture now = view->picture();
-            MetricsInput input{now.info, now.pools, now.stats, std::nullopt};
-            if (counts)
-                input.queues = counts.value();
-            reply(QJsonValue(QJsonObject{{field::Text, metricsText(input, QDateTime::currentDateTimeUtc())}}));
-        });
+    // As `status`: one picture, of the moment asked in, and the last counts
+    // at once while a fresh one runs.
+    const DispatchPicture now = context.board.picture();
+    context.queueCounts(DispatchPort::Freshness::Recent, [now, reply](const Result<QueueCounts, QString> &counts) {
+        MetricsInput input{now.info, now.pools, now.stats, std::nullopt};
+        if (counts)
+            input.queues = counts.value();
+        reply(QJsonValue(QJsonObject{{field::Text, metricsText(input, QDateTime::currentDateTimeUtc())}}));
+    });
 }
 
 } // namespace pepsi::operatorcommands

@@ -3,6 +3,7 @@
 
 #include "control/protocol.h"
 #include "control/snapshotcodec.h"
+#include "model/dispatchboard.h"
 
 #include <QJsonArray>
 
@@ -33,10 +34,9 @@ Result<QString, QString> stageFilter(const QString &command, const QJsonObject &
                        .arg(command, stage.left(64), names.isEmpty() ? QStringLiteral("none") : names.join(u", ")));
 }
 
-Reply composeStatus(DispatchView &view, const QString &only, const Result<QueueCounts, QString> &queues)
+// One picture: the totals add up the pools listed, and the statistics are of the same moment.
+Reply composeStatus(const DispatchPicture &now, const QString &only, const Result<QueueCounts, QString> &queues)
 {
-    // One picture: the totals add up the pools listed, and the statistics are of the same moment.
-    const DispatchPicture now = view.picture();
     StatusSnapshot status;
     status.time = QDateTime::currentDateTimeUtc();
     status.state = now.info.lifecycle;
@@ -82,7 +82,7 @@ SettingsSnapshot settingsSnapshot(const DispatchSettings &settings)
 
 Reply version(const QJsonObject &, CommandContext &context)
 {
-    const DaemonInfo info = context.view.info();
+    const DaemonInfo info = context.board.picture().info;
     const bool active = info.lifecycle != Lifecycle::WaitingForLock;
     return QJsonValue(QJsonObject{
         {field::Daemon, info.version},
@@ -105,20 +105,19 @@ Reply version(const QJsonObject &, CommandContext &context)
 
 void status(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
 {
-    const auto only = stageFilter(QString(cmd::Status), request, context.view.pools());
+    // The moment the client asked in: what it heard of before is in it.
+    DispatchPicture now = context.board.picture();
+    const auto only = stageFilter(QString(cmd::Status), request, now.pools);
     if (!only)
         return reply(fail(only.error()));
-    DispatchView *view = &context.view;
-    // The pools and statistics are read when the counts arrive, so the reply is one moment's.
-    context.view.queueCounts(context.connection, DispatchView::Freshness::Recent,
-                             [view, stage = only.value(), reply](const Result<QueueCounts, QString> &queues) {
-                                 reply(composeStatus(*view, stage, queues));
-                             });
+    context.queueCounts(DispatchPort::Freshness::Recent,
+                        [now = std::move(now), stage = only.value(), reply](
+                            const Result<QueueCounts, QString> &queues) { reply(composeStatus(now, stage, queues)); });
 }
 
 Reply stages(const QJsonObject &, CommandContext &context)
 {
-    const DispatchPicture now = context.view.picture();
+    const DispatchPicture now = context.board.picture();
     StagesSnapshot stages;
     for (const StageConfig &stage : now.graph.stages())
         stages.stages.append(stageInfo(now, stage));
@@ -129,7 +128,7 @@ Reply stages(const QJsonObject &, CommandContext &context)
 Reply workers(const QJsonObject &request, CommandContext &context)
 {
     // The stage is checked against the pools of the moment whose workers are listed.
-    const DispatchPicture now = context.view.picture();
+    const DispatchPicture now = context.board.picture();
     const auto only = stageFilter(QString(cmd::Workers), request, now.pools);
     if (!only)
         return fail(only.error());
@@ -145,15 +144,17 @@ Reply workers(const QJsonObject &request, CommandContext &context)
 
 void queues(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
-    context.view.queueCounts(context.connection, DispatchView::Freshness::Fresh,
-                             [reply](const Result<QueueCounts, QString> &counts) {
-                                 if (!counts)
-                                     return reply(fail(QStringLiteral("queue counts unavailable: ") + counts.error()));
-                                 reply(QJsonValue(protocol::toJson(counts.value(), QDateTime::currentDateTimeUtc())));
-                             });
+    context.queueCounts(DispatchPort::Freshness::Fresh, [reply](const Result<QueueCounts, QString> &counts) {
+        if (!counts)
+            return reply(fail(QStringLiteral("queue counts unavailable: ") + counts.error()));
+        reply(QJsonValue(protocol::toJson(counts.value(), QDateTime::currentDateTimeUtc())));
+    });
 }
 
-Reply stats(const QJsonObject &, CommandContext &context) { return QJsonValue(protocol::toJson(context.view.stats())); }
+Reply stats(const QJsonObject &, CommandContext &context)
+{
+    return QJsonValue(protocol::toJson(context.board.picture().stats));
+}
 
 Reply subscribe(const QJsonObject &request, CommandContext &context)
 {

@@ -82,6 +82,8 @@ void Dispatcher::rowsPending(const QString &stage)
 
 void Dispatcher::onNotified(const QString &channel, const QString &payload)
 {
+    if (channel == NotifyListener::ConfigChannel)
+        m_state->configChanged();
     if (channel == NotifyListener::WorkqueueChannel) {
         // The insert trigger names the lowest id it inserted pending per
         // stage ({"stage": id}); an empty or unreadable payload (too many

@@ -43,7 +43,6 @@ void Dispatcher::start()
 {
     m_session =
         std::make_unique<DatabaseSession>(m_settings.database, SessionLimits::of(m_settings), m_standby, nullptr);
-    m_state->attachSession(m_session.get());
     m_settlements.setSession(m_session.get());
     m_stats.setSession(m_session.get());
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
@@ -54,6 +53,7 @@ void Dispatcher::start()
             setLifecycle(Lifecycle::WaitingForLock);
     });
     connect(m_session.get(), &DatabaseSession::down, this, [this](const QString &reason) {
+        m_state->databaseDown(reason);
         if (m_lifecycle == Lifecycle::Running)
             setLifecycle(Lifecycle::Reconnecting);
         Q_EMIT databaseLost(reason);
@@ -80,7 +80,7 @@ void Dispatcher::start()
 
 void Dispatcher::onDatabaseUp(bool first)
 {
-    Q_UNUSED(first);
+    m_state->databaseUp(first);
     if (m_lifecycle == Lifecycle::Stopping || m_lifecycle == Lifecycle::Stopped) {
         // Back while workers drain: what they settled can be written now.
         flushSettlements(true);

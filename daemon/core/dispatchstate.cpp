@@ -4,7 +4,6 @@
 #include "core/dispatcher.h"
 #include "model/dispatchboard.h"
 #include "model/logcategories.h"
-#include "storage/databasesession.h"
 #include "storage/dispatcherlock.h"
 #include "storage/operatorthread.h"
 #include "workers/workerpool.h"
@@ -36,16 +35,20 @@ QJsonValue idOrNull(qint64 id) { return id > 0 ? QJsonValue(double(id)) : QJsonV
 } // namespace
 
 DispatchState::DispatchState(Dispatcher &dispatcher)
-    : DispatchView(&dispatcher)
+    : DispatchPort(&dispatcher)
     , m_d(dispatcher)
     , m_startedAt(QDateTime::currentDateTimeUtc())
     , m_account(accountName())
+    , m_operator(std::make_unique<OperatorThread>(m_d.settings().database, DispatcherLock::applicationName(),
+                                                  SessionLimits::of(m_d.settings())))
 {
     // Every change goes through Dispatcher::setLifecycle: relayed as it happens.
     connect(&m_d, &Dispatcher::lifecycleChanged, this, [this](Lifecycle state) {
         // A stop has begun: operator jobs not yet run are refused, not run.
-        if (m_operator && (state == Lifecycle::Stopping || state == Lifecycle::Stopped))
+        if (state == Lifecycle::Stopping || state == Lifecycle::Stopped)
             m_operator->stop();
+        // The overlay applied at start may change the timeouts.
+        m_operator->configure(m_d.settings().database, SessionLimits::of(m_d.settings()));
         publishPicture();
         Q_EMIT lifecycleChanged(state);
     });
@@ -79,30 +82,25 @@ DispatchState::~DispatchState()
         m_board->setPublishRequest({});
 }
 
-void DispatchState::attachSession(DatabaseSession *session)
+OperatorQueries &DispatchState::operatorQueries() { return *m_operator; }
+
+void DispatchState::databaseUp(bool first)
 {
-    // Connected before the Dispatcher's own slots: these run first, so a
-    // reload that follows knows what caused it.
-    connect(session, &DatabaseSession::notified, this, [this](const QString &channel) {
-        if (channel == NotifyListener::ConfigChannel)
-            configChanged();
-    });
-    connect(session, &DatabaseSession::up, this, [this](bool first) {
-        m_databaseError.clear();
-        if (!first) {
-            if (m_operator)
-                m_operator->reconnect();
-            m_reloadSource = QString(protocol::value::Reconnect);
-            emitEvent(QString(event::DatabaseRestored),
-                      {{field::AfterMs, double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
-        }
-    });
-    connect(session, &DatabaseSession::down, this, [this](const QString &reason) {
-        m_databaseError = reason;
-        m_downSince.start();
-        forgetCounts();
-        emitEvent(QString(event::DatabaseLost), {{field::Reason, reason}});
-    });
+    m_databaseError.clear();
+    if (!first) {
+        m_operator->reconnect();
+        m_reloadSource = QString(protocol::value::Reconnect);
+        emitEvent(QString(event::DatabaseRestored),
+                  {{field::AfterMs, double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
+    }
+}
+
+void DispatchState::databaseDown(const QString &reason)
+{
+    m_databaseError = reason;
+    m_downSince.start();
+    forgetCounts();
+    emitEvent(QString(event::DatabaseLost), {{field::Reason, reason}});
 }
 
 void DispatchState::watchPool(WorkerPool *pool)
@@ -181,8 +179,6 @@ void DispatchState::emitEvent(const QString &name, QJsonObject fields)
     Q_EMIT happened(DispatchEvent{name, std::move(fields)});
 }
 
-// --- DispatchView ------------------------------------------------------------
-
 DaemonInfo DispatchState::info() const
 {
     DaemonInfo info;
@@ -198,16 +194,6 @@ DaemonInfo DispatchState::info() const
     info.lifecycle = lifecycle();
     info.databaseError = m_databaseError;
     return info;
-}
-
-StageGraph DispatchState::graph() const { return m_d.graph(); }
-
-DispatchSettings DispatchState::settings() const { return m_d.settings(); }
-
-bool DispatchState::isDrained(const QString &stage) const
-{
-    const WorkerPool *pool = m_d.pool(stage);
-    return pool && pool->isDrained();
 }
 
 QList<PoolSnapshot> DispatchState::pools() const
@@ -257,19 +243,10 @@ StatsSnapshot DispatchState::stats() const
 
 DispatchPicture DispatchState::picture() const
 {
-    return DispatchPicture{info(), graph(), settings(), pools(), workers(), stats()};
+    return DispatchPicture{info(), m_d.graph(), m_d.settings(), pools(), workers(), stats(), m_d.isDatabaseUp()};
 }
 
-OperatorThread &DispatchState::operatorThread()
-{
-    if (!m_operator) {
-        m_operator = std::make_unique<OperatorThread>(m_d.settings().database, DispatcherLock::applicationName(),
-                                                      SessionLimits::of(m_d.settings()));
-    }
-    return *m_operator;
-}
-
-void DispatchState::queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer)
+void DispatchState::countQueues(Freshness freshness, Answer<QueueCounts> answer)
 {
     const qint64 age = m_queueCache ? m_queueCacheAge.elapsed() : -1;
     if (m_queueCache && age < FreshCountsMs)
@@ -283,7 +260,7 @@ void DispatchState::queueCounts(QObject *context, Freshness freshness, Answer<Qu
         startCount();
         return answer(*m_queueCache);
     }
-    m_countWaiters.append({QPointer<QObject>(context), m_countGeneration, std::move(answer)});
+    m_countWaiters.append({m_countGeneration, std::move(answer)});
     startCount();
 }
 
@@ -295,26 +272,12 @@ std::optional<QString> DispatchState::databaseUnreachable() const
         + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError);
 }
 
-void DispatchState::messages(const MessagesRequest &request, QObject *context, Answer<MessagePage> answer)
-{
-    if (const auto down = databaseUnreachable())
-        return answer(*down);
-    operatorThread().messages(request, context, std::move(answer));
-}
-
-void DispatchState::message(qint64 id, QObject *context, Answer<MessageDetail> answer)
-{
-    if (const auto down = databaseUnreachable())
-        return answer(*down);
-    operatorThread().message(id, context, std::move(answer));
-}
-
 void DispatchState::startCount()
 {
     // One count at a time, whoever asks: the others wait for its answer.
     if (std::exchange(m_counting, true))
         return;
-    operatorThread().queueCounts(this, [this, generation = m_countGeneration](Result<QueueCounts, QString> counts) {
+    m_operator->queueCounts(this, [this, generation = m_countGeneration](Result<QueueCounts, QString> counts) {
         countsArrived(std::move(counts), generation);
     });
 }
@@ -348,10 +311,8 @@ void DispatchState::countsArrived(Result<QueueCounts, QString> counts, quint64 g
     QList<CountWaiter> due;
     for (CountWaiter &waiter : std::exchange(m_countWaiters, {}))
         (waiter.generation == generation ? due : m_countWaiters).append(std::move(waiter));
-    for (const CountWaiter &waiter : std::as_const(due)) {
-        if (waiter.context)
-            waiter.answer(counts);
-    }
+    for (const CountWaiter &waiter : std::as_const(due))
+        waiter.answer(counts);
     if (!m_countWaiters.isEmpty())
         startCount();
 }

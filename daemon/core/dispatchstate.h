@@ -1,31 +1,31 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "model/dispatchview.h"
+#include "model/dispatchport.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
-#include <QPointer>
 #include <QTimer>
 #include <memory>
 
 namespace pepsi {
 
-class DatabaseSession;
 class DispatchBoard;
 class Dispatcher;
+class OperatorQueries;
 class OperatorThread;
 class WorkerPool;
 
-// The Dispatcher's face for the control socket: copies of its state
-// (DispatchView) and the admin operations (DispatchControl). It sees the
-// Dispatcher only through its public port (accessors, the lifecycle signal,
-// requestRound, reloadNow, setDrained) and the pools through their const
-// snapshot methods, turns what the pools and the session signal into events,
-// and keeps what only the socket needs: the one-second cache of the queue
-// counts, the last cooldown reason per stage, the operator thread.
-class DispatchState : public DispatchView, public DispatchControl
+// The Dispatcher's face for the control socket, on the dispatch loop: the
+// pictures it publishes on a DispatchBoard and the admin commands and queue
+// counts of its DispatchPort. It sees the Dispatcher only through its public
+// port (accessors, the lifecycle signal, requestRound, reloadNow,
+// setDrained) and the pools through their const snapshot methods, turns what
+// the pools and the session signal into events, and keeps what only the
+// socket needs: the one-second cache of the queue counts, the last cooldown
+// reason per stage, the operator thread.
+class DispatchState : public DispatchPort
 {
     Q_OBJECT
 
@@ -33,9 +33,14 @@ public:
     explicit DispatchState(Dispatcher &dispatcher);
     ~DispatchState() override;
 
-    // Hooks for the Dispatcher: the session was created (before the
-    // Dispatcher connects to it); a pool was created; a reload took effect.
-    void attachSession(DatabaseSession *session);
+    // Hooks for the Dispatcher, each called first thing in its own handler of
+    // the same cause, so that a reload or lifecycle change that follows knows
+    // what caused it and the events keep the order of their causes: the
+    // session is up (`first`: for the first time) or down; a config_changed
+    // notification came; a pool was created; a reload took effect.
+    void databaseUp(bool first);
+    void databaseDown(const QString &reason);
+    void configChanged();
     void watchPool(WorkerPool *pool);
     void reloaded();
     // The next reload was asked for by `source` (protocol::value::Signal: SIGHUP).
@@ -54,40 +59,36 @@ public:
             m_publishSoon.start();
     }
     void publishPicture();
+    DispatchPicture picture() const;
 
-    DaemonInfo info() const override;
-    StageGraph graph() const override;
-    DispatchSettings settings() const override;
-    bool isDrained(const QString &stage) const override;
-    QList<PoolSnapshot> pools() const override;
-    QList<WorkerSnapshot> workers() const override;
-    StatsSnapshot stats() const override;
-    // On the loop nothing changes between two reads: the pieces, read in turn.
-    DispatchPicture picture() const override;
-    void queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer) override;
-    void messages(const MessagesRequest &request, QObject *context, Answer<MessagePage> answer) override;
-    void message(qint64 id, QObject *context, Answer<MessageDetail> answer) override;
+    // Where the control thread sends the operator's reads (messages,
+    // message): straight to the database, never through the loop.
+    OperatorQueries &operatorQueries();
 
-    // These three act and answer at once, on the dispatch loop.
-    void reload(uint uid, QObject *context, Answer<QStringList> answer) override;
-    void drain(const QString &stage, uint uid, QObject *context, Answer<bool> answer) override;
-    void resume(const QString &stage, uint uid, QObject *context, Answer<bool> answer) override;
-    void requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer) override;
-    void set(const OverlaySetting &setting, uint uid, QObject *context, Answer<bool> answer) override;
+protected:
+    void countQueues(Freshness freshness, Answer<QueueCounts> answer) override;
+    // These two act and answer at once, on the dispatch loop.
+    void reloadNow(uint uid, Answer<QStringList> answer) override;
+    void setDrained(const QString &stage, bool drained, uint uid, Answer<bool> answer) override;
+    // These two on the operator thread.
+    void requeueRows(const RequeueRequest &request, uint uid, Answer<RequeueOutcome> answer) override;
+    void writeSetting(const OverlaySetting &setting, uint uid, Answer<bool> answer) override;
 
 private:
     Lifecycle lifecycle() const;
-    Result<QStringList, QString> reloadNow(uint uid);
-    // Why an operator query cannot reach the database now, if it cannot.
+    DaemonInfo info() const;
+    QList<PoolSnapshot> pools() const;
+    QList<WorkerSnapshot> workers() const;
+    StatsSnapshot stats() const;
+    Result<QStringList, QString> reload(uint uid);
+    std::optional<QString> drainOrResume(const QString &stage, bool drained, uint uid);
     std::optional<QString> databaseUnreachable() const;
+    QString notRunning() const;
     void emitEvent(const QString &name, QJsonObject fields);
-    std::optional<QString> setDrained(const QString &stage, bool drained, uint uid);
-    OperatorThread &operatorThread();
     void startCount();
     void countsArrived(Result<QueueCounts, QString> counts, quint64 generation);
     void forgetCounts();
     void requeueDone(const RequeueRequest &request, uint uid, const Result<RequeueOutcome, QString> &outcome);
-    void configChanged();
 
     Dispatcher &m_d;
     QDateTime m_startedAt;
@@ -106,7 +107,8 @@ private:
     DispatchBoard *m_board = nullptr;
     QTimer m_publishSoon; // single shot
 
-    std::unique_ptr<OperatorThread> m_operator; // opened at the first operator query
+    // Its connection opens at the first job, with the settings in force then.
+    std::unique_ptr<OperatorThread> m_operator;
     std::optional<QueueCounts> m_queueCache;
     QElapsedTimer m_queueCacheAge;
     bool m_counting = false;
@@ -116,7 +118,6 @@ private:
     // Askers waiting for a count that begins in their generation.
     struct CountWaiter
     {
-        QPointer<QObject> context;
         quint64 generation = 0;
         Answer<QueueCounts> answer;
     };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// DispatchState's admin side (DispatchControl): reload, drain and resume on
+// DispatchState's admin side (DispatchPort): reload, drain and resume on
 // the dispatch loop, requeue and set on the operator thread.
 #include "core/dispatchstate.h"
 
@@ -14,19 +14,22 @@ namespace pepsi {
 namespace event = protocol::event;
 namespace field = protocol::field;
 
-// --- DispatchControl ---------------------------------------------------------
-
-void DispatchState::reload(uint uid, QObject *, Answer<QStringList> answer)
+QString DispatchState::notRunning() const
 {
-    Result<QStringList, QString> names = reloadNow(uid);
+    return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
+}
+
+void DispatchState::reloadNow(uint uid, Answer<QStringList> answer)
+{
+    Result<QStringList, QString> names = reload(uid);
     publishPicture();
     answer(std::move(names));
 }
 
-Result<QStringList, QString> DispatchState::reloadNow(uint uid)
+Result<QStringList, QString> DispatchState::reload(uint uid)
 {
     if (!m_d.isServing())
-        return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
+        return notRunning();
     if (!m_d.isDatabaseUp())
         return QStringLiteral("the database is unreachable; the overlay is read again once it is back");
     qCInfo(lcMain).noquote() << "reload requested on the control socket by uid" << uid;
@@ -39,10 +42,10 @@ Result<QStringList, QString> DispatchState::reloadNow(uint uid)
     return m_d.graph().names();
 }
 
-std::optional<QString> DispatchState::setDrained(const QString &stage, bool drained, uint uid)
+std::optional<QString> DispatchState::drainOrResume(const QString &stage, bool drained, uint uid)
 {
     if (!m_d.isServing())
-        return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
+        return notRunning();
     const WorkerPool *pool = m_d.pool(stage);
     if (!pool)
         return QStringLiteral("unknown stage \"%1\" (stages: %2)")
@@ -57,31 +60,24 @@ std::optional<QString> DispatchState::setDrained(const QString &stage, bool drai
     return std::nullopt;
 }
 
-void DispatchState::drain(const QString &stage, uint uid, QObject *, Answer<bool> answer)
+void DispatchState::setDrained(const QString &stage, bool drained, uint uid, Answer<bool> answer)
 {
-    const auto error = setDrained(stage, true, uid);
+    const auto error = drainOrResume(stage, drained, uid);
     answer(error ? Result<bool, QString>(*error) : Result<bool, QString>(true));
 }
 
-void DispatchState::resume(const QString &stage, uint uid, QObject *, Answer<bool> answer)
-{
-    const auto error = setDrained(stage, false, uid);
-    answer(error ? Result<bool, QString>(*error) : Result<bool, QString>(true));
-}
-
-void DispatchState::requeue(const RequeueRequest &request, uint uid, QObject *context, Answer<RequeueOutcome> answer)
+void DispatchState::requeueRows(const RequeueRequest &request, uint uid, Answer<RequeueOutcome> answer)
 {
     if (!m_d.isServing())
-        return answer(QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle())));
+        return answer(notRunning());
     if (!m_d.isDatabaseUp())
         return answer(QStringLiteral("the database is unreachable; nothing was requeued"));
-    QPointer<QObject> asker(context);
-    operatorThread().requeue(request, this,
-                             [this, request, uid, asker, answer](Result<RequeueOutcome, QString> outcome) {
-                                 requeueDone(request, uid, outcome);
-                                 if (asker)
-                                     answer(std::move(outcome));
-                             });
+    // Settled here, on the loop, before the asker hears: its next `queues`
+    // or `status` counts anew and sees the rows moved.
+    m_operator->requeue(request, this, [this, request, uid, answer](Result<RequeueOutcome, QString> outcome) {
+        requeueDone(request, uid, outcome);
+        answer(std::move(outcome));
+    });
 }
 
 void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const Result<RequeueOutcome, QString> &outcome)
@@ -103,29 +99,27 @@ void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const R
         m_d.rowsPending(request.stage);
 }
 
-void DispatchState::set(const OverlaySetting &setting, uint uid, QObject *context, Answer<bool> answer)
+void DispatchState::writeSetting(const OverlaySetting &setting, uint uid, Answer<bool> answer)
 {
     if (!m_d.isServing())
-        return answer(QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle())));
+        return answer(notRunning());
     if (!m_d.isDatabaseUp())
         return answer(QStringLiteral("the database is unreachable; config_overlay was not written"));
     ++m_setsUnheard;
     // Logged whatever the asker does meanwhile: the row is written either way.
-    operatorThread().setOverlay(
-        setting, this, [this, setting, uid, asker = QPointer<QObject>(context), answer](Result<bool, QString> written) {
-            if (written) {
-                qCInfo(lcMain).noquote() << QStringLiteral(
-                                                "config_overlay (%1, %2) set to %3 on the control socket by uid %4")
-                                                .arg(setting.section, setting.option, setting.value)
-                                                .arg(uid);
-            } else {
-                // Nothing was written, so no notification comes of it.
-                m_setsUnheard = std::max(0, m_setsUnheard - 1);
-                qCWarning(lcMain).noquote() << written.error();
-            }
-            if (asker)
-                answer(std::move(written));
-        });
+    m_operator->setOverlay(setting, this, [this, setting, uid, answer](Result<bool, QString> written) {
+        if (written) {
+            qCInfo(lcMain).noquote() << QStringLiteral(
+                                            "config_overlay (%1, %2) set to %3 on the control socket by uid %4")
+                                            .arg(setting.section, setting.option, setting.value)
+                                            .arg(uid);
+        } else {
+            // Nothing was written, so no notification comes of it.
+            m_setsUnheard = std::max(0, m_setsUnheard - 1);
+            qCWarning(lcMain).noquote() << written.error();
+        }
+        answer(std::move(written));
+    });
 }
 
 } // namespace pepsi

@@ -21,10 +21,13 @@ void DispatchBoard::publish(DispatchPicture picture)
 DispatchPicture DispatchBoard::picture() const
 {
     QMutexLocker lock(&m_mutex);
-    if (m_requestPublish && (!m_pictureAge.isValid() || m_pictureAge.elapsed() > MaxAgeMs)) {
+    if (m_requestPublish && (!m_pictureAge.isValid() || m_pictureAge.elapsed() > m_maxAgeMs)) {
         const quint64 seen = m_generation;
-        m_requestPublish();
+        const std::function<void()> request = m_requestPublish;
         QDeadlineTimer deadline(MaxWaitMs);
+        lock.unlock();
+        request();
+        lock.relock();
         while (m_generation == seen && m_published.wait(&m_mutex, deadline)) { }
     }
     return m_picture;

@@ -11,11 +11,12 @@
 
 namespace pepsi {
 
-// What the control socket's thread reads of the dispatcher without waiting
-// for the dispatch loop, which may be inside a claim or a commit: the last
-// picture the loop published and its last queue counts. Written on the loop
-// (DispatchState), read on the control thread (DispatchMirror); each call
-// takes the lock for a copy of implicitly shared values, nothing longer.
+// The only way the control socket's thread reads the dispatcher, without
+// waiting for the dispatch loop, which may be inside a claim or a commit: the
+// last picture the loop published and its last queue counts. Written on the
+// loop (DispatchState), read on the control thread (one picture() per
+// reply); each call takes the lock for a copy of implicitly shared values,
+// nothing longer.
 //
 // A busy loop publishes often (DispatchState: within PublishDelayMs of a
 // change); an idle one does not, and its picture ages (rates decay, uptime
@@ -28,7 +29,18 @@ public:
     static constexpr qint64 MaxAgeMs = 250;
     static constexpr int MaxWaitMs = 100;
 
-    // How to ask the loop to publish, from any thread (DispatchState: a queued call).
+    DispatchBoard() = default;
+    // A board whose picture is older than `maxAgeMs` (-1: always) asks for a
+    // new one: a test's scripted dispatcher, which publishes at once when
+    // asked, is read afresh at every picture().
+    explicit DispatchBoard(qint64 maxAgeMs)
+        : m_maxAgeMs(maxAgeMs)
+    { }
+
+    // How to ask the loop to publish, from any thread (DispatchState: a
+    // queued call). Called without the board's lock, as a scripted
+    // dispatcher publishes at once: what it calls must outlive every reader
+    // (main() destroys the control thread before the dispatcher).
     void setPublishRequest(std::function<void()> request);
     void publish(DispatchPicture picture);
     // The picture, refreshed first if it is older than MaxAgeMs.
@@ -44,6 +56,7 @@ public:
     std::optional<AgedCounts> counts() const;
 
 private:
+    const qint64 m_maxAgeMs = MaxAgeMs;
     mutable QMutex m_mutex;
     mutable QWaitCondition m_published;
     std::function<void()> m_requestPublish;

@@ -11,7 +11,7 @@
 #include <QString>
 #include <optional>
 
-// The values DispatchView hands out (model/dispatchview.h): copies taken in one
+// The values the dispatcher's picture carries (model/dispatchview.h): copies taken in one
 // call. Kept apart from the interface so that the pools can fill them without
 // seeing the control side. The ones the control protocol carries as they are
 // (pools, workers, statistics, queue counts, the lifecycle) are the shared

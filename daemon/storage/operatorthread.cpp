@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "storage/operatorthread.h"
 
+#include "model/answerrelay.h"
 #include "storage/controlstore.h"
 #include "storage/messagestore.h"
 
-#include <QPointer>
 #include <QSqlDatabase>
 #include <optional>
 #include <type_traits>
@@ -67,6 +67,12 @@ public:
         return *std::move(answer);
     }
 
+    void configure(QString database, SessionLimits limits)
+    {
+        m_database = std::move(database);
+        m_limits = limits;
+    }
+
     void close()
     {
         if (QSqlDatabase::contains(OperatorConnection)) {
@@ -109,18 +115,19 @@ OperatorThread::~OperatorThread()
 template<typename T>
 void OperatorThread::submit(std::function<Result<T, QString>(OperatorWorker &)> job, QObject *context, Done<T> done)
 {
-    // The answer comes back through this object, which outlives the thread;
-    // `context` is only looked at here, on its own thread.
-    QPointer<QObject> guard(context);
+    // This object outlives the thread, so its flag may be read there.
     OperatorWorker *worker = m_worker;
-    QMetaObject::invokeMethod(worker, [this, worker, job = std::move(job), guard, done = std::move(done)] {
-        Result<T, QString> result =
-            m_stopping ? Result<T, QString>(failure(QStringLiteral("the dispatcher is stopping"))) : job(*worker);
-        QMetaObject::invokeMethod(this, [guard, done, result = std::move(result)] {
-            if (guard)
-                done(result);
+    QMetaObject::invokeMethod(
+        worker, [this, worker, job = std::move(job), answer = answerOn(context, std::move(done))] {
+            answer(m_stopping ? Result<T, QString>(failure(QStringLiteral("the dispatcher is stopping")))
+                              : job(*worker));
         });
-    });
+}
+
+void OperatorThread::configure(const QString &database, SessionLimits limits)
+{
+    OperatorWorker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker, database, limits] { worker->configure(database, limits); });
 }
 
 void OperatorThread::reconnect()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "model/operatorqueries.h"
 #include "model/snapshots.h"
 #include "result.h"
 #include "storage/dispatcherconnection.h"
@@ -18,28 +19,34 @@ class OperatorWorker;
 // their own, in a thread of their own, so that a slow count on a table with a
 // long history never holds up a claim round (STYLE #6: the connection is
 // opened, used and removed in that thread). Jobs run one at a time in the
-// order they were submitted; each answer is delivered on the submitter's
-// thread through `context`, and dropped if `context` is gone by then.
-// The connection opens at the first job and again after it broke; it carries
-// the dispatcher's application_name and statement and lock timeouts.
-class OperatorThread : public QObject
+// order they were submitted, from whichever thread (the dispatch loop's
+// counts, requeues and writes; the control thread's reads); each answer is
+// delivered on the thread of its `context`, and dropped if `context` is gone
+// by then. The connection opens at the first job and again after it broke;
+// it carries the dispatcher's application_name and statement and lock
+// timeouts.
+class OperatorThread : public QObject, public OperatorQueries
 {
     Q_OBJECT
 
 public:
     template<typename T>
-    using Done = std::function<void(Result<T, QString>)>;
+    using Done = Answer<T>;
 
     OperatorThread(QString database, QString applicationName, SessionLimits limits, QObject *parent = nullptr);
     // Waits for the job that runs (bounded by the statement timeout) and
     // closes the connection.
     ~OperatorThread() override;
 
+    // The connection opened from here on (by the next job that opens one)
+    // uses these; jobs already submitted keep the earlier ones.
+    void configure(const QString &database, SessionLimits limits);
+
     void queueCounts(QObject *context, Done<QueueCounts> done);
     void requeue(const RequeueRequest &request, QObject *context, Done<RequeueOutcome> done);
-    void messages(const MessagesRequest &request, QObject *context, Done<MessagePage> done);
+    void messages(const MessagesRequest &request, QObject *context, Done<MessagePage> done) override;
     // An error naming the id when there is no such row.
-    void message(qint64 id, QObject *context, Done<MessageDetail> done);
+    void message(qint64 id, QObject *context, Done<MessageDetail> done) override;
     void setOverlay(const OverlaySetting &setting, QObject *context, Done<bool> done);
     // The dispatcher is stopping: jobs not yet begun are answered with an
     // error instead of touching the database (a requeue after a stop began

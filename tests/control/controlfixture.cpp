@@ -8,7 +8,7 @@
 ControlFixture::ControlFixture(QObject *parent)
     : QObject(parent)
     , m_dispatch(std::make_unique<FakeDispatch>())
-    , m_server(std::make_unique<pepsi::ControlServer>(*m_dispatch, *m_dispatch))
+    , m_server(std::make_unique<pepsi::ControlServer>(m_dispatch->board(), *m_dispatch, *m_dispatch))
 {
     // No tick unless a test asks for one: it would number events and wake
     // clients at times no test chose.

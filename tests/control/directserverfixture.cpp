@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "directserverfixture.h"
 
+#include <QTest>
+
 DirectServerFixture::DirectServerFixture()
-    : m_server(m_dispatch, m_dispatch)
+    : m_server(m_dispatch.board(), m_dispatch, m_dispatch)
 { }
 
 bool DirectServerFixture::listen()
@@ -13,3 +15,11 @@ bool DirectServerFixture::listen()
     }
     return true;
 }
+
+void DirectServerTest::init()
+{
+    m_daemon = std::make_unique<DirectServerFixture>();
+    QVERIFY(m_daemon->listen());
+}
+
+void DirectServerTest::cleanup() { m_daemon.reset(); }

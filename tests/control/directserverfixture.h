@@ -4,15 +4,17 @@
 #include "control/controlserver.h"
 #include "fakedispatch.h"
 
+#include <QObject>
 #include <QString>
 #include <QTemporaryDir>
+#include <memory>
 
 // The daemon's real control socket for the tests of the socket itself, in
 // process and without a database: a ControlServer over a scripted
 // FakeDispatch, listening on path() in a temporary directory with nothing
 // between it and the clients (ControlFixture puts a recording proxy there,
-// for the clients' tests). One per test function: made in init(), dropped in
-// cleanup(), the server first, then what it reads, then the directory.
+// for the clients' tests). One per test function (DirectServerTest): dropped
+// the server first, then what it reads, then the directory.
 class DirectServerFixture
 {
 public:
@@ -33,4 +35,19 @@ private:
     QTemporaryDir m_dir;
     FakeDispatch m_dispatch;
     pepsi::ControlServer m_server;
+};
+
+// A test of the control socket itself: every test function gets a
+// DirectServerFixture of its own, listening, made in init() and dropped in
+// cleanup(). Qt Test runs a base class's init() and cleanup() as its own.
+class DirectServerTest : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+protected:
+    std::unique_ptr<DirectServerFixture> m_daemon;
 };

@@ -10,6 +10,7 @@ using namespace Qt::StringLiterals;
 
 FakeDispatch::FakeDispatch()
 {
+    m_board.setPublishRequest([this] { m_board.publish(read()); });
     m_info.version = u"0.1.0"_s;
     m_info.pid = 4242;
     m_info.startedAt = QDateTime::currentDateTimeUtc().addSecs(-61);
@@ -84,7 +85,7 @@ DispatchPicture FakeDispatch::read() const
     QList<PoolSnapshot> pools = m_pools;
     for (PoolSnapshot &pool : pools)
         pool.drained = m_drained.contains(pool.stage);
-    return DispatchPicture{m_info, m_graph, m_settings, pools, m_workers, m_stats};
+    return DispatchPicture{m_info, m_graph, m_settings, pools, m_workers, m_stats, true};
 }
 
 void FakeDispatch::releaseAnswers()
@@ -93,15 +94,12 @@ void FakeDispatch::releaseAnswers()
         answer();
 }
 
-void FakeDispatch::queueCounts(QObject *context, Freshness freshness, Answer<QueueCounts> answer)
+void FakeDispatch::countQueues(Freshness freshness, Answer<QueueCounts> answer)
 {
     ++m_queueQueries;
     Q_UNUSED(freshness); // a fake's counts are always fresh
     if (m_deferAnswers) {
-        m_deferred.append([asker = QPointer<QObject>(context), answer, counts = m_queues] {
-            if (asker)
-                answer(counts);
-        });
+        m_deferred.append([answer, counts = m_queues] { answer(counts); });
         return;
     }
     if (!m_queuesError.isEmpty())
@@ -160,39 +158,33 @@ void FakeDispatch::message(qint64 id, QObject *, Answer<MessageDetail> answer)
     answer(m_messageDetails.value(id));
 }
 
-void FakeDispatch::set(const OverlaySetting &setting, uint uid, QObject *, Answer<bool> answer)
+void FakeDispatch::writeSetting(const OverlaySetting &setting, uint uid, Answer<bool> answer)
 {
     m_calls << u"set %1 %2 %3 %4"_s.arg(setting.section, setting.option, setting.value).arg(uid);
     answer(true);
 }
 
-void FakeDispatch::reload(uint uid, QObject *, Answer<QStringList> answer)
+void FakeDispatch::reloadNow(uint uid, Answer<QStringList> answer)
 {
     m_calls << u"reload %1"_s.arg(uid);
     answer(m_graph.names());
 }
 
-void FakeDispatch::drain(const QString &stage, uint uid, QObject *, Answer<bool> answer)
+void FakeDispatch::setDrained(const QString &stage, bool drained, uint uid, Answer<bool> answer)
 {
-    if (!m_drainError.isEmpty())
+    if (drained && !m_drainError.isEmpty())
         return answer(m_drainError);
     if (!m_graph.stage(stage))
         return answer(u"unknown stage \"%1\""_s.arg(stage));
-    m_calls << u"drain %1 %2"_s.arg(stage).arg(uid);
-    m_drained.insert(stage);
+    m_calls << u"%1 %2 %3"_s.arg(drained ? u"drain"_s : u"resume"_s, stage).arg(uid);
+    if (drained)
+        m_drained.insert(stage);
+    else
+        m_drained.remove(stage);
     answer(true);
 }
 
-void FakeDispatch::resume(const QString &stage, uint uid, QObject *, Answer<bool> answer)
-{
-    if (!m_graph.stage(stage))
-        return answer(u"unknown stage \"%1\""_s.arg(stage));
-    m_calls << u"resume %1 %2"_s.arg(stage).arg(uid);
-    m_drained.remove(stage);
-    answer(true);
-}
-
-void FakeDispatch::requeue(const RequeueRequest &request, uint uid, QObject *, Answer<RequeueOutcome> answer)
+void FakeDispatch::requeueRows(const RequeueRequest &request, uint uid, Answer<RequeueOutcome> answer)
 {
     QStringList ids;
     for (qint64 id : request.ids)

@@ -18,32 +18,18 @@
 using namespace pepsi;
 using namespace Qt::StringLiterals;
 
-class tst_ControlAdmin : public QObject
+class tst_ControlAdmin : public DirectServerTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void init();
-    void cleanup();
-
     void requests_data();
     void requests();
     void adminRefused_data();
     void adminRefused();
     void adminCommandsReachTheDaemon();
     void adminRequestIsLoggedCut();
-
-private:
-    std::unique_ptr<DirectServerFixture> m_daemon;
 };
-
-void tst_ControlAdmin::init()
-{
-    m_daemon = std::make_unique<DirectServerFixture>();
-    QVERIFY(m_daemon->listen());
-}
-
-void tst_ControlAdmin::cleanup() { m_daemon.reset(); }
 
 void tst_ControlAdmin::requests_data()
 {

@@ -51,14 +51,11 @@ int rawConnect(const QString &path)
 
 } // namespace
 
-class tst_ControlLimits : public QObject
+class tst_ControlLimits : public DirectServerTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void init();
-    void cleanup();
-
     void lineLimit_data();
     void lineLimit();
     void halfLineWaits();
@@ -69,18 +66,7 @@ private Q_SLOTS:
     void bigPoolRepliesFit_data();
     void bigPoolRepliesFit();
     void nonReaderIsDropped();
-
-private:
-    std::unique_ptr<DirectServerFixture> m_daemon;
 };
-
-void tst_ControlLimits::init()
-{
-    m_daemon = std::make_unique<DirectServerFixture>();
-    QVERIFY(m_daemon->listen());
-}
-
-void tst_ControlLimits::cleanup() { m_daemon.reset(); }
 
 // Requests answered off the dispatch loop (the queue counts) and at once
 // (version), pipelined in one write: the replies keep the requests' order,

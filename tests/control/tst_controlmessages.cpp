@@ -15,30 +15,16 @@
 using namespace pepsi;
 using namespace Qt::StringLiterals;
 
-class tst_ControlMessages : public QObject
+class tst_ControlMessages : public DirectServerTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void init();
-    void cleanup();
-
     void requests_data();
     void requests();
     void messagesPageFitsTheLine();
     void messagesReasonsAndFilters();
-
-private:
-    std::unique_ptr<DirectServerFixture> m_daemon;
 };
-
-void tst_ControlMessages::init()
-{
-    m_daemon = std::make_unique<DirectServerFixture>();
-    QVERIFY(m_daemon->listen());
-}
-
-void tst_ControlMessages::cleanup() { m_daemon.reset(); }
 
 void tst_ControlMessages::requests_data()
 {

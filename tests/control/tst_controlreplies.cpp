@@ -13,30 +13,16 @@
 using namespace pepsi;
 using namespace Qt::StringLiterals;
 
-class tst_ControlReplies : public QObject
+class tst_ControlReplies : public DirectServerTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void init();
-    void cleanup();
-
     void oneMomentPerReply_data();
     void oneMomentPerReply();
     void narrowingHints_data();
     void narrowingHints();
-
-private:
-    std::unique_ptr<DirectServerFixture> m_daemon;
 };
-
-void tst_ControlReplies::init()
-{
-    m_daemon = std::make_unique<DirectServerFixture>();
-    QVERIFY(m_daemon->listen());
-}
-
-void tst_ControlReplies::cleanup() { m_daemon.reset(); }
 
 // The fake's dispatcher moves on between any two reads, as the loop may
 // publish between two reads of the control thread: in moment N each of the

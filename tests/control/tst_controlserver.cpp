@@ -17,31 +17,17 @@
 using namespace pepsi;
 using namespace Qt::StringLiterals;
 
-class tst_ControlServer : public QObject
+class tst_ControlServer : public DirectServerTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void init();
-    void cleanup();
-
     void requests_data();
     void requests();
     void everyCommandIsInHelp();
     void queuesErrorInStatus();
     void metricsExposition();
-
-private:
-    std::unique_ptr<DirectServerFixture> m_daemon;
 };
-
-void tst_ControlServer::init()
-{
-    m_daemon = std::make_unique<DirectServerFixture>();
-    QVERIFY(m_daemon->listen());
-}
-
-void tst_ControlServer::cleanup() { m_daemon.reset(); }
 
 void tst_ControlServer::requests_data()
 {

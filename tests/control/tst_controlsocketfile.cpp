@@ -19,29 +19,15 @@
 using namespace pepsi;
 using namespace Qt::StringLiterals;
 
-class tst_ControlSocketFile : public QObject
+class tst_ControlSocketFile : public DirectServerTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void init();
-    void cleanup();
-
     void socketModeAndLock();
     void staleSocketIsReplaced();
     void liveSocketWithoutLockIsKept();
-
-private:
-    std::unique_ptr<DirectServerFixture> m_daemon;
 };
-
-void tst_ControlSocketFile::init()
-{
-    m_daemon = std::make_unique<DirectServerFixture>();
-    QVERIFY(m_daemon->listen());
-}
-
-void tst_ControlSocketFile::cleanup() { m_daemon.reset(); }
 
 void tst_ControlSocketFile::socketModeAndLock()
 {
@@ -56,7 +42,7 @@ void tst_ControlSocketFile::socketModeAndLock()
 
     // A second server on the same path: refused, the first one keeps serving.
     FakeDispatch otherFake;
-    ControlServer second(otherFake, otherFake);
+    ControlServer second(otherFake.board(), otherFake, otherFake);
     const auto error = second.listen(m_daemon->path());
     QVERIFY(error);
     QVERIFY2(error->contains(u"still running"_s) && error->contains(QString::number(::getpid())), qPrintable(*error));
@@ -88,7 +74,7 @@ void tst_ControlSocketFile::staleSocketIsReplaced()
     lock.write("999999\npepsi-dispatch\n" + QSysInfo::machineHostName().toUtf8() + "\n");
     lock.close();
 
-    ControlServer server(m_daemon->dispatch(), m_daemon->dispatch());
+    ControlServer server(m_daemon->dispatch().board(), m_daemon->dispatch(), m_daemon->dispatch());
     const auto error = server.listen(m_daemon->path());
     QVERIFY2(!error, qPrintable(error.value_or(QString())));
     ControlTestClient client;
@@ -102,7 +88,7 @@ void tst_ControlSocketFile::liveSocketWithoutLockIsKept()
     // Something that does not take our lock listens there.
     QLocalServer foreign;
     QVERIFY(foreign.listen(m_daemon->path()));
-    ControlServer server(m_daemon->dispatch(), m_daemon->dispatch());
+    ControlServer server(m_daemon->dispatch().board(), m_daemon->dispatch(), m_daemon->dispatch());
     const auto error = server.listen(m_daemon->path());
     QVERIFY(error);
     QVERIFY2(error->contains(u"not taking it over"_s), qPrintable(*error));

@@ -13,28 +13,14 @@
 using namespace pepsi;
 using namespace Qt::StringLiterals;
 
-class tst_ControlSubscriptions : public QObject
+class tst_ControlSubscriptions : public DirectServerTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void init();
-    void cleanup();
-
     void eventsAndFilters();
     void ticksCoalesce();
-
-private:
-    std::unique_ptr<DirectServerFixture> m_daemon;
 };
-
-void tst_ControlSubscriptions::init()
-{
-    m_daemon = std::make_unique<DirectServerFixture>();
-    QVERIFY(m_daemon->listen());
-}
-
-void tst_ControlSubscriptions::cleanup() { m_daemon.reset(); }
 
 void tst_ControlSubscriptions::eventsAndFilters()
 {

@@ -95,7 +95,7 @@ void tst_ControlThread::init()
     m_fake = std::make_unique<FakeDispatch>();
     m_board = std::make_unique<DispatchBoard>();
     publish();
-    m_control = std::make_unique<ControlThread>(*m_fake, *m_fake, *m_board);
+    m_control = std::make_unique<ControlThread>(*m_board, *m_fake, *m_fake);
     const auto error = m_control->listen(path());
     QVERIFY2(!error, qPrintable(error.value_or(QString())));
     QVERIFY(m_control->isListening());
@@ -111,8 +111,7 @@ void tst_ControlThread::cleanup()
 
 void tst_ControlThread::publish() const
 {
-    m_board->publish(DispatchPicture{m_fake->info(), m_fake->graph(), m_fake->settings(), m_fake->pools(),
-                                     m_fake->workers(), m_fake->stats()});
+    m_board->publish(m_fake->picture());
     m_board->setCounts(m_fake->m_queues);
 }
 

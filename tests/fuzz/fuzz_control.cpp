@@ -110,7 +110,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     Subscription subscription;
     const bool admin = data[0] & 1;
-    CommandContext context{fake, fake, PeerCredentials{admin ? 0U : 1000U, 4321}, admin, subscription, 7, &fake};
+    CommandContext context{fake.board(), fake,         fake, PeerCredentials{admin ? 0U : 1000U, 4321},
+                           admin,        subscription, 7,    &fake};
 
     // Framed as ControlConnection frames it, by the protocol's one framer; a
     // last line without its newline is the last request here (the connection
