@@ -2,6 +2,7 @@
 #include "app/logging.h"
 
 #include <QByteArray>
+#include <QStringList>
 #include <cstdio>
 
 namespace pepsi {
@@ -25,6 +26,15 @@ const char *levelName(QtMsgType type)
     return "?";
 }
 
+QString foldLines(const QString &message)
+{
+    QStringList parts = message.split(u'\n', Qt::SkipEmptyParts);
+    for (QString &part : parts)
+        part = part.trimmed();
+    parts.removeAll(QString());
+    return parts.join(u' ');
+}
+
 void writeLine(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
     QByteArray line;
@@ -32,7 +42,13 @@ void writeLine(QtMsgType type, const QMessageLogContext &context, const QString 
     line.append(levelName(type)).append(' ');
     if (context.category && qstrcmp(context.category, "default") != 0)
         line.append(context.category).append(": ");
-    line.append(message.toUtf8()).append('\n');
+    // One event, one line: a message of several lines (libpq's error texts
+    // are: "server closed the connection unexpectedly\n\tThis probably
+    // means ...") is folded, so that every line of the log is in its format.
+    if (message.contains(u'\n'))
+        line.append(foldLines(message).toUtf8()).append('\n');
+    else
+        line.append(message.toUtf8()).append('\n');
     // One write per line so lines from concurrent processes do not interleave.
     // Nowhere to report a failed write of the log itself.
     (void)std::fwrite(line.constData(), 1, size_t(line.size()), stderr);

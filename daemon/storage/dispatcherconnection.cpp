@@ -2,6 +2,7 @@
 #include "storage/dispatcherconnection.h"
 
 #include "db/database.h"
+#include "storage/pgnotices.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -51,6 +52,7 @@ Result<QSqlDatabase, QString> openDispatcherConnection(const QString &connection
             reason = db.lastError().text().trimmed();
         return QStringLiteral("cannot connect to the database: %1").arg(reason);
     }
+    routeNoticesToLog(db);
     // SET, not options='-c ...': DATABASE may carry options of its own.
     // The claim is prepared once and run thousands of times a minute; left to
     // choose, the server planned it afresh for a third to two thirds of the

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "workers/workerending.h"
 
+#include "workers/processgroup.h"
+
 #include <csignal>
 
 namespace pepsi {
@@ -14,7 +16,7 @@ WorkerEnding::WorkerEnding(QProcess &process, std::chrono::milliseconds terminat
     m_graceTimer.setSingleShot(true);
     connect(&m_killTimer, &QTimer::timeout, this, [this] {
         m_signalSent = SIGKILL;
-        m_process.kill();
+        processgroup::signal(m_process.processId(), SIGKILL);
     });
     connect(&m_graceTimer, &QTimer::timeout, this, &WorkerEnding::graceOver);
 }
@@ -39,7 +41,7 @@ void WorkerEnding::terminate()
 {
     m_graceTimer.stop();
     m_signalSent = SIGTERM;
-    m_process.terminate();
+    processgroup::signal(m_process.processId(), SIGTERM);
     m_killTimer.start(m_terminateGrace);
 }
 

@@ -11,7 +11,7 @@ namespace pepsi {
 
 // How a worker's process is brought to its end: the grace it has to exit on
 // its own once its input is closed (or broke), then SIGTERM, then SIGKILL
-// after the terminate grace. It remembers what it did, for the exit's
+// after the terminate grace, each to its whole process group (processgroup). It remembers what it did, for the exit's
 // classification (WorkerExit). Never waits: every step is a timer.
 class WorkerEnding : public QObject
 {

@@ -2,7 +2,10 @@
 #include "workers/workerprocess.h"
 
 #include "model/logcategories.h"
+#include "workers/processgroup.h"
 #include "workers/workerchild.h"
+
+#include <csignal>
 
 namespace pepsi {
 
@@ -75,7 +78,10 @@ WorkerProcess::~WorkerProcess()
 {
     // Only reached for a live process when the daemon is torn down without a
     // shutdown (QProcess then kills and reaps it); its reports go nowhere.
+    // Its group first, while the leader is still unreaped.
     m_process.disconnect(this);
+    if (m_process.state() != QProcess::NotRunning)
+        processgroup::signal(m_pid, SIGKILL);
 }
 
 void WorkerProcess::start()
@@ -109,6 +115,7 @@ void WorkerProcess::start()
     // QProcess knows the pid once it has forked; started() comes later, from
     // the event loop, and a snapshot taken in between must not say pid 0.
     m_pid = m_process.processId();
+    processgroup::adopt(m_pid);
     m_stderr.setPid(m_pid);
 }
 
@@ -289,6 +296,13 @@ void WorkerProcess::onGraceOver()
 
 void WorkerProcess::onFinished(int exitCode, QProcess::ExitStatus status)
 {
+    // What it started goes with it, however it ended (a crash, our signal, a
+    // clean exit after its input closed): a helper left behind would hold its
+    // pipes and run on unsupervised. Now, in QProcess's reap's call chain
+    // (processgroup.cpp says why that is safe).
+    if (processgroup::signal(m_pid, SIGKILL))
+        qCInfo(lcWorker).noquote() << "stage" << m_launch.stage << "pid" << m_pid
+                                   << "left processes in its process group; killed them";
     // Lines that arrived together with the exit.
     for (int chunk = 0; chunk < MaxChunksAtExit && consumeStdout(); ++chunk) { }
     m_stderr.feed(m_process.readAllStandardError());

@@ -26,6 +26,12 @@
 //                   advance: it lives on, answered, but never reads the
 //                   dispatcher's ids again (they get EPIPE)
 //   fds             store this process's open fds in state.fds.<stage>, then advance
+//   grandchild      start a grandchild ("sleep 600", in this process's group,
+//                   holding its stdin, stdout and stderr), append its pid and a
+//                   newline to the file $PEPSI_FAKE_GRANDCHILDREN, then advance
+//   grandchild-kill the same, then SIGKILL itself without answering
+//   grandchild-hang the same, then hang (SIGTERM ends it; the grandchild stays
+//                   unless its group is signalled)
 //   sql-error       advance, then run a statement that fails (division by
 //                   zero): answers "1 database error: ..."; in a batch it
 //                   aborts the kit's transaction
@@ -62,6 +68,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <thread>
@@ -104,6 +111,28 @@ QJsonArray openFds()
     }
     ::closedir(dir);
     return fds;
+}
+
+// A "sleep 600" in our process group with our stdin, stdout and stderr: a
+// stage program's helper. Its pid goes to $PEPSI_FAKE_GRANDCHILDREN.
+QByteArray startGrandchild()
+{
+    const QByteArray file = qgetenv("PEPSI_FAKE_GRANDCHILDREN");
+    if (file.isEmpty())
+        return "PEPSI_FAKE_GRANDCHILDREN is not set";
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        return std::strerror(errno);
+    if (pid == 0) {
+        ::execlp("sleep", "sleep", "600", static_cast<char *>(nullptr));
+        ::_exit(127);
+    }
+    const int fd = ::open(file.constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return file + ": " + std::strerror(errno);
+    writeOut(fd, QByteArray::number(pid) + '\n');
+    ::close(fd);
+    return {};
 }
 
 // "slow:20" -> 20; -1 when the argument is missing or not a number
@@ -259,6 +288,15 @@ Outcome handle(StageContext &ctx, qint64 id)
             return advanced;
         const QueryResult failed = ctx.exec("SELECT 1 / (0 * $1::bigint)", {QByteArray::number(id)});
         return failed.ok() ? Outcome::fail(2, "fake: division by zero did not fail") : failed.error;
+    }
+    if (kind == "grandchild" || kind == "grandchild-kill" || kind == "grandchild-hang") {
+        if (const QByteArray error = startGrandchild(); !error.isEmpty())
+            return Outcome::fail(2, "fake: grandchild: " + error);
+        if (kind == "grandchild-kill")
+            ::kill(::getpid(), SIGKILL);
+        if (kind == "grandchild-hang")
+            hangForever();
+        return ctx.advance(id, record);
     }
     if (kind == "fds") {
         StateUpdate withFds = record;
