@@ -304,6 +304,19 @@ Configuration Configuration::withOverlay(const QList<OverlayRow> &rows) const
     return result;
 }
 
+Configuration Configuration::without(const QString &section, const QString &option) const
+{
+    Configuration result = *this;
+    const QString key = section.toLower();
+    if (option.isEmpty()) {
+        result.m_sections.remove(key);
+        result.m_sectionOrigins.remove(key);
+    } else if (auto it = result.m_sections.find(key); it != result.m_sections.end()) {
+        it->remove(option.toLower());
+    }
+    return result;
+}
+
 QStringList Configuration::sections() const
 {
     QStringList names = m_sections.keys();

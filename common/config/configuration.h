@@ -53,6 +53,10 @@ public:
     // blanks) apply in (section, option) order, the last winning, whatever
     // order they were read in: the dispatcher and its workers must agree.
     Configuration withOverlay(const QList<OverlayRow> &rows) const;
+    // A copy without one option, or without the whole section when `option`
+    // is empty: `pepsi-dispatch check` sets aside what it has reported so
+    // that StageGraph can find the next problem.
+    Configuration without(const QString &section, const QString &option = {}) const;
     // Why the overlay was refused (too many rows, a value too long), if it was.
     // StageGraph::fromConfiguration reports it, so a reload refuses it too.
     const std::optional<ConfigError> &overlayError() const { return m_overlayError; }

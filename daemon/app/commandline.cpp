@@ -9,6 +9,7 @@ QString CommandLine::usage()
 {
     return QStringLiteral(
         "Usage: pepsi-dispatch [-c FILE] [-L LEVEL] [-v] [-h] serve [--standby]\n"
+        "       pepsi-dispatch [-c FILE] check\n"
         "\n"
         "The PEPSI dispatcher: claims queued messages and feeds them to stage workers.\n"
         "\n"
@@ -20,7 +21,9 @@ QString CommandLine::usage()
         "\n"
         "Commands:\n"
         "  serve              run the dispatcher in the foreground\n"
-        "    --standby        wait for the active dispatcher's lock instead of refusing to start\n");
+        "    --standby        wait for the active dispatcher's lock instead of refusing to start\n"
+        "  check              check the configuration (and the database's overlay) as serve and a\n"
+        "                     reload would read it; print it and exit 0, or every problem and exit 78\n");
 }
 
 Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
@@ -49,6 +52,8 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
         };
 
         if (haveCommand) {
+            if (line.action == Action::Check)
+                return QStringLiteral("check: unknown argument \"%1\"").arg(arg);
             if (arg == u"--standby") {
                 line.standby = true;
                 continue;
@@ -81,12 +86,14 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
         }
         if (arg.startsWith(u'-'))
             return QStringLiteral("unknown option \"%1\"").arg(arg);
-        if (arg != u"serve")
-            return QStringLiteral("unknown command \"%1\" (the one command is serve)").arg(arg);
+        if (arg == u"check")
+            line.action = Action::Check;
+        else if (arg != u"serve")
+            return QStringLiteral("unknown command \"%1\" (serve or check)").arg(arg);
         haveCommand = true;
     }
     if (!haveCommand)
-        return QStringLiteral("missing command: serve");
+        return QStringLiteral("missing command: serve or check");
     return line;
 }
 

@@ -9,10 +9,10 @@
 
 namespace pepsi {
 
-// pepsi-dispatch [-c FILE] [-L LEVEL] [-v] [-h] serve [--standby]
+// pepsi-dispatch [-c FILE] [-L LEVEL] [-v] [-h] serve [--standby] | check
 struct CommandLine
 {
-    enum class Action { Serve, Help, Version };
+    enum class Action { Serve, Check, Help, Version };
     Action action = Action::Serve;
     QString configFile; // empty: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf
     LogLevel logLevel = LogLevel::Info;

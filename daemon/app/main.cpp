@@ -2,6 +2,7 @@
 // pepsi-dispatch: see doc/pepsi-dispatch.rst.
 
 #include "app/commandline.h"
+#include "app/configcheck.h"
 #include "app/logging.h"
 #include "app/privileges.h"
 #include "app/unixsignals.h"
@@ -63,6 +64,16 @@ int main(int argc, char **argv)
         return 0;
     }
     pepsi::installLogging(line.logLevel);
+
+    if (line.action == pepsi::CommandLine::Action::Check) {
+        pepsi::ConfigCheck check(line.resolvedConfigFile());
+        check.run();
+        for (const QString &found : check.found())
+            std::printf("%s\n", found.toLocal8Bit().constData());
+        for (const QString &problem : check.problems())
+            printErr(problem);
+        return check.problems().isEmpty() ? 0 : ExitConfig;
+    }
 
     // Everything that can be wrong with the configuration is found before any
     // database connection: exit 78 leaves the database untouched.

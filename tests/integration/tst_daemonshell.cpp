@@ -101,12 +101,11 @@ void tst_DaemonShell::commandLine_data()
     QTest::newRow("-v") << QStringList{u"-v"_s} << 0 << version << QString();
     QTest::newRow("--version") << QStringList{u"--version"_s} << 0 << version << QString();
     QTest::newRow("no command") << QStringList{} << 64 << QString()
-                                << u"^pepsi-dispatch: missing command: serve"_s + hint;
+                                << u"^pepsi-dispatch: missing command: serve or check"_s + hint;
     QTest::newRow("only options") << QStringList{u"-L"_s, u"DEBUG"_s} << 64 << QString()
-                                  << u"^pepsi-dispatch: missing command: serve"_s + hint;
+                                  << u"^pepsi-dispatch: missing command: serve or check"_s + hint;
     QTest::newRow("unknown command") << QStringList{u"run"_s} << 64 << QString()
-                                     << u"^pepsi-dispatch: unknown command \"run\" \\(the one command is serve\\)"_s
-            + hint;
+                                     << u"^pepsi-dispatch: unknown command \"run\" \\(serve or check\\)"_s + hint;
     QTest::newRow("unknown option") << QStringList{u"--frobnicate"_s, u"serve"_s} << 64 << QString()
                                     << u"^pepsi-dispatch: unknown option \"--frobnicate\""_s + hint;
     QTest::newRow("unknown serve argument") << QStringList{u"serve"_s, u"--now"_s} << 64 << QString()

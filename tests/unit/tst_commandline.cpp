@@ -77,6 +77,9 @@ void TestCommandLine::accepted_data()
     QTest::newRow("serve --standby") << args("serve --standby") << serve << none << LogLevel::Info << true;
     QTest::newRow("-cf -L debug serve --standby")
         << args("-cf -L debug serve --standby") << serve << f << LogLevel::Debug << true;
+    const auto check = CommandLine::Action::Check;
+    QTest::newRow("check") << args("check") << check << none << LogLevel::Info << false;
+    QTest::newRow("-c f check") << args("-c f check") << check << f << LogLevel::Info << false;
     QTest::newRow("-h") << args("-h") << CommandLine::Action::Help << none << LogLevel::Info << false;
     QTest::newRow("--help") << args("--help") << CommandLine::Action::Help << none << LogLevel::Info << false;
     QTest::newRow("-h wins over what follows")
@@ -108,7 +111,7 @@ void TestCommandLine::rejected_data()
     QTest::addColumn<QString>("error");
 
     const auto args = [](const char *text) { return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts); };
-    const QString missing = QStringLiteral("missing command: serve");
+    const QString missing = QStringLiteral("missing command: serve or check");
 
     QTest::newRow("nothing") << QStringList() << missing;
     QTest::newRow("options only") << args("-c f -L debug") << missing;
@@ -130,12 +133,13 @@ void TestCommandLine::rejected_data()
     QTest::newRow("-hx") << args("-hx") << QStringLiteral("unknown option \"-hx\"");
     QTest::newRow("--standby before serve")
         << args("--standby serve") << QStringLiteral("unknown option \"--standby\"");
-    QTest::newRow("unknown command") << args("run")
-                                     << QStringLiteral("unknown command \"run\" (the one command is serve)");
+    QTest::newRow("unknown command") << args("run") << QStringLiteral("unknown command \"run\" (serve or check)");
     QTest::newRow("command is case-sensitive")
-        << args("SERVE") << QStringLiteral("unknown command \"SERVE\" (the one command is serve)");
+        << args("SERVE") << QStringLiteral("unknown command \"SERVE\" (serve or check)");
     QTest::newRow("argument after serve") << args("serve extra") << QStringLiteral("serve: unknown argument \"extra\"");
     QTest::newRow("serve twice") << args("serve serve") << QStringLiteral("serve: unknown argument \"serve\"");
+    QTest::newRow("argument after check")
+        << args("check --standby") << QStringLiteral("check: unknown argument \"--standby\"");
     QTest::newRow("global option after serve")
         << args("serve -c f") << QStringLiteral("serve: unknown argument \"-c\"");
     QTest::newRow("-h after serve") << args("serve -h") << QStringLiteral("serve: unknown argument \"-h\"");
