@@ -67,6 +67,7 @@ private Q_SLOTS:
     void modelsPageAndCountTheWholeStatus();
     void findsAMessageAndShowsItsState();
     void requeuesTheSelectionAndAReasonInBatches();
+    void requeuesTheCountConfirmed();
     void warnsWhileTheStageFails();
     void warnsWhenTheLastMessagesFailed();
     void confirmationNamesTheStatusTranslated();
@@ -245,6 +246,40 @@ void TestConsoleMessages::requeuesTheSelectionAndAReasonInBatches()
     // The other reason's rows stay failed; the view counts again.
     QTRY_COMPARE(view->reasons()->total(), 40);
     QTRY_COMPARE(view->messages()->rowCount(), 40);
+}
+
+// 800 of a reason confirmed, 40 more fail for it while the question is
+// open: 800 move, the oldest, and the 40 stay failed.
+void TestConsoleMessages::requeuesTheCountConfirmed()
+{
+    addFailed(m_daemon->dispatch(), 1, 800, BadInput);
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    QString asked;
+    window.actions()->setConfirm([this, &asked](const QString &, const QString &question) {
+        asked = question;
+        addFailed(m_daemon->dispatch(), 5001, 40, BadInput);
+        return true;
+    });
+    QSignalSpy done(window.messagesView(), &MessagesView::done);
+    openFailedOfEnrich(window);
+    QTRY_VERIFY(window.actions()->reload()->isEnabled());
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->reasons()->count(BadInput), 800);
+    view->reasonView()->selectRow(1);
+    QTRY_VERIFY(view->requeueReasonButton()->isEnabled());
+    m_daemon->clearRecord();
+    view->requeueReason();
+    QTRY_COMPARE(done.size(), 1);
+    QVERIFY2(asked.startsWith(u"Put 800 messages of stage enrich"_s), qPrintable(asked));
+    QCOMPARE(done.last().value(0).toString(), u"800 messages of stage enrich put back to pending."_s);
+    QSet<qint64> moved;
+    for (const QJsonObject &batch : m_daemon->requests(u"requeue"_s))
+        for (const QJsonValue &id : batch.value("ids"_L1).toArray())
+            moved.insert(id.toInteger());
+    QCOMPARE(moved.size(), 800);
+    QVERIFY(moved.contains(1) && moved.contains(800) && !moved.contains(5001));
+    QTRY_COMPARE(view->reasons()->count(BadInput), 40);
 }
 
 // The stage's runs since the last snapshot all failed: the view says so
