@@ -31,6 +31,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace pepsi::console {
 
@@ -316,6 +317,9 @@ void MessagesView::requeueRanOrEnded(bool running)
     if (!running) {
         m_reasons->refresh();
         m_list->reload();
+        // The detail shown is asked again with the list: both show one row.
+        if (const qint64 shown = std::exchange(m_shownId, 0))
+            askDetail(shown);
         m_client->post(protocol::cmd::Status);
     }
     updateButtons();
@@ -328,7 +332,10 @@ void MessagesView::onDetail(const ControlReply &reply)
         m_detail->setPlainText(tr("Message %1: %2").arg(m_shownId).arg(reply.errorString()));
         return;
     }
-    m_detail->setPlainText(describe(protocol::messageDetailFromJson(reply.result().toObject())));
+    const MessageDetail detail = protocol::messageDetailFromJson(reply.result().toObject());
+    // The reply is the newer row: the list shows the same claims as the detail.
+    m_list->updateRow(detail.row);
+    m_detail->setPlainText(describe(detail));
 }
 
 } // namespace pepsi::console

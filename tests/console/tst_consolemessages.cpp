@@ -68,6 +68,7 @@ private Q_SLOTS:
     void findsAMessageAndShowsItsState();
     void requeuesTheSelectionAndAReasonInBatches();
     void requeuesTheCountConfirmed();
+    void listAndDetailShowOneClaimCount();
     void warnsWhileTheStageFails();
     void warnsWhenTheLastMessagesFailed();
     void confirmationNamesTheStatusTranslated();
@@ -280,6 +281,27 @@ void TestConsoleMessages::requeuesTheCountConfirmed()
     QCOMPARE(moved.size(), 800);
     QVERIFY(moved.contains(1) && moved.contains(800) && !moved.contains(5001));
     QTRY_COMPARE(view->reasons()->count(BadInput), 40);
+}
+
+// Message 7 was claimed again after the list was read: the detail asks the
+// daemon and the list's row shows the same count.
+void TestConsoleMessages::listAndDetailShowOneClaimCount()
+{
+    addFailed(m_daemon->dispatch(), 1, 20, BadInput);
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    openFailedOfEnrich(window);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->messages()->rowCount(), 20);
+    const QModelIndex claims = view->messages()->index(6, MessageListModel::Claims);
+    QCOMPARE(claims.data().toLongLong(), 2);
+    auto &dispatch = m_daemon->dispatch();
+    dispatch.m_messageDetails[7].row.claims = 5;
+    dispatch.m_messages[6].claims = 5;
+    view->listView()->selectRow(6);
+    QTRY_VERIFY(
+        view->detail()->toPlainText().startsWith(u"Message 7 of stage enrich, status failed, claimed 5 times"_s));
+    QCOMPARE(claims.data().toLongLong(), 5);
 }
 
 // The stage's runs since the last snapshot all failed: the view says so
