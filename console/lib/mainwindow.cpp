@@ -90,6 +90,8 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     m_views[MessagesTab] = m_messages->listView();
     connect(m_messages, &MessagesView::failed, this, &MainWindow::showError);
     connect(m_messages, &MessagesView::done, this, &MainWindow::showDone);
+    // One stage at a time: the tool bar's box and the Messages view's agree.
+    connect(m_messages, &MessagesView::stageShown, this, &MainWindow::selectStage);
     // A stage's failed messages, from where its failures show.
     m_pipeline->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_pipeline, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
@@ -327,6 +329,7 @@ void MainWindow::selectStage(const QString &stage)
         const QSignalBlocker blocker(m_stageBox);
         m_stageBox->setCurrentIndex(m_stageBox->findText(stage)); // -1: the placeholder
     }
+    m_messages->setStage(stage);
 }
 
 void MainWindow::showError(const QString &message)

@@ -191,6 +191,13 @@ void MessagesView::showMessages(const QString &stage, const QString &status)
     queryChanged();
 }
 
+void MessagesView::setStage(const QString &stage)
+{
+    const int index = m_stageBox->findText(stage);
+    if (!stage.isEmpty() && index >= 0 && index != m_stageBox->currentIndex())
+        m_stageBox->setCurrentIndex(index);
+}
+
 void MessagesView::updateStages()
 {
     const QString current = m_stageBox->currentText();
@@ -215,6 +222,8 @@ void MessagesView::queryChanged()
     m_list->setQuery(stage, status);
     updateWarning();
     updateButtons();
+    if (!stage.isEmpty())
+        Q_EMIT stageShown(stage);
 }
 
 std::optional<QString> MessagesView::chosenReason() const

@@ -42,6 +42,9 @@ public:
 
     // Shows `stage`'s messages in `status` ("failed", ...), all reasons.
     void showMessages(const QString &stage, const QString &status);
+    // Shows `stage`'s messages in the status shown (the tool bar's stage
+    // box chose it); nothing for an empty stage.
+    void setStage(const QString &stage);
     // Selects message `id` in the list, or shows its state alone when it is not loaded.
     void findMessage(qint64 id);
 
@@ -72,6 +75,8 @@ public:
 Q_SIGNALS:
     void done(const QString &message);
     void failed(const QString &message);
+    // The stage whose messages are shown now (the tool bar follows it).
+    void stageShown(const QString &stage);
 
 private:
     void updateStages();

@@ -69,6 +69,7 @@ private Q_SLOTS:
     void requeuesTheSelectionAndAReasonInBatches();
     void requeuesTheCountConfirmed();
     void listAndDetailShowOneClaimCount();
+    void toolBarAndViewShowOneStage();
     void warnsWhileTheStageFails();
     void warnsWhenTheLastMessagesFailed();
     void confirmationNamesTheStatusTranslated();
@@ -302,6 +303,31 @@ void TestConsoleMessages::listAndDetailShowOneClaimCount()
     QTRY_VERIFY(
         view->detail()->toPlainText().startsWith(u"Message 7 of stage enrich, status failed, claimed 5 times"_s));
     QCOMPARE(claims.data().toLongLong(), 5);
+}
+
+// Choosing the stage in the Messages view chooses it in the tool bar, and
+// the other way round.
+void TestConsoleMessages::toolBarAndViewShowOneStage()
+{
+    addFailed(m_daemon->dispatch(), 1, 3, BadInput);
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    openFailedOfEnrich(window);
+    QCOMPARE(window.stageBox()->currentText(), u"enrich"_s);
+    QCOMPARE(window.actions()->stage(), u"enrich"_s);
+
+    MessagesView *view = window.messagesView();
+    view->stageBox()->setCurrentIndex(view->stageBox()->findText(u"deliver"_s));
+    QCOMPARE(window.stageBox()->currentText(), u"deliver"_s);
+    QCOMPARE(window.actions()->stage(), u"deliver"_s);
+
+    m_daemon->clearRecord();
+    window.stageBox()->setCurrentIndex(window.stageBox()->findText(u"ingest"_s));
+    Q_EMIT window.stageBox()->textActivated(u"ingest"_s);
+    QCOMPARE(view->stageBox()->currentText(), u"ingest"_s);
+    QCOMPARE(view->messages()->stage(), u"ingest"_s);
+    QCOMPARE(view->statusBox()->currentData().toString(), u"failed"_s);
+    QTRY_VERIFY(m_daemon->count(u"messages"_s) > 0);
 }
 
 // The stage's runs since the last snapshot all failed: the view says so
