@@ -121,8 +121,13 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     auto *across = new QSplitter(Qt::Horizontal, this);
     across->addWidget(m_reasonView);
     across->addWidget(listPane);
-    across->setStretchFactor(0, 2);
-    across->setStretchFactor(1, 3);
+    // Half the width for the reasons from the start: left to the panes' size
+    // hints, the list's long reasons took nearly all of it and squeezed the
+    // reasons' Reason column to a few letters. The sizes are a ratio until
+    // the splitter is first laid out.
+    across->setStretchFactor(0, 1);
+    across->setStretchFactor(1, 1);
+    across->setSizes({1 << 20, 1 << 20});
     auto *down = new QSplitter(Qt::Vertical, this);
     down->setObjectName(u"messagesSplitter"_s);
     down->addWidget(across);

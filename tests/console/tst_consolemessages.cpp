@@ -67,6 +67,7 @@ private Q_SLOTS:
     void modelsPageAndCountTheWholeStatus();
     void findsAMessageAndShowsItsState();
     void requeuesTheSelectionAndAReasonInBatches();
+    void reasonsReadableAtTheDefaultSize();
     void requeuesTheCountConfirmed();
     void listAndDetailShowOneClaimCount();
     void toolBarAndViewShowOneStage();
@@ -248,6 +249,27 @@ void TestConsoleMessages::requeuesTheSelectionAndAReasonInBatches()
     // The other reason's rows stay failed; the view counts again.
     QTRY_COMPARE(view->reasons()->total(), 40);
     QTRY_COMPARE(view->messages()->rowCount(), 40);
+}
+
+// At 1280×800 the reasons pane's Reason column shows a typical reason whole,
+// however long the list's reasons are.
+void TestConsoleMessages::reasonsReadableAtTheDefaultSize()
+{
+    const QString typical = u"status 3: field 'to' is missing"_s;
+    addFailed(m_daemon->dispatch(), 1, 30, typical);
+    addFailed(m_daemon->dispatch(), 101, 30, u"status 3: "_s + QString(300, u'x'));
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    window.resize(1280, 800);
+    openFailedOfEnrich(window);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->reasons()->total(), 60);
+    QTRY_COMPARE(view->messages()->rowCount(), 60);
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTableView *reasons = view->reasonView();
+    const int needed = reasons->fontMetrics().horizontalAdvance(typical);
+    QTRY_VERIFY2(reasons->columnWidth(ReasonModel::Reason) >= needed,
+                 qPrintable(u"%1 < %2"_s.arg(reasons->columnWidth(ReasonModel::Reason)).arg(needed)));
 }
 
 // 800 of a reason confirmed, 40 more fail for it while the question is
