@@ -43,6 +43,7 @@ private Q_SLOTS:
     void viewsFillFromTheDaemon();
     void longStatusMessagesAreShortenedVisibly();
     void missingQueueCountsSayWhy();
+    void onlyCountsAboveZeroAreAlarms();
     void eachTabAsksForWhatItShows();
     void shortcutsSwitchViews();
     void settingsAreRemembered();
@@ -127,6 +128,23 @@ void TestConsoleWindow::longStatusMessagesAreShortenedVisibly()
     Q_EMIT window.actions()->done(u"Stage enrich drained."_s);
     QCOMPARE(bar->currentMessage(), u"Stage enrich drained."_s);
     QVERIFY(bar->toolTip().isEmpty());
+}
+
+// "failed 12" is drawn red, "timed out 0" is not: a zero is not an alarm.
+void TestConsoleWindow::onlyCountsAboveZeroAreAlarms()
+{
+    m_daemon->dispatch().m_queues.stages[u"enrich"_s].timeout = 0;
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    window.show();
+    window.connectToDaemon();
+    QTRY_COMPARE(window.pipeline()->lines(u"enrich"_s).value(6), u"timed out 0"_s);
+    QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(5), u"failed 12"_s);
+    const QList<bool> alarms = window.pipeline()->alarmLines(u"enrich"_s);
+    QCOMPARE(alarms.size(), 7);
+    QVERIFY(alarms.at(5));
+    QVERIFY(!alarms.at(6));
+    QCOMPARE(window.pipeline()->alarmLines(u"deliver"_s).count(true), 0);
 }
 
 void TestConsoleWindow::missingQueueCountsSayWhy()
