@@ -77,13 +77,8 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     m_stageBox->setMinimumContentsLength(12);
     m_statusBox->setObjectName(u"messagesStatus"_s);
     // The statuses `messages` lists, the ones an operator acts on first.
-    const QList<std::pair<QString, QString>> statuses{{value::Failed, tr("failed")},
-                                                      {value::Timeout, tr("timed out")},
-                                                      {value::Paused, tr("paused (retried later)")},
-                                                      {value::Pending, tr("pending")},
-                                                      {value::Running, tr("running")}};
-    for (const auto &[status, title] : statuses)
-        m_statusBox->addItem(title, status);
+    for (const QString status : {value::Failed, value::Timeout, value::Paused, value::Pending, value::Running})
+        m_statusBox->addItem(statusTitle(status), status);
     m_search->setObjectName(u"messageSearch"_s);
     m_search->setPlaceholderText(tr("Message id…"));
     m_search->setValidator(new QRegularExpressionValidator(QRegularExpression(u"[0-9]{1,18}"_s), m_search));
@@ -183,6 +178,21 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
         connect(action, &QAction::changed, this, &MessagesView::updateButtons);
     updateStages();
     updateButtons();
+}
+
+QString MessagesView::statusTitle(const QString &status)
+{
+    if (status == value::Failed)
+        return tr("failed");
+    if (status == value::Timeout)
+        return tr("timed out");
+    if (status == value::Paused)
+        return tr("paused (retried later)");
+    if (status == value::Pending)
+        return tr("pending");
+    if (status == value::Running)
+        return tr("running");
+    return status;
 }
 
 void MessagesView::showMessages(const QString &stage, const QString &status)

@@ -64,6 +64,9 @@ public:
     // The detail pane's text for a `message` reply (as protocol::messageDetailFromJson
     // reads it): the row, its reason, its state pretty-printed (or, cut at 16 KiB, said to be cut).
     static QString describe(const MessageDetail &detail);
+    // A status's name as the status box shows it, translated ("failed" is a
+    // word of the protocol); a status the box does not list, as the daemon says it.
+    static QString statusTitle(const QString &status);
     // The id whose state the detail pane shows (0: none).
     qint64 shownId() const { return m_shownId; }
 

@@ -413,8 +413,8 @@ void TestConsoleMessages::warnsWhenTheLastMessagesFailed()
     QTRY_VERIFY(view->warning()->isHidden());
 }
 
-// The confirmation names the status as the status box does, in the
-// operator's language, not as the protocol's word.
+// The confirmation and the detail name the status as the status box does,
+// in the operator's language, not as the protocol's word.
 void TestConsoleMessages::confirmationNamesTheStatusTranslated()
 {
     QTranslator german;
@@ -438,6 +438,10 @@ void TestConsoleMessages::confirmationNamesTheStatusTranslated()
     view->requeueSelected();
     QVERIFY2(asked.startsWith(u"1 Nachricht der Stufe enrich im Status „fehlgeschlagen“ wieder auf wartend setzen"_s),
              qPrintable(asked));
+    // So does the detail pane.
+    QTRY_VERIFY2(view->detail()->toPlainText().startsWith(
+                     u"Nachricht 1 der Stufe enrich, Status „fehlgeschlagen“, 2-mal abgeholt\n"_s),
+                 qPrintable(view->detail()->toPlainText()));
 }
 
 QTEST_MAIN(TestConsoleMessages)
