@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFontDatabase>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -104,25 +105,31 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     top->addWidget(m_statusBox);
     top->addStretch(1);
     top->addWidget(m_search);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_listState, 1);
-    for (QPushButton *button : {m_loadMore, m_requeueSelected, m_requeueReason, m_requeueRecent})
-        buttons->addWidget(button);
+    // The list's state on a line of its own and the buttons in two rows: in
+    // one row they made the list pane's minimum width, which the splitter
+    // took from the reasons.
+    auto *buttons = new QGridLayout;
+    buttons->setColumnStretch(0, 1);
+    buttons->addWidget(m_loadMore, 0, 1);
+    buttons->addWidget(m_requeueSelected, 0, 2);
+    buttons->addWidget(m_requeueReason, 1, 1);
+    buttons->addWidget(m_requeueRecent, 1, 2);
     auto *listPane = new QWidget(this);
     auto *listLayout = new QVBoxLayout(listPane);
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addWidget(m_listView);
+    listLayout->addWidget(m_listState);
     listLayout->addLayout(buttons);
     auto *across = new QSplitter(Qt::Horizontal, this);
     across->addWidget(m_reasonView);
     across->addWidget(listPane);
-    // Half the width for the reasons from the start: left to the panes' size
-    // hints, the list's long reasons took nearly all of it and squeezed the
-    // reasons' Reason column to a few letters. The sizes are a ratio until
-    // the splitter is first laid out.
-    across->setStretchFactor(0, 1);
-    across->setStretchFactor(1, 1);
-    across->setSizes({1 << 20, 1 << 20});
+    // The reasons take the larger share from the start (the list gets what
+    // its buttons need): left to the panes' size hints, the list's long
+    // reasons took nearly all the width and squeezed the reasons' Reason
+    // column to a few letters. The sizes are a ratio until first laid out.
+    across->setStretchFactor(0, 3);
+    across->setStretchFactor(1, 2);
+    across->setSizes({3 << 20, 2 << 20});
     auto *down = new QSplitter(Qt::Vertical, this);
     down->setObjectName(u"messagesSplitter"_s);
     down->addWidget(across);

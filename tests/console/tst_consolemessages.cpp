@@ -18,6 +18,7 @@
 #include "control/protocol.h"
 
 #include <QComboBox>
+#include <QFont>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -252,7 +253,7 @@ void TestConsoleMessages::requeuesTheSelectionAndAReasonInBatches()
 }
 
 // At 1280×800 the reasons pane's Reason column shows a typical reason whole,
-// however long the list's reasons are.
+// however long the list's reasons are and whatever the list pane's buttons need.
 void TestConsoleMessages::reasonsReadableAtTheDefaultSize()
 {
     const QString typical = u"status 3: field 'to' is missing"_s;
@@ -260,6 +261,10 @@ void TestConsoleMessages::reasonsReadableAtTheDefaultSize()
     addFailed(m_daemon->dispatch(), 101, 30, u"status 3: "_s + QString(300, u'x'));
     QVERIFY(m_daemon->listen());
     ConsoleWindow window(*m_daemon);
+    // A desktop's usual font, not the offscreen platform's small one.
+    QFont font = window.font();
+    font.setPointSize(11);
+    window.setFont(font);
     window.resize(1280, 800);
     openFailedOfEnrich(window);
     MessagesView *view = window.messagesView();
