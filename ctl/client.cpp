@@ -3,6 +3,7 @@
 
 #include "control/protocol.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonParseError>
 
@@ -17,6 +18,21 @@ bool changesState(const QString &cmd)
 {
     namespace c = protocol::cmd;
     return cmd == c::Drain || cmd == c::Resume || cmd == c::Requeue || cmd == c::Set || cmd == c::Reload;
+}
+
+// A peer that hangs up on the first request without a line of its own speaks
+// another protocol: PostgreSQL's socket (a server's .s.PGSQL.PORT, given as
+// --socket) reads our line as a bad startup packet and closes.
+QString notOurSocket(const QString &path, const QString &cmd)
+{
+    if (QFileInfo(path).fileName().startsWith(QLatin1String(".s.PGSQL.")))
+        return QStringLiteral("%1 is PostgreSQL's socket, not pepsi-dispatch's control socket: it closed the "
+                              "connection on '%2' (the daemon's socket is CONTROL_SOCKET in its configuration, "
+                              "dispatch.sock in its runtime directory)")
+            .arg(path, cmd);
+    return QStringLiteral("%1 closed the connection before it answered '%2': not a pepsi-dispatch control socket "
+                          "(PostgreSQL's, say)?")
+        .arg(path, cmd);
 }
 
 } // namespace
@@ -108,6 +124,7 @@ void Client::onReadyRead()
 
 bool Client::handleLine(QByteArrayView line)
 {
+    m_gotLine = true;
     if (line.trimmed().isEmpty())
         return true;
     QJsonParseError error;
@@ -146,6 +163,8 @@ void Client::onDisconnected()
 {
     if (m_failed)
         return;
+    if (!m_pending.isEmpty() && !m_gotLine)
+        return fail(notOurSocket(m_where.path, pendingCommand()));
     if (!m_pending.isEmpty()) {
         const QString cmd = pendingCommand();
         // An admin command's effect is unknown then: say so, never "done".

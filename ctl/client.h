@@ -75,6 +75,7 @@ private:
     QQueue<Pending> m_pending;
     qint64 m_nextId = 1;
     bool m_connected = false;
+    bool m_gotLine = false; // a whole line came: the peer speaks a line protocol
     bool m_failed = false;
     bool m_following = false;
 };

@@ -847,8 +847,8 @@
     <message numerus="yes">
         <source>Message %1 of stage %2, status %3, claimed %Ln time(s)</source>
         <translation>
-            <numerusform>Nachricht %1 der Stufe %2, Status %3, %Ln-mal abgeholt</numerusform>
-            <numerusform>Nachricht %1 der Stufe %2, Status %3, %Ln-mal abgeholt</numerusform>
+            <numerusform>Nachricht %1 der Stufe %2, Status „%3“, %Ln-mal abgeholt</numerusform>
+            <numerusform>Nachricht %1 der Stufe %2, Status „%3“, %Ln-mal abgeholt</numerusform>
         </translation>
     </message>
 </context>

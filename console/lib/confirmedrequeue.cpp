@@ -67,9 +67,11 @@ void ConfirmedRequeue::onReasonCounted(const ControlReply &reply)
         return Q_EMIT failed(tr("Counting the messages of that reason failed: %1").arg(reply.errorString()));
     const QString reason = m_reason;
     const QString shown = reason.isEmpty() ? tr("no reason") : reason.left(200);
-    confirmAndRun(m_target, tr("reason \"%1\"").arg(shown),
-                  protocol::messagePageFromJson(reply.result().toObject()).reasonsTotal,
-                  [reason](MessageRequeue *requeue) { requeue->requeueReason(reason); });
+    // The count confirmed is the count moved: rows that fail for the reason
+    // while the operator reads the question are not part of it.
+    const qint64 count = protocol::messagePageFromJson(reply.result().toObject()).reasonsTotal;
+    confirmAndRun(m_target, tr("reason \"%1\"").arg(shown), count,
+                  [reason, count](MessageRequeue *requeue) { requeue->requeueReason(reason, count); });
 }
 
 void ConfirmedRequeue::onRecentCounted(const ControlReply &reply)

@@ -78,6 +78,7 @@ void ControlClient::failWrongPeer(const QString &message)
     // The same message again is not news; the backoff grew all the same.
     if (message == m_lastError)
         return;
+    Q_EMIT wrongPeer(message);
     fail(message);
 }
 

@@ -97,6 +97,9 @@ Q_SIGNALS:
     // Something went wrong that the user should see (connection, protocol, a
     // failed internal request).
     void errorOccurred(const QString &message);
+    // The socket is not a pepsi-dispatch control socket (a directory, a file,
+    // PostgreSQL's): errorOccurred() too, and the client retries all the same.
+    void wrongPeer(const QString &message);
 
 private:
     void setState(State state);

@@ -11,6 +11,7 @@
 #include "eventsview.h"
 #include "keyedtablemodel.h"
 #include "messagesview.h"
+#include "peerbanner.h"
 #include "pipelinewidget.h"
 #include "poolmodel.h"
 #include "queuemodel.h"
@@ -56,6 +57,7 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     , m_stageBox(new QComboBox(this))
     , m_events(new EventsView(m_feed->events(), this))
     , m_staleBanner(new QLabel(this))
+    , m_peerBanner(new PeerBanner(client, this))
     , m_messages(new MessagesView(client, m_feed, m_actions, this))
 {
     // Which daemon, in the title: the status bar keeps its room for messages.
@@ -90,6 +92,7 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     m_views[MessagesTab] = m_messages->listView();
     connect(m_messages, &MessagesView::failed, this, &MainWindow::showError);
     connect(m_messages, &MessagesView::done, this, &MainWindow::showDone);
+    connect(m_messages, &MessagesView::stageShown, this, &MainWindow::selectStage); // one stage at a time
     // A stage's failed messages, from where its failures show.
     m_pipeline->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_pipeline, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
@@ -142,6 +145,7 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_peerBanner);
     centralLayout->addWidget(m_staleBanner);
     centralLayout->addWidget(m_tabs);
     setCentralWidget(central);
@@ -160,8 +164,7 @@ MainWindow::MainWindow(ControlClient *client, QWidget *parent)
     connect(m_actions, &StageActions::failed, this, &MainWindow::showError);
     connect(m_actions, &StageActions::done, this, &MainWindow::showDone);
     connect(client, &ControlClient::errorOccurred, this, [this](const QString &message) {
-        // Connection trouble is in the status bar and the log; no popup for a
-        // daemon that is restarting.
+        // Status bar and log, no popup: the daemon may just be restarting.
         m_lastError = message;
         showStatusText(statusBar(), m_status, message, 10000);
     });
@@ -327,6 +330,7 @@ void MainWindow::selectStage(const QString &stage)
         const QSignalBlocker blocker(m_stageBox);
         m_stageBox->setCurrentIndex(m_stageBox->findText(stage)); // -1: the placeholder
     }
+    m_messages->setStage(stage);
 }
 
 void MainWindow::showError(const QString &message)

@@ -52,6 +52,8 @@ public:
     QToolButton *eventKinds() const;
     // The "not connected since…" line over the views; hidden while connected.
     QLabel *staleBanner() const { return m_staleBanner; }
+    // The whole message when the socket is not the daemon's (PostgreSQL's, say).
+    QLabel *peerBanner() const { return m_peerBanner; }
     MessagesView *messagesView() const { return m_messages; }
     // The Messages view on `stage`'s messages in `status`.
     void showMessages(const QString &stage, const QString &status);
@@ -90,6 +92,7 @@ private:
     QComboBox *m_stageBox;
     EventsView *m_events;
     QLabel *m_staleBanner;
+    QLabel *m_peerBanner;
     MessagesView *m_messages;
     QList<QTableView *> m_views;              // by Tab, nullptr for the pipeline
     QList<QSortFilterProxyModel *> m_proxies; // by Tab

@@ -23,7 +23,7 @@ QString MessagesView::describe(const MessageDetail &detail)
     QStringList lines;
     lines << tr("Message %1 of stage %2, status %3, claimed %Ln time(s)", nullptr, int(row.claims))
                  .arg(row.id)
-                 .arg(row.stage, row.status);
+                 .arg(row.stage, statusTitle(row.status));
     lines << tr("Created %1, status since %2").arg(wireTime(detail.created), wireTime(row.updated));
     if (detail.timeout)
         lines << tr("Retried at %1").arg(wireTime(*detail.timeout));

@@ -140,6 +140,15 @@ int MessageListModel::rowOf(qint64 id) const
     return -1;
 }
 
+void MessageListModel::updateRow(const MessageRow &fresh)
+{
+    const int row = rowOf(fresh.id);
+    if (row < 0)
+        return;
+    m_rows[row] = fresh;
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
 qint64 MessageListModel::idAt(int row) const { return row >= 0 && row < m_rows.size() ? m_rows.at(row).id : 0; }
 
 } // namespace pepsi::console

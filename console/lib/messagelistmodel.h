@@ -54,6 +54,9 @@ public:
     // The row of message `id`, -1 when not loaded.
     int rowOf(qint64 id) const;
     qint64 idAt(int row) const;
+    // A fresher copy of a loaded row (the detail pane's `message` reply):
+    // the list and the detail show the same claims, time and reason.
+    void updateRow(const MessageRow &row);
 
 Q_SIGNALS:
     // A page came (rows were added, or none were left).

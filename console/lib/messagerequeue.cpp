@@ -31,12 +31,13 @@ void MessageRequeue::requeueIds(const QList<qint64> &ids)
     nextIdBatch();
 }
 
-void MessageRequeue::requeueReason(const QString &reason)
+void MessageRequeue::requeueReason(const QString &reason, qint64 wanted)
 {
     // Moved by id: `requeue` has no reason filter, and the ids are what the
     // operator was shown the count of.
     m_step = Step::Collect;
     m_reason = reason;
+    m_wanted = wanted;
     m_ids.clear();
     // Every row of the page carries the reason: as many as fit in a line,
     // with room for the other fields and for escapes.
@@ -129,10 +130,13 @@ void MessageRequeue::onReplied(const ControlReply &reply)
     const QJsonObject r = reply.result().toObject();
     if (cmd == cmd::Messages) {
         const MessagePage page = protocol::messagePageFromJson(r);
-        for (const MessageRow &row : page.rows)
+        for (const MessageRow &row : page.rows) {
+            if (m_ids.size() >= m_wanted)
+                break;
             m_ids.append(row.id);
+        }
         Q_EMIT progress(0, 0);
-        if (page.nextAfterId)
+        if (page.nextAfterId && m_ids.size() < m_wanted)
             return collect(*page.nextAfterId);
         m_step = Step::Ids;
         m_next = 0;

@@ -14,8 +14,10 @@ class ControlReply;
 // One requeue the operator confirmed, sent as batches within the daemon's
 // bounds (protocol::MaxRequeueIds, MaxRequeueLimit) until it is done: the
 // ids given; or every row of one reason (its ids paged with `messages`
-// "reason" first, then moved by id); or the rows that reached the status in
-// the last maxAgeMs, up to the count the operator agreed to. progress() after
+// "reason" first, then moved by id), the oldest up to the count the operator
+// agreed to; or the rows that reached the status in the last maxAgeMs, up to
+// the count the operator agreed to. Rows that got the reason after the
+// confirmation stay: the operator did not agree to them. progress() after
 // each batch; finished() with how many moved, or failed() with the daemon's words.
 class MessageRequeue : public QObject
 {
@@ -25,7 +27,7 @@ public:
     MessageRequeue(ControlClient *client, QString stage, QString status, QObject *parent = nullptr);
 
     void requeueIds(const QList<qint64> &ids);
-    void requeueReason(const QString &reason);
+    void requeueReason(const QString &reason, qint64 wanted);
     void requeueRecent(qint64 maxAgeMs, qint64 wanted);
 
     QString stage() const { return m_stage; }

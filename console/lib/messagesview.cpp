@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFontDatabase>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -31,6 +32,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace pepsi::console {
 
@@ -76,13 +78,8 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     m_stageBox->setMinimumContentsLength(12);
     m_statusBox->setObjectName(u"messagesStatus"_s);
     // The statuses `messages` lists, the ones an operator acts on first.
-    const QList<std::pair<QString, QString>> statuses{{value::Failed, tr("failed")},
-                                                      {value::Timeout, tr("timed out")},
-                                                      {value::Paused, tr("paused (retried later)")},
-                                                      {value::Pending, tr("pending")},
-                                                      {value::Running, tr("running")}};
-    for (const auto &[status, title] : statuses)
-        m_statusBox->addItem(title, status);
+    for (const QString status : {value::Failed, value::Timeout, value::Paused, value::Pending, value::Running})
+        m_statusBox->addItem(statusTitle(status), status);
     m_search->setObjectName(u"messageSearch"_s);
     m_search->setPlaceholderText(tr("Message id…"));
     m_search->setValidator(new QRegularExpressionValidator(QRegularExpression(u"[0-9]{1,18}"_s), m_search));
@@ -108,20 +105,31 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     top->addWidget(m_statusBox);
     top->addStretch(1);
     top->addWidget(m_search);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_listState, 1);
-    for (QPushButton *button : {m_loadMore, m_requeueSelected, m_requeueReason, m_requeueRecent})
-        buttons->addWidget(button);
+    // The list's state on a line of its own and the buttons in two rows: in
+    // one row they made the list pane's minimum width, which the splitter
+    // took from the reasons.
+    auto *buttons = new QGridLayout;
+    buttons->setColumnStretch(0, 1);
+    buttons->addWidget(m_loadMore, 0, 1);
+    buttons->addWidget(m_requeueSelected, 0, 2);
+    buttons->addWidget(m_requeueReason, 1, 1);
+    buttons->addWidget(m_requeueRecent, 1, 2);
     auto *listPane = new QWidget(this);
     auto *listLayout = new QVBoxLayout(listPane);
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addWidget(m_listView);
+    listLayout->addWidget(m_listState);
     listLayout->addLayout(buttons);
     auto *across = new QSplitter(Qt::Horizontal, this);
     across->addWidget(m_reasonView);
     across->addWidget(listPane);
-    across->setStretchFactor(0, 2);
-    across->setStretchFactor(1, 3);
+    // The reasons take the larger share from the start (the list gets what
+    // its buttons need): left to the panes' size hints, the list's long
+    // reasons took nearly all the width and squeezed the reasons' Reason
+    // column to a few letters. The sizes are a ratio until first laid out.
+    across->setStretchFactor(0, 3);
+    across->setStretchFactor(1, 2);
+    across->setSizes({3 << 20, 2 << 20});
     auto *down = new QSplitter(Qt::Vertical, this);
     down->setObjectName(u"messagesSplitter"_s);
     down->addWidget(across);
@@ -179,6 +187,21 @@ MessagesView::MessagesView(ControlClient *client, ConsoleFeed *feed, StageAction
     updateButtons();
 }
 
+QString MessagesView::statusTitle(const QString &status)
+{
+    if (status == value::Failed)
+        return tr("failed");
+    if (status == value::Timeout)
+        return tr("timed out");
+    if (status == value::Paused)
+        return tr("paused (retried later)");
+    if (status == value::Pending)
+        return tr("pending");
+    if (status == value::Running)
+        return tr("running");
+    return status;
+}
+
 void MessagesView::showMessages(const QString &stage, const QString &status)
 {
     const QSignalBlocker blockStage(m_stageBox);
@@ -188,6 +211,13 @@ void MessagesView::showMessages(const QString &stage, const QString &status)
     m_stageBox->setCurrentIndex(m_stageBox->findText(stage));
     m_statusBox->setCurrentIndex(std::max(0, m_statusBox->findData(status)));
     queryChanged();
+}
+
+void MessagesView::setStage(const QString &stage)
+{
+    const int index = m_stageBox->findText(stage);
+    if (!stage.isEmpty() && index >= 0 && index != m_stageBox->currentIndex())
+        m_stageBox->setCurrentIndex(index);
 }
 
 void MessagesView::updateStages()
@@ -214,6 +244,8 @@ void MessagesView::queryChanged()
     m_list->setQuery(stage, status);
     updateWarning();
     updateButtons();
+    if (!stage.isEmpty())
+        Q_EMIT stageShown(stage);
 }
 
 std::optional<QString> MessagesView::chosenReason() const
@@ -316,6 +348,9 @@ void MessagesView::requeueRanOrEnded(bool running)
     if (!running) {
         m_reasons->refresh();
         m_list->reload();
+        // The detail shown is asked again with the list: both show one row.
+        if (const qint64 shown = std::exchange(m_shownId, 0))
+            askDetail(shown);
         m_client->post(protocol::cmd::Status);
     }
     updateButtons();
@@ -328,7 +363,10 @@ void MessagesView::onDetail(const ControlReply &reply)
         m_detail->setPlainText(tr("Message %1: %2").arg(m_shownId).arg(reply.errorString()));
         return;
     }
-    m_detail->setPlainText(describe(protocol::messageDetailFromJson(reply.result().toObject())));
+    const MessageDetail detail = protocol::messageDetailFromJson(reply.result().toObject());
+    // The reply is the newer row: the list shows the same claims as the detail.
+    m_list->updateRow(detail.row);
+    m_detail->setPlainText(describe(detail));
 }
 
 } // namespace pepsi::console

@@ -42,6 +42,9 @@ public:
 
     // Shows `stage`'s messages in `status` ("failed", ...), all reasons.
     void showMessages(const QString &stage, const QString &status);
+    // Shows `stage`'s messages in the status shown (the tool bar's stage
+    // box chose it); nothing for an empty stage.
+    void setStage(const QString &stage);
     // Selects message `id` in the list, or shows its state alone when it is not loaded.
     void findMessage(qint64 id);
 
@@ -61,6 +64,9 @@ public:
     // The detail pane's text for a `message` reply (as protocol::messageDetailFromJson
     // reads it): the row, its reason, its state pretty-printed (or, cut at 16 KiB, said to be cut).
     static QString describe(const MessageDetail &detail);
+    // A status's name as the status box shows it, translated ("failed" is a
+    // word of the protocol); a status the box does not list, as the daemon says it.
+    static QString statusTitle(const QString &status);
     // The id whose state the detail pane shows (0: none).
     qint64 shownId() const { return m_shownId; }
 
@@ -72,6 +78,8 @@ public:
 Q_SIGNALS:
     void done(const QString &message);
     void failed(const QString &message);
+    // The stage whose messages are shown now (the tool bar follows it).
+    void stageShown(const QString &stage);
 
 private:
     void updateStages();

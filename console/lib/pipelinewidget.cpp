@@ -103,6 +103,18 @@ QStringList PipelineWidget::lines(const QString &stage) const
     return out;
 }
 
+QList<bool> PipelineWidget::alarmLines(const QString &stage) const
+{
+    QList<bool> alarm(lines(stage).size(), false);
+    if (isStale() || alarm.size() < 7)
+        return alarm;
+    const StageQueue queue = m_queues ? m_queues->record(stage).queue : StageQueue();
+    alarm[4] = m_throughput && m_throughput->isFailing(stage);
+    alarm[5] = queue.failed > 0;
+    alarm[6] = queue.timeout > 0;
+    return alarm;
+}
+
 QSizeF PipelineWidget::logicalSize() const
 {
     const int layers = qMax(1, m_graph.layers);
@@ -237,8 +249,6 @@ void PipelineWidget::paintEvent(QPaintEvent *)
         const QString state = PoolModel::stateOf(pool);
         const bool growing = m_queues && m_queues->isGrowing(node.name);
         const bool failing = m_throughput && m_throughput->isFailing(node.name);
-        const StageQueue queue = m_queues ? m_queues->record(node.name).queue : StageQueue();
-        const bool hasFailedRows = queue.failed + queue.timeout > 0;
 
         QColor fill = pal.color(QPalette::AlternateBase);
         QColor border = pal.color(QPalette::Dark);
@@ -311,12 +321,13 @@ void PipelineWidget::paintEvent(QPaintEvent *)
         p.setFont(font());
         double y = bar.bottom() + 4;
         const QStringList texts = lines(node.name);
+        const QList<bool> alarms = alarmLines(node.name);
         for (int i = 0; i < texts.size(); ++i) {
             // The backlog line turns orange while it grows; failures are red.
             QColor pen = text;
             if (!stale && i == 2 && growing)
                 pen = QColor(200, 90, 0);
-            else if (!stale && ((i == 4 && failing) || (i >= 5 && hasFailedRows)))
+            else if (alarms.value(i))
                 pen = QColor(176, 0, 32);
             p.setPen(pen);
             p.drawText(QRectF(inner.left(), y, inner.width(), metrics.height()), Qt::AlignLeft,

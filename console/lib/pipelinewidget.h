@@ -37,6 +37,9 @@ public:
     QStringList stageNames() const;
     // The text lines drawn in a stage's box (also its accessible description).
     QStringList lines(const QString &stage) const;
+    // Which of lines() are drawn as an alarm (red): failing now, and the
+    // failed and the timed-out backlog each only above zero.
+    QList<bool> alarmLines(const QString &stage) const;
     // Where the stage's box is, in widget coordinates; empty when not shown.
     QRectF boxOf(const QString &stage) const;
     QString selectedStage() const { return m_selected; }

@@ -18,6 +18,7 @@
 #include "control/protocol.h"
 
 #include <QComboBox>
+#include <QFont>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -67,6 +68,10 @@ private Q_SLOTS:
     void modelsPageAndCountTheWholeStatus();
     void findsAMessageAndShowsItsState();
     void requeuesTheSelectionAndAReasonInBatches();
+    void reasonsReadableAtTheDefaultSize();
+    void requeuesTheCountConfirmed();
+    void listAndDetailShowOneClaimCount();
+    void toolBarAndViewShowOneStage();
     void warnsWhileTheStageFails();
     void warnsWhenTheLastMessagesFailed();
     void confirmationNamesTheStatusTranslated();
@@ -247,6 +252,111 @@ void TestConsoleMessages::requeuesTheSelectionAndAReasonInBatches()
     QTRY_COMPARE(view->messages()->rowCount(), 40);
 }
 
+// At 1280×800 the reasons pane's Reason column shows a typical reason whole,
+// however long the list's reasons are and whatever the list pane's buttons need.
+void TestConsoleMessages::reasonsReadableAtTheDefaultSize()
+{
+    const QString typical = u"status 3: field 'to' is missing"_s;
+    addFailed(m_daemon->dispatch(), 1, 30, typical);
+    addFailed(m_daemon->dispatch(), 101, 30, u"status 3: "_s + QString(300, u'x'));
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    // A desktop's usual font, not the offscreen platform's small one.
+    QFont font = window.font();
+    font.setPointSize(11);
+    window.setFont(font);
+    window.resize(1280, 800);
+    openFailedOfEnrich(window);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->reasons()->total(), 60);
+    QTRY_COMPARE(view->messages()->rowCount(), 60);
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTableView *reasons = view->reasonView();
+    const int needed = reasons->fontMetrics().horizontalAdvance(typical);
+    QTRY_VERIFY2(reasons->columnWidth(ReasonModel::Reason) >= needed,
+                 qPrintable(u"%1 < %2"_s.arg(reasons->columnWidth(ReasonModel::Reason)).arg(needed)));
+}
+
+// 800 of a reason confirmed, 40 more fail for it while the question is
+// open: 800 move, the oldest, and the 40 stay failed.
+void TestConsoleMessages::requeuesTheCountConfirmed()
+{
+    addFailed(m_daemon->dispatch(), 1, 800, BadInput);
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    QString asked;
+    window.actions()->setConfirm([this, &asked](const QString &, const QString &question) {
+        asked = question;
+        addFailed(m_daemon->dispatch(), 5001, 40, BadInput);
+        return true;
+    });
+    QSignalSpy done(window.messagesView(), &MessagesView::done);
+    openFailedOfEnrich(window);
+    QTRY_VERIFY(window.actions()->reload()->isEnabled());
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->reasons()->count(BadInput), 800);
+    view->reasonView()->selectRow(1);
+    QTRY_VERIFY(view->requeueReasonButton()->isEnabled());
+    m_daemon->clearRecord();
+    view->requeueReason();
+    QTRY_COMPARE(done.size(), 1);
+    QVERIFY2(asked.startsWith(u"Put 800 messages of stage enrich"_s), qPrintable(asked));
+    QCOMPARE(done.last().value(0).toString(), u"800 messages of stage enrich put back to pending."_s);
+    QSet<qint64> moved;
+    for (const QJsonObject &batch : m_daemon->requests(u"requeue"_s))
+        for (const QJsonValue &id : batch.value("ids"_L1).toArray())
+            moved.insert(id.toInteger());
+    QCOMPARE(moved.size(), 800);
+    QVERIFY(moved.contains(1) && moved.contains(800) && !moved.contains(5001));
+    QTRY_COMPARE(view->reasons()->count(BadInput), 40);
+}
+
+// Message 7 was claimed again after the list was read: the detail asks the
+// daemon and the list's row shows the same count.
+void TestConsoleMessages::listAndDetailShowOneClaimCount()
+{
+    addFailed(m_daemon->dispatch(), 1, 20, BadInput);
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    openFailedOfEnrich(window);
+    MessagesView *view = window.messagesView();
+    QTRY_COMPARE(view->messages()->rowCount(), 20);
+    const QModelIndex claims = view->messages()->index(6, MessageListModel::Claims);
+    QCOMPARE(claims.data().toLongLong(), 2);
+    auto &dispatch = m_daemon->dispatch();
+    dispatch.m_messageDetails[7].row.claims = 5;
+    dispatch.m_messages[6].claims = 5;
+    view->listView()->selectRow(6);
+    QTRY_VERIFY(
+        view->detail()->toPlainText().startsWith(u"Message 7 of stage enrich, status failed, claimed 5 times"_s));
+    QCOMPARE(claims.data().toLongLong(), 5);
+}
+
+// Choosing the stage in the Messages view chooses it in the tool bar, and
+// the other way round.
+void TestConsoleMessages::toolBarAndViewShowOneStage()
+{
+    addFailed(m_daemon->dispatch(), 1, 3, BadInput);
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    openFailedOfEnrich(window);
+    QCOMPARE(window.stageBox()->currentText(), u"enrich"_s);
+    QCOMPARE(window.actions()->stage(), u"enrich"_s);
+
+    MessagesView *view = window.messagesView();
+    view->stageBox()->setCurrentIndex(view->stageBox()->findText(u"deliver"_s));
+    QCOMPARE(window.stageBox()->currentText(), u"deliver"_s);
+    QCOMPARE(window.actions()->stage(), u"deliver"_s);
+
+    m_daemon->clearRecord();
+    window.stageBox()->setCurrentIndex(window.stageBox()->findText(u"ingest"_s));
+    Q_EMIT window.stageBox()->textActivated(u"ingest"_s);
+    QCOMPARE(view->stageBox()->currentText(), u"ingest"_s);
+    QCOMPARE(view->messages()->stage(), u"ingest"_s);
+    QCOMPARE(view->statusBox()->currentData().toString(), u"failed"_s);
+    QTRY_VERIFY(m_daemon->count(u"messages"_s) > 0);
+}
+
 // The stage's runs since the last snapshot all failed: the view says so
 // while it is open, and so does the confirmation of a requeue.
 void TestConsoleMessages::warnsWhileTheStageFails()
@@ -308,8 +418,8 @@ void TestConsoleMessages::warnsWhenTheLastMessagesFailed()
     QTRY_VERIFY(view->warning()->isHidden());
 }
 
-// The confirmation names the status as the status box does, in the
-// operator's language, not as the protocol's word.
+// The confirmation and the detail name the status as the status box does,
+// in the operator's language, not as the protocol's word.
 void TestConsoleMessages::confirmationNamesTheStatusTranslated()
 {
     QTranslator german;
@@ -333,6 +443,10 @@ void TestConsoleMessages::confirmationNamesTheStatusTranslated()
     view->requeueSelected();
     QVERIFY2(asked.startsWith(u"1 Nachricht der Stufe enrich im Status „fehlgeschlagen“ wieder auf wartend setzen"_s),
              qPrintable(asked));
+    // So does the detail pane.
+    QTRY_VERIFY2(view->detail()->toPlainText().startsWith(
+                     u"Nachricht 1 der Stufe enrich, Status „fehlgeschlagen“, 2-mal abgeholt\n"_s),
+                 qPrintable(view->detail()->toPlainText()));
 }
 
 QTEST_MAIN(TestConsoleMessages)

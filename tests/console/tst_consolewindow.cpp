@@ -21,12 +21,16 @@
 #include <QComboBox>
 #include <QDir>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
+#include <QLocalServer>
+#include <QLocalSocket>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
 
@@ -42,7 +46,9 @@ private Q_SLOTS:
     void init();
     void viewsFillFromTheDaemon();
     void longStatusMessagesAreShortenedVisibly();
+    void postgresqlSocketIsSaidWhole();
     void missingQueueCountsSayWhy();
+    void onlyCountsAboveZeroAreAlarms();
     void eachTabAsksForWhatItShows();
     void shortcutsSwitchViews();
     void settingsAreRemembered();
@@ -127,6 +133,66 @@ void TestConsoleWindow::longStatusMessagesAreShortenedVisibly()
     Q_EMIT window.actions()->done(u"Stage enrich drained."_s);
     QCOMPARE(bar->currentMessage(), u"Stage enrich drained."_s);
     QVERIFY(bar->toolTip().isEmpty());
+}
+
+// "failed 12" is drawn red, "timed out 0" is not: a zero is not an alarm.
+void TestConsoleWindow::onlyCountsAboveZeroAreAlarms()
+{
+    m_daemon->dispatch().m_queues.stages[u"enrich"_s].timeout = 0;
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    window.show();
+    window.connectToDaemon();
+    QTRY_COMPARE(window.pipeline()->lines(u"enrich"_s).value(6), u"timed out 0"_s);
+    QCOMPARE(window.pipeline()->lines(u"enrich"_s).value(5), u"failed 12"_s);
+    const QList<bool> alarms = window.pipeline()->alarmLines(u"enrich"_s);
+    QCOMPARE(alarms.size(), 7);
+    QVERIFY(alarms.at(5));
+    QVERIFY(!alarms.at(6));
+    QCOMPARE(window.pipeline()->alarmLines(u"deliver"_s).count(true), 0);
+}
+
+// Given PostgreSQL's socket (a peer that hangs up on our first line), the
+// console says so whole in a wrapped banner over the views, not cut in the
+// status bar; the banner goes once the daemon's socket answers.
+void TestConsoleWindow::postgresqlSocketIsSaidWhole()
+{
+    QTemporaryDir dir;
+    QLocalServer postgres;
+    QVERIFY(postgres.listen(dir.filePath(u".s.PGSQL.5432"_s)));
+    connect(&postgres, &QLocalServer::newConnection, &postgres, [&postgres] {
+        QLocalSocket *peer = postgres.nextPendingConnection();
+        connect(peer, &QLocalSocket::readyRead, peer, [peer] {
+            peer->readAll();
+            peer->write(QByteArray("E\0\0\0\x55SFATAL", 11));
+            peer->flush();
+            peer->disconnectFromServer();
+        });
+    });
+    QVERIFY(m_daemon->listen());
+    ConsoleWindow window(*m_daemon);
+    window.setErrorPopups(false);
+    window.client().setSocketPath(postgres.fullServerName());
+    window.resize(800, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.connectToDaemon();
+    QLabel *banner = window.peerBanner();
+    QTRY_VERIFY(banner->isVisible());
+    QCOMPARE(banner->text(), window.client().lastError());
+    QVERIFY2(banner->text().startsWith(postgres.fullServerName() + u" closed the connection"_s)
+                 && banner->text().endsWith(u"(PostgreSQL's, say)?"_s),
+             qPrintable(banner->text()));
+    QVERIFY(banner->wordWrap());
+    // Whole: its wrapped lines fit the window's width, none cut.
+    QVERIFY(banner->width() <= window.width());
+    QVERIFY(banner->height() >= banner->heightForWidth(banner->width()));
+    QVERIFY(window.statusBar()->currentMessage().endsWith(u"…"_s));
+
+    window.client().setSocketPath(m_daemon->path());
+    window.connectToDaemon(); // now, not after the backoff
+    QTRY_COMPARE(window.client().state(), ControlClient::State::Connected);
+    QVERIFY(banner->isHidden());
 }
 
 void TestConsoleWindow::missingQueueCountsSayWhy()

@@ -14,7 +14,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocalServer>
+#include <QLocalSocket>
 #include <QTemporaryDir>
+#include <QUrl>
+#include <QUrlQuery>
 
 #include <grp.h>
 #include <memory>
@@ -55,6 +59,7 @@ private Q_SLOTS:
     void permissionDenied();
     void misbehavingDaemon_data();
     void misbehavingDaemon();
+    void postgresqlSocket();
 
 private:
     // The daemon of the tests that need one, started by the first of them.
@@ -235,7 +240,8 @@ void tst_CtlRefusals::misbehavingDaemon_data()
 
     QTest::newRow("closes before the version reply")
         << QStringList{u"status"_s} << u"close"_s
-        << u"the daemon on %1 closed the connection before it answered 'version'"_s;
+        << u"%1 closed the connection before it answered 'version': not a pepsi-dispatch control socket "
+           "(PostgreSQL's, say)?"_s;
     QTest::newRow("closes mid-reply to drain")
         << QStringList{u"drain"_s, u"a"_s} << u"half"_s
         << u"the daemon on %1 closed the connection before it answered 'drain'; whether it was carried out is "
@@ -287,6 +293,38 @@ void tst_CtlRefusals::misbehavingDaemon()
     // Nothing past the version request went to a daemon that failed it.
     if (behaviour != u"half")
         QVERIFY2(server.received.size() <= 1, qPrintable(server.received.join(u'\n')));
+}
+
+// PostgreSQL's socket given as --socket is named as PostgreSQL's, not called
+// "the daemon": the sandbox's server when the tests have one, and a peer
+// that answers as PostgreSQL does (an error packet, no newline, hang up).
+void tst_CtlRefusals::postgresqlSocket()
+{
+    QTemporaryDir dir;
+    QLocalServer server;
+    QVERIFY(server.listen(dir.filePath(u".s.PGSQL.5432"_s)));
+    connect(&server, &QLocalServer::newConnection, &server, [&server] {
+        QLocalSocket *peer = server.nextPendingConnection();
+        connect(peer, &QLocalSocket::readyRead, peer, [peer] {
+            peer->readAll();
+            peer->write(QByteArray("E\0\0\0\x55SFATAL", 11));
+            peer->flush();
+            peer->disconnectFromServer();
+        });
+    });
+    QStringList sockets{server.fullServerName()};
+    const QUrlQuery database(QUrl(qEnvironmentVariable("PEPSI_TEST_DATABASE")));
+    if (database.hasQueryItem(u"host"_s) && database.hasQueryItem(u"port"_s))
+        sockets << QDir(database.queryItemValue(u"host"_s, QUrl::FullyDecoded))
+                       .filePath(u".s.PGSQL."_s + database.queryItemValue(u"port"_s));
+    for (const QString &socket : std::as_const(sockets)) {
+        const CtlRun run = runCtl({u"--socket"_s, socket, u"status"_s});
+        QVERIFY2(run.finished && run.exitCode == 69, qPrintable(run.describe()));
+        QCOMPARE(run.err,
+                 u"pepsi-ctl: %1 is PostgreSQL's socket, not pepsi-dispatch's control socket: it closed the "
+                 "connection on 'version' (the daemon's socket is CONTROL_SOCKET in its configuration, "
+                 "dispatch.sock in its runtime directory)\n"_s.arg(socket));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_CtlRefusals)
