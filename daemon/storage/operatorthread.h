@@ -18,8 +18,8 @@ class OperatorWorker;
 // The operator's queries (queue counts, requeue, messages, message, set) on a database connection of
 // their own, in a thread of their own, so that a slow count on a table with a
 // long history never holds up a claim round (a connection belongs to one
-// thread, doc/architecture.rst: it is
-// opened, used and removed in that thread). Jobs run one at a time in the
+// thread: it is opened, used and removed in this one; doc/architecture.rst,
+// "Threads and who owns what"). Jobs run one at a time in the
 // order they were submitted, from whichever thread (the dispatch loop's
 // counts, requeues and writes; the control thread's reads); each answer is
 // delivered on the thread of its `context`, and dropped if `context` is gone
