@@ -76,7 +76,7 @@ QString AccountAccess::findProgram(const QString &program, QString *why) const
     QString notExecutable;
     const QStringList path = qEnvironmentVariable("PATH").split(u':', Qt::SkipEmptyParts);
     for (const QString &directory : path) {
-        const QString candidate = directory + u'/' + program;
+        QString candidate = directory + u'/' + program;
         if (!QFileInfo(candidate).isFile())
             continue;
         if (verdict(candidate))
