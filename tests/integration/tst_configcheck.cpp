@@ -34,10 +34,7 @@ private:
     std::unique_ptr<TestDatabase> m_db;
 };
 
-void tst_ConfigCheck::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
+void tst_ConfigCheck::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 bool tst_ConfigCheck::freshDatabase()
 {

@@ -72,7 +72,7 @@ private:
 
 void tst_CtlRefusals::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
+    PEPSI_REQUIRE_BINARIES();
     QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
 }
 

@@ -43,10 +43,7 @@ private:
     std::unique_ptr<TestDatabase> m_db;
 };
 
-void tst_DaemonShell::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
+void tst_DaemonShell::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 void tst_DaemonShell::cleanup() { m_db.reset(); }
 

@@ -32,7 +32,7 @@ const QString Program = QStringLiteral(PEPSI_SOURCE_DIR "/stagekit/example/pepsi
 
 void tst_PythonStage::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
+    PEPSI_REQUIRE_BINARIES();
     QVERIFY2(QFileInfo(Program).isExecutable(), qPrintable(Program));
     // The example runs on Debian's python3 with python3-psycopg2 (scripts/deps).
     QProcess probe;

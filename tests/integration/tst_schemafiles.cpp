@@ -92,7 +92,7 @@ private:
 
 void tst_SchemaFiles::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
+    PEPSI_REQUIRE_BINARIES();
     QVERIFY2(QFile::exists(toolBinary()), qPrintable(toolBinary() + u" is missing: is PEPSI_BUILD_DIR set?"_s));
     if (QStandardPaths::findExecutable(u"psql"_s).isEmpty())
         QSKIP("psql is not installed");

@@ -37,10 +37,7 @@ private:
     static bool hangup(const DaemonProcess &daemon) { return ::kill(pid_t(daemon.pid()), SIGHUP) == 0; }
 };
 
-void tst_Sighup::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
+void tst_Sighup::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 void tst_Sighup::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
