@@ -10,7 +10,7 @@
 // Real daemon, fake workers, real PostgreSQL.
 #include "daemonprocess.h"
 #include "daemonstart.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 #include "model/claimfloors.h"
 #include "storage/pgarray.h"
 #include "storage/queuestore.h"
@@ -27,15 +27,11 @@
 using namespace Qt::StringLiterals;
 using namespace pepsi;
 
-class tst_ClaimNothingMissed : public QObject, private DatabaseFixture
+class tst_ClaimNothingMissed : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void announcedBelowTheFloor_data();
     void announcedBelowTheFloor();
     void unannouncedFoundByTheHeartbeat_data();
@@ -55,15 +51,6 @@ private:
     };
     History historyThenRound(bool holdSnapshot);
 };
-
-void tst_ClaimNothingMissed::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ClaimNothingMissed::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ClaimNothingMissed::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_ClaimNothingMissed::startWarm(const QString &pollInterval)
 {

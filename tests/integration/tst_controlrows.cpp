@@ -7,7 +7,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -18,27 +18,14 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlRows : public QObject, private DatabaseFixture
+class tst_ControlRows : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void messagesAndMessage();
     void setReloadsTheGraph();
 };
-
-void tst_ControlRows::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ControlRows::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ControlRows::cleanup() { resetDatabase(); }
 
 // pending_ages of a drained stage, and the failed rows of another paged to
 // the end, one of them read whole and one cut at 16 KiB; every refusal.

@@ -6,7 +6,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QJsonDocument>
 #include <QProcess>
@@ -18,27 +18,14 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlScripts : public QObject, private DatabaseFixture
+class tst_ControlScripts : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void documentedScripts();
     void metricsPassPromtool();
 };
-
-void tst_ControlScripts::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ControlScripts::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ControlScripts::cleanup() { resetDatabase(); }
 
 // The socat one-liner and doc/examples/pepsi-rates.py, as documented.
 void tst_ControlScripts::documentedScripts()

@@ -7,7 +7,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -19,28 +19,15 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlSocket : public QObject, private DatabaseFixture
+class tst_ControlSocket : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void everyCommandAndField();
     void statusRoundTripWhileFlowing();
     void statusDoesNotWaitForACount();
 };
-
-void tst_ControlSocket::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ControlSocket::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ControlSocket::cleanup() { resetDatabase(); }
 
 // Every command, and every documented field of its reply, while messages flow.
 void tst_ControlSocket::everyCommandAndField()

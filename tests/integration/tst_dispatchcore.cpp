@@ -4,7 +4,7 @@
 // start, descriptor hygiene and failure reports. Workers are the fake worker,
 // scripted per message by state.fake.<stage>.
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,15 +20,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_DispatchCore : public QObject, private DatabaseFixture
+class tst_DispatchCore : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void threeStageFlow();
     void parallelismIsACap();
     void pipelinesAndPacks();
@@ -74,15 +70,6 @@ private:
 };
 
 } // namespace
-
-void tst_DispatchCore::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_DispatchCore::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_DispatchCore::cleanup() { resetDatabase(); }
 
 bool tst_DispatchCore::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {

@@ -6,7 +6,7 @@
 // runs per stage (the fake worker counts its own writes in state.runs).
 #include "daemonprocess.h"
 #include "daemonstart.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 #include "testcluster.h"
 
 #include <QElapsedTimer>
@@ -20,15 +20,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Failover : public QObject, private DatabaseFixture
+class tst_Failover : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void daemonKilled();
     void daemonTerminated();
     void databaseRestart();
@@ -60,15 +56,6 @@ QList<qint64> alive(const QList<qint64> &pids)
 }
 
 } // namespace
-
-void tst_Failover::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_Failover::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_Failover::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_Failover::threeStages(const DaemonProcess::Options &options)
 {

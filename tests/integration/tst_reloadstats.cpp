@@ -6,7 +6,7 @@
 // and never rewritten without a delta. (Stage fusion: tst_fusion.)
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 #include "sampler.h"
 
 #include <QFile>
@@ -74,15 +74,11 @@ int idsHeldByRunningWorkers(ControlTestClient &client, const QString &stage)
 
 } // namespace
 
-class tst_ReloadStats : public QObject, private DatabaseFixture
+class tst_ReloadStats : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void reloadTakesEffectWhileMessagesFlow();
     void unparsableReloadStopsTheDaemon();
     void dispatchOptionChangeIsIgnored();
@@ -92,15 +88,6 @@ private:
     bool insertMessages(const QString &stage, int count, const QJsonObject &fake = {});
     bool setOverlay(const QString &section, const QString &option, const QString &value);
 };
-
-void tst_ReloadStats::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ReloadStats::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ReloadStats::cleanup() { resetDatabase(); }
 
 bool tst_ReloadStats::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {

@@ -6,7 +6,7 @@
 // the interval only for the process it names, STOPPING=1; a standby and an
 // unreachable database say why they do not serve; workers inherit none of it.
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 #include "notifysink.h"
 
 #include <QFile>
@@ -96,29 +96,16 @@ const QRegularExpression RunningStatus(u"^running: (\\d+) workers?, (\\d+) in fl
 
 } // namespace
 
-class tst_ServiceNotify : public QObject, private DatabaseFixture
+class tst_ServiceNotify : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void readyStatusWatchdogStopping_data();
     void readyStatusWatchdogStopping();
     void standbySaysWhomItWaitsFor();
     void unreachableDatabaseIsNotReady();
 };
-
-void tst_ServiceNotify::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ServiceNotify::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ServiceNotify::cleanup() { resetDatabase(); }
 
 void tst_ServiceNotify::readyStatusWatchdogStopping_data()
 {
