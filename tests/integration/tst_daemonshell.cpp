@@ -3,7 +3,7 @@
 // configuration, start-up reset, LISTEN, signals, privilege drop and the
 // one-dispatcher lock, against a real PostgreSQL.
 #include "daemonprocess.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QSet>
 #include <QSqlQuery>
@@ -16,7 +16,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_DaemonShell : public QObject
+class tst_DaemonShell : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -36,31 +36,13 @@ private Q_SLOTS:
     void secondDispatcherRefuses();
 
 private:
-    // A fresh database for the current test; false (with the test failed or skipped) otherwise.
-    bool freshDatabase();
     qint64 plantRow(const QString &stage, const QString &status);
     QString statusOf(qint64 id);
-    std::unique_ptr<TestDatabase> m_db;
 };
 
 void tst_DaemonShell::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
-void tst_DaemonShell::cleanup() { m_db.reset(); }
-
-bool tst_DaemonShell::freshDatabase()
-{
-    if (!TestDatabase::isConfigured()) {
-        QTest::qSkip("PEPSI_TEST_DATABASE is not set (export PEPSI_TEST_DATABASE=$(scripts/pg-sandbox start))",
-                     __FILE__, __LINE__);
-        return false;
-    }
-    m_db = std::make_unique<TestDatabase>();
-    if (!m_db->isValid()) {
-        QTest::qFail(qPrintable(m_db->errorString()), __FILE__, __LINE__);
-        return false;
-    }
-    return true;
-}
+void tst_DaemonShell::cleanup() { resetDatabase(); }
 
 qint64 tst_DaemonShell::plantRow(const QString &stage, const QString &status)
 {
