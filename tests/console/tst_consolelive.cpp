@@ -57,8 +57,7 @@ void TestConsoleLive::initTestCase()
     // As pepsi-console does: the English plural forms.
     QVERIFY(m_english.load(u":/i18n/pepsi-console_en.qm"_s));
     QCoreApplication::installTranslator(&m_english);
-    const QString missing = DaemonProcess::missingBinaries();
-    QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    PEPSI_REQUIRE_BINARIES();
 }
 
 void TestConsoleLive::watchesAndSteersARealDaemon()
