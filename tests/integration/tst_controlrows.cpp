@@ -32,11 +32,8 @@ private Q_SLOTS:
 void tst_ControlRows::messagesAndMessage()
 {
     DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
-    daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(daemon));
     ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
+    QVERIFY(startTwoStages(daemon, client));
     QVERIFY(client.request(R"({"cmd":"drain","stage":"b"})"_ba).value(u"ok"_s).toBool());
     QVERIFY(m_db->exec(u"INSERT INTO workqueue (stage, status, created, updated) SELECT 'b', 'pending', "
                        "now() - interval '3 h', now() - CASE WHEN g <= 7 THEN interval '30 s' ELSE interval '2 h' END "

@@ -93,11 +93,8 @@ void tst_ControlScripts::metricsPassPromtool()
         QSKIP("needs promtool (Debian package prometheus)");
     }
     DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
-    daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(daemon));
     ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
+    QVERIFY(startTwoStages(daemon, client));
     QVERIFY(client.request(R"({"cmd":"drain","stage":"b"})"_ba).value(u"ok"_s).toBool());
     QueueProbe probe(m_db->db());
     QVERIFY(!probe.insert(u"a"_s, 200).isEmpty());

@@ -183,11 +183,8 @@ void tst_ControlSocket::statusRoundTripWhileFlowing()
 {
     constexpr int StatusSpacingMs = 20;
     DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
-    daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(daemon));
     ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
+    QVERIFY(startTwoStages(daemon, client));
     QueueProbe probe(m_db->db());
     QElapsedTimer flow;
     flow.start();
