@@ -160,17 +160,11 @@ void tst_ClaimNothingMissed::unannouncedFoundByTheHeartbeat()
 
 qint64 tst_ClaimNothingMissed::roundBuffers(const QList<StageDemand> &demands)
 {
-    QStringList stages;
-    QList<qint64> caps, floors;
-    for (const StageDemand &demand : demands) {
-        stages << demand.stage;
-        caps << demand.capacity;
-        floors << demand.floor;
-    }
+    const QList<QByteArray> values = claimValues(demands);
     QString sql = ClaimRoundSql;
-    sql.replace(u":stages"_s, u"'%1'"_s.arg(pgTextArray(stages)))
-        .replace(u":caps"_s, u"'%1'"_s.arg(pgIntArray(caps)))
-        .replace(u":floors"_s, u"'%1'"_s.arg(pgIntArray(floors)));
+    sql.replace(u":stages"_s, u"'%1'"_s.arg(QString::fromUtf8(values[0])))
+        .replace(u":caps"_s, u"'%1'"_s.arg(QString::fromUtf8(values[1])))
+        .replace(u":floors"_s, u"'%1'"_s.arg(QString::fromUtf8(values[2])));
     QSqlQuery query(m_db->db());
     if (!query.exec(u"BEGIN"_s))
         return -1;

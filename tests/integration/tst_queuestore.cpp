@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // QueueStore against a real PostgreSQL: the claim round (caps, order, token,
 // paused rows, plan; the guarded writes after it: tst_queuesettle).
-#include "storage/pgarray.h"
 #include "storage/queueconnection.h"
 #include "storage/queuestore.h"
 #include "testdatabase.h"
@@ -20,16 +19,10 @@ namespace {
 // execution with the same literals Qt sends.
 QString explainClaim(const QString &connectionName, const QList<StageDemand> &demands)
 {
-    QStringList stages;
-    QList<qint64> caps, floors;
-    for (const StageDemand &demand : demands) {
-        stages << demand.stage;
-        caps << demand.capacity;
-        floors << demand.floor;
-    }
-    const auto literal = [](QString text) -> QString {
-        return u'\'' + text.replace(u'\'', QStringLiteral("''")) + u'\'';
+    const auto literal = [](const QByteArray &value) -> QString {
+        return u'\'' + QString::fromUtf8(value).replace(u'\'', QStringLiteral("''")) + u'\'';
     };
+    const QList<QByteArray> values = claimValues(demands);
     QString sql = ClaimRoundSql;
     sql.replace(QStringLiteral(":stages"), QStringLiteral("$1"))
         .replace(QStringLiteral(":caps"), QStringLiteral("$2"))
@@ -38,9 +31,8 @@ QString explainClaim(const QString &connectionName, const QList<StageDemand> &de
     QSqlQuery query(QSqlDatabase::database(connectionName, false));
     QString plan;
     if (!query.exec(QStringLiteral("PREPARE pepsi_explain_claim (text[], integer[], bigint[]) AS ") + sql)
-        || !query.exec(
-            QStringLiteral("EXPLAIN (COSTS OFF) EXECUTE pepsi_explain_claim (%1, %2, %3)")
-                .arg(literal(pgTextArray(stages)), literal(pgIntArray(caps)), literal(pgIntArray(floors))))) {
+        || !query.exec(QStringLiteral("EXPLAIN (COSTS OFF) EXECUTE pepsi_explain_claim (%1, %2, %3)")
+                           .arg(literal(values[0]), literal(values[1]), literal(values[2])))) {
         plan = query.lastError().text();
     } else {
         while (query.next())
