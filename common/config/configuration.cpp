@@ -31,6 +31,21 @@ Result<QString, ConfigError> expandEntry(const Configuration &config, const Conf
     return expanded.value();
 }
 
+// A typed accessor's value: `defaultValue` when the option is absent, else
+// its expanded text as `convert` (entry, text) reads it.
+template<typename T, typename Convert>
+Result<T, ConfigError> typedValue(const Configuration &config, const QString &section, const QString &option,
+                                  T defaultValue, Convert convert)
+{
+    const Configuration::Entry *e = config.entry(section, option);
+    if (!e)
+        return defaultValue;
+    const auto text = expandEntry(config, *e, option);
+    if (!text)
+        return text.error();
+    return convert(*e, text.value());
+}
+
 } // namespace
 
 Result<Configuration, ConfigError> Configuration::parse(const QByteArray &text, const QString &fileName)
@@ -219,56 +234,48 @@ Result<QString, ConfigError> Configuration::string(const QString &section, const
 Result<std::chrono::milliseconds, ConfigError> Configuration::duration(const QString &section, const QString &option,
                                                                        std::chrono::milliseconds defaultValue) const
 {
-    const Entry *e = entry(section, option);
-    if (!e)
-        return defaultValue;
-    const auto text = expandEntry(*this, *e, option);
-    if (!text)
-        return text.error();
-    const auto parsed = parseRelativeTime(text.value());
-    if (!parsed)
-        return optionError(*e, option, quoted(text.value()) + QStringLiteral(": ") + parsed.error());
-    return parsed.value();
+    using Value = Result<std::chrono::milliseconds, ConfigError>;
+    return typedValue(*this, section, option, defaultValue, [&option](const Entry &e, const QString &text) -> Value {
+        const auto parsed = parseRelativeTime(text);
+        if (!parsed)
+            return optionError(e, option, quoted(text) + QStringLiteral(": ") + parsed.error());
+        return parsed.value();
+    });
 }
 
 Result<qint64, ConfigError> Configuration::integer(const QString &section, const QString &option, qint64 defaultValue,
                                                    qint64 min, qint64 max) const
 {
-    const Entry *e = entry(section, option);
-    if (!e)
-        return defaultValue;
-    const auto text = expandEntry(*this, *e, option);
-    if (!text)
-        return text.error();
-    const QString value = text.value().trimmed();
-    const QStringView digits = QStringView(value).mid(value.startsWith(u'-') || value.startsWith(u'+') ? 1 : 0);
-    if (digits.isEmpty() || !std::all_of(digits.begin(), digits.end(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
-        return optionError(*e, option, quoted(value) + QStringLiteral(" is not a whole number"));
-    bool ok = false;
-    const qint64 number = value.toLongLong(&ok); // fails only on overflow now
-    if (!ok || number < min || number > max)
-        return optionError(*e, option,
-                           value + QStringLiteral(" is out of range (") + QString::number(min) + QStringLiteral("..")
-                               + QString::number(max) + u')');
-    return number;
+    using Value = Result<qint64, ConfigError>;
+    return typedValue(*this, section, option, defaultValue, [&](const Entry &e, const QString &text) -> Value {
+        const QString value = text.trimmed();
+        const QStringView digits = QStringView(value).mid(value.startsWith(u'-') || value.startsWith(u'+') ? 1 : 0);
+        if (digits.isEmpty()
+            || !std::all_of(digits.begin(), digits.end(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
+            return optionError(e, option, quoted(value) + QStringLiteral(" is not a whole number"));
+        bool ok = false;
+        const qint64 number = value.toLongLong(&ok); // fails only on overflow now
+        if (!ok || number < min || number > max)
+            return optionError(e, option,
+                               value + QStringLiteral(" is out of range (") + QString::number(min)
+                                   + QStringLiteral("..") + QString::number(max) + u')');
+        return number;
+    });
 }
 
 Result<bool, ConfigError> Configuration::boolean(const QString &section, const QString &option, bool defaultValue) const
 {
-    const Entry *e = entry(section, option);
-    if (!e)
-        return defaultValue;
-    const auto text = expandEntry(*this, *e, option);
-    if (!text)
-        return text.error();
-    const QString value = text.value().trimmed().toUpper();
-    for (const char *yes : {"YES", "TRUE", "ON", "1"})
-        if (value == QLatin1StringView(yes))
-            return true;
-    for (const char *no : {"NO", "FALSE", "OFF", "0"})
-        if (value == QLatin1StringView(no))
-            return false;
-    return optionError(*e, option, quoted(text.value()) + QStringLiteral(" is not YES or NO"));
+    using Value = Result<bool, ConfigError>;
+    return typedValue(*this, section, option, defaultValue, [&option](const Entry &e, const QString &text) -> Value {
+        const QString value = text.trimmed().toUpper();
+        for (const char *yes : {"YES", "TRUE", "ON", "1"})
+            if (value == QLatin1StringView(yes))
+                return true;
+        for (const char *no : {"NO", "FALSE", "OFF", "0"})
+            if (value == QLatin1StringView(no))
+                return false;
+        return optionError(e, option, quoted(text) + QStringLiteral(" is not YES or NO"));
+    });
 }
 
 Result<QString, ConfigError> Configuration::expand(const QString &raw, const ConfigOrigin &origin) const
