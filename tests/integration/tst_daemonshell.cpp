@@ -3,6 +3,7 @@
 // configuration, start-up reset, LISTEN, signals, privilege drop and the
 // one-dispatcher lock, against a real PostgreSQL.
 #include "daemonprocess.h"
+#include "daemonstart.h"
 #include "databasefixture.h"
 
 #include <QSet>
@@ -210,8 +211,7 @@ void tst_DaemonShell::serveListensAndStops()
         return;
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"quiet"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     QVERIFY2(daemon.log().contains(u"listening; stages: quiet"_s), qPrintable(daemon.log()));
     QCOMPARE(daemon.countLog(QRegularExpression(u"notification on workqueue"_s)), 0);
 
@@ -239,8 +239,7 @@ void tst_DaemonShell::startupResetsRunningRows()
 
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"quiet"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     for (qint64 id : std::as_const(orphans))
         QCOMPARE(statusOf(id), u"pending"_s);
     QCOMPARE(statusOf(finished), u"failed"_s);
@@ -294,8 +293,7 @@ void tst_DaemonShell::dropsPrivileges()
 
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     QCOMPARE(DaemonProcess::procStatusField(daemon.pid(), u"Uid"_s), fourTimes(account.pw_uid));
     QCOMPARE(DaemonProcess::procStatusField(daemon.pid(), u"Gid"_s), fourTimes(account.pw_gid));
     QCOMPARE(groupsField(daemon.pid()), groups);
@@ -319,8 +317,7 @@ void tst_DaemonShell::secondDispatcherRefuses()
         return;
     DaemonProcess first(m_db->uri());
     first.addStage(u"quiet"_s, DaemonProcess::fakeWorker());
-    QVERIFY(first.start());
-    QVERIFY2(first.waitForReady(), qPrintable(first.log()));
+    QVERIFY(startReady(first));
     // Planted after the first one's start-up reset: the second must not reset it.
     const qint64 planted = plantRow(u"elsewhere"_s, u"running"_s);
 

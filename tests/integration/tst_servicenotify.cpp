@@ -6,6 +6,7 @@
 // the interval only for the process it names, STOPPING=1; a standby and an
 // unreachable database say why they do not serve; workers inherit none of it.
 #include "daemonprocess.h"
+#include "daemonstart.h"
 #include "daemontest.h"
 #include "notifysink.h"
 
@@ -195,8 +196,7 @@ void tst_ServiceNotify::standbySaysWhomItWaitsFor()
 {
     DaemonProcess active(m_db->uri());
     active.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(active.start());
-    QVERIFY2(active.waitForReady(), qPrintable(active.log()));
+    QVERIFY(startReady(active));
 
     NotifySink sink;
     QVERIFY(sink.isValid());
