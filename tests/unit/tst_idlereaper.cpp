@@ -8,6 +8,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <memory>
+
 using namespace pepsi;
 using namespace std::chrono_literals;
 
@@ -16,82 +18,89 @@ class TestIdleReaper : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void init();
     void expiresEachAfterItsOwnTimeout();
     void markingAgainKeepsTheFirstTime();
     void forgottenWorkersDoNotExpire();
     void clearForgetsEveryWorker();
+
+private:
+    static constexpr std::chrono::milliseconds Timeout = 300ms;
+    // The workers it named so far, in order.
+    QList<QObject *> expired() const;
+
+    QObject m_first;
+    QObject m_second;
+    std::unique_ptr<IdleReaper> m_reaper;
+    std::unique_ptr<QSignalSpy> m_expired;
 };
+
+void TestIdleReaper::init()
+{
+    m_expired.reset();
+    m_reaper = std::make_unique<IdleReaper>(Timeout, nullptr);
+    m_expired = std::make_unique<QSignalSpy>(m_reaper.get(), &IdleReaper::expired);
+}
+
+QList<QObject *> TestIdleReaper::expired() const
+{
+    QList<QObject *> workers;
+    for (const QList<QVariant> &signal : std::as_const(*m_expired))
+        workers.append(signal.at(0).value<QObject *>());
+    return workers;
+}
 
 void TestIdleReaper::expiresEachAfterItsOwnTimeout()
 {
-    IdleReaper reaper(300ms, nullptr);
-    QSignalSpy expired(&reaper, &IdleReaper::expired);
-    QObject first;
-    QObject second;
     QElapsedTimer clock;
     clock.start();
-    reaper.markIdle(&first);
+    m_reaper->markIdle(&m_first);
     QTest::qWait(150);
-    reaper.markIdle(&second);
-    QTRY_COMPARE(expired.size(), 1);
-    QCOMPARE(expired.at(0).at(0).value<QObject *>(), &first);
+    m_reaper->markIdle(&m_second);
+    QTRY_COMPARE(expired(), QList<QObject *>{&m_first});
     QVERIFY2(clock.elapsed() >= 300, qPrintable(QString::number(clock.elapsed())));
-    QVERIFY(!reaper.isIdle(&first));
-    QVERIFY(reaper.isIdle(&second));
-    QTRY_COMPARE(expired.size(), 2);
-    QCOMPARE(expired.at(1).at(0).value<QObject *>(), &second);
+    QVERIFY(!m_reaper->isIdle(&m_first));
+    QVERIFY(m_reaper->isIdle(&m_second));
+    QTRY_COMPARE(expired(), (QList<QObject *>{&m_first, &m_second}));
     QVERIFY(clock.elapsed() >= 450);
-    QVERIFY(!reaper.isIdle(&second));
+    QVERIFY(!m_reaper->isIdle(&m_second));
     // Once each.
     QTest::qWait(400);
-    QCOMPARE(expired.size(), 2);
+    QCOMPARE(m_expired->size(), 2);
 }
 
 void TestIdleReaper::markingAgainKeepsTheFirstTime()
 {
-    IdleReaper reaper(300ms, nullptr);
-    QSignalSpy expired(&reaper, &IdleReaper::expired);
-    QObject worker;
     QElapsedTimer clock;
     clock.start();
-    reaper.markIdle(&worker);
+    m_reaper->markIdle(&m_first);
     QTest::qWait(250);
-    reaper.markIdle(&worker);
-    QTRY_COMPARE(expired.size(), 1);
+    m_reaper->markIdle(&m_first);
+    QTRY_COMPARE(m_expired->size(), 1);
     // From the second mark on, it would have taken 550 ms.
     QVERIFY2(clock.elapsed() < 500, qPrintable(QString::number(clock.elapsed())));
 }
 
 void TestIdleReaper::forgottenWorkersDoNotExpire()
 {
-    IdleReaper reaper(200ms, nullptr);
-    QSignalSpy expired(&reaper, &IdleReaper::expired);
-    QObject busy;
-    QObject idle;
-    reaper.markIdle(&busy);
-    reaper.markIdle(&idle);
-    reaper.forget(&busy);
-    QVERIFY(!reaper.isIdle(&busy));
-    QTRY_COMPARE(expired.size(), 1);
-    QCOMPARE(expired.at(0).at(0).value<QObject *>(), &idle);
+    m_reaper->markIdle(&m_first);
+    m_reaper->markIdle(&m_second);
+    m_reaper->forget(&m_first);
+    QVERIFY(!m_reaper->isIdle(&m_first));
+    QTRY_COMPARE(expired(), QList<QObject *>{&m_second});
     // Idle again later: a new time of its own.
-    reaper.markIdle(&busy);
-    QTRY_COMPARE(expired.size(), 2);
-    QCOMPARE(expired.at(1).at(0).value<QObject *>(), &busy);
+    m_reaper->markIdle(&m_first);
+    QTRY_COMPARE(expired(), (QList<QObject *>{&m_second, &m_first}));
 }
 
 void TestIdleReaper::clearForgetsEveryWorker()
 {
-    IdleReaper reaper(100ms, nullptr);
-    QSignalSpy expired(&reaper, &IdleReaper::expired);
-    QObject a;
-    QObject b;
-    reaper.markIdle(&a);
-    reaper.markIdle(&b);
-    reaper.clear();
-    QVERIFY(!reaper.isIdle(&a) && !reaper.isIdle(&b));
-    QTest::qWait(300);
-    QCOMPARE(expired.size(), 0);
+    m_reaper->markIdle(&m_first);
+    m_reaper->markIdle(&m_second);
+    m_reaper->clear();
+    QVERIFY(!m_reaper->isIdle(&m_first) && !m_reaper->isIdle(&m_second));
+    QTest::qWait(2 * int(Timeout.count()));
+    QCOMPARE(m_expired->size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestIdleReaper)
