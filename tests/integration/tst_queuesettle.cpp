@@ -2,16 +2,14 @@
 // QueueStore against a real PostgreSQL: the guard on every dispatcher write
 // (settlements of each outcome, a refused batch split) and the reset of
 // orphaned rows at start-up (the claim round: tst_queuestore).
-#include "storage/queueconnection.h"
-#include "storage/queuestore.h"
-#include "testdatabase.h"
+#include "queuestoretest.h"
 
 #include <QSqlQuery>
 #include <QTest>
 
 using namespace pepsi;
 
-class TestQueueSettle : public QObject
+class TestQueueSettle : public QueueStoreTest
 {
     Q_OBJECT
 
@@ -49,23 +47,20 @@ void TestQueueSettle::settleIsGuarded()
     QFETCH(QString, stageWrite);
     QFETCH(QString, expectedStatus);
     QFETCH(QString, expectedStage);
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(
-        tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES (1,'a')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    const auto round = store.claimRound({{QStringLiteral("a"), 1}});
+    QVERIFY(m_db->exec(
+        QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES (1,'a')")));
+    QVERIFY(openStore());
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 1}});
     QVERIFY(round && round->claimed.size() == 1);
     if (!stageWrite.isEmpty())
-        QVERIFY(tdb.exec(stageWrite));
+        QVERIFY(m_db->exec(stageWrite));
 
     const Ticket ticket = round->claimed.first().ticket;
     const auto changed =
-        store.settle({Settlement{ticket, Settlement::Outcome::Fail, QStringLiteral("crashed: signal 9"), 0}});
-    QVERIFY2(changed, qPrintable(store.lastError()));
+        m_store->settle({Settlement{ticket, Settlement::Outcome::Fail, QStringLiteral("crashed: signal 9"), 0}});
+    QVERIFY2(changed, qPrintable(m_store->lastError()));
     QCOMPARE(*changed, expectedStatus == u"failed" ? 1 : 0);
-    QSqlQuery row(tdb.db());
+    QSqlQuery row(m_db->db());
     QVERIFY(row.exec(QStringLiteral("SELECT status::text, stage, state->>'dispatch_error' FROM workqueue")));
     QVERIFY(row.next());
     QCOMPARE(row.value(0).toString(), expectedStatus);
@@ -75,25 +70,23 @@ void TestQueueSettle::settleIsGuarded()
 
 void TestQueueSettle::settleWritesEveryOutcome()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, state) OVERRIDING SYSTEM VALUE VALUES "
-                                    "(1,'a','{}'),(2,'a','{}'),(3,'a','{\"keep\": 1}'),(4,'a','{}')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    const auto round = store.claimRound({{QStringLiteral("a"), 4}});
+    QVERIFY(
+        m_db->exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, state) OVERRIDING SYSTEM VALUE VALUES "
+                                  "(1,'a','{}'),(2,'a','{}'),(3,'a','{\"keep\": 1}'),(4,'a','{}')")));
+    QVERIFY(openStore());
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 4}});
     QVERIFY(round && round->claimed.size() == 4);
     const auto t = [&](int i) { return round->claimed.at(i).ticket; };
     const QString quote = QStringLiteral("status 3: \"quoted\", back\\slash, {braces}, ünïcode");
-    const auto changed = store.settle({
+    const auto changed = m_store->settle({
         {t(0), Settlement::Outcome::Requeue, {}, 0},
         {t(1), Settlement::Outcome::Fail, quote, 0},
         {t(2), Settlement::Outcome::Timeout, QStringLiteral("timeout after 300 s"), 0},
         {t(3), Settlement::Outcome::Pause, QStringLiteral("status 75: later"), 30000},
     });
-    QVERIFY2(changed, qPrintable(store.lastError()));
+    QVERIFY2(changed, qPrintable(m_store->lastError()));
     QCOMPARE(*changed, 4);
-    QSqlQuery rows(tdb.db());
+    QSqlQuery rows(m_db->db());
     QVERIFY(rows.exec(QStringLiteral("SELECT status::text, state->>'dispatch_error', state->>'keep', "
                                      "extract(epoch FROM timeout - now())::int FROM workqueue ORDER BY 1")));
     QVERIFY(rows.next());
@@ -116,27 +109,24 @@ void TestQueueSettle::settleWritesEveryOutcome()
 // not keep the others, nor any later batch, from being written.
 void TestQueueSettle::settleSplitsARefusedBatch()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES "
-                                    "(1,'a'),(2,'a'),(3,'a'),(4,'a'),(5,'a'),(6,'a'),(7,'a')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    const auto round = store.claimRound({{QStringLiteral("a"), 7}});
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES "
+                                      "(1,'a'),(2,'a'),(3,'a'),(4,'a'),(5,'a'),(6,'a'),(7,'a')")));
+    QVERIFY(openStore());
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 7}});
     QVERIFY(round && round->claimed.size() == 7);
     const auto t = [&](int i) { return round->claimed.at(i).ticket; };
     const QString refused = QStringLiteral("status 3: bad") + QChar(0) + QStringLiteral("reason");
-    const auto changed = store.settle({
+    const auto changed = m_store->settle({
         {t(0), Settlement::Outcome::Fail, QStringLiteral("status 3: one"), 0},
         {t(1), Settlement::Outcome::Requeue, {}, 0},
         {t(2), Settlement::Outcome::Fail, refused, 0},
         {t(3), Settlement::Outcome::Timeout, QStringLiteral("timeout after 1 s"), 0},
         {t(4), Settlement::Outcome::Fail, QStringLiteral("status 4: five"), 0},
     });
-    QVERIFY2(changed, qPrintable(store.lastError()));
+    QVERIFY2(changed, qPrintable(m_store->lastError()));
     QCOMPARE(*changed, 5);
     const auto statusOf = [&](int id) {
-        QSqlQuery query(tdb.db());
+        QSqlQuery query(m_db->db());
         if (!query.exec(QStringLiteral("SELECT status::text || ' ' || coalesce(state->>'dispatch_error', '-') "
                                        "FROM workqueue WHERE workqueue_id = %1")
                             .arg(id))
@@ -151,9 +141,9 @@ void TestQueueSettle::settleSplitsARefusedBatch()
     QCOMPARE(statusOf(5), QStringLiteral("failed status 4: five"));
 
     // The next batch goes through as one statement again.
-    const auto next = store.settle({{t(5), Settlement::Outcome::Fail, QStringLiteral("status 2: six"), 0},
-                                    {t(6), Settlement::Outcome::Requeue, {}, 0}});
-    QVERIFY2(next, qPrintable(store.lastError()));
+    const auto next = m_store->settle({{t(5), Settlement::Outcome::Fail, QStringLiteral("status 2: six"), 0},
+                                       {t(6), Settlement::Outcome::Requeue, {}, 0}});
+    QVERIFY2(next, qPrintable(m_store->lastError()));
     QCOMPARE(*next, 2);
     QCOMPARE(statusOf(6), QStringLiteral("failed status 2: six"));
     QCOMPARE(statusOf(7), QStringLiteral("pending -"));
@@ -161,39 +151,34 @@ void TestQueueSettle::settleSplitsARefusedBatch()
 
 void TestQueueSettle::resetOrphans()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) VALUES ('a','running'),('b','running'),"
-                                    "('a','done'),('a','paused')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage, status) VALUES ('a','running'),('b','running'),"
+                                      "('a','done'),('a','paused')")));
+    QVERIFY(openStore());
     // At start nothing is held: every running row goes back.
-    const auto reset = store.resetOrphansExcept({});
+    const auto reset = m_store->resetOrphansExcept({});
     QVERIFY(reset);
     QCOMPARE(*reset, 2);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending'")), 2);
+    QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending'")), 2);
 }
 
 void TestQueueSettle::resetOrphansKeepsWhatWorkersHold()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
-                                    "VALUES (1,'a','running'),(2,'b','running'),(3,'a','running'),(4,'a','done')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
+                                      "VALUES (1,'a','running'),(2,'b','running'),(3,'a','running'),(4,'a','done')")));
+    QVERIFY(openStore());
     // GIVEN workers hold 1 and 3 WHEN the session comes back THEN only 2 is an orphan
-    const auto reset = store.resetOrphansExcept({1, 3});
-    QVERIFY2(reset, qPrintable(store.lastError()));
+    const auto reset = m_store->resetOrphansExcept({1, 3});
+    QVERIFY2(reset, qPrintable(m_store->lastError()));
     QCOMPARE(*reset, 1);
-    QCOMPARE(tdb.scalar(
+    QCOMPARE(m_db->scalar(
                  QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running' AND workqueue_id IN (1, 3)")),
              2);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending' AND workqueue_id = 2")),
-             1);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'done'")), 1);
+    QCOMPARE(
+        m_db->scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending' AND workqueue_id = 2")),
+        1);
+    QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'done'")), 1);
     // Holding nothing resets every running row.
-    const auto all = store.resetOrphansExcept({});
+    const auto all = m_store->resetOrphansExcept({});
     QVERIFY(all);
     QCOMPARE(*all, 2);
 }

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // QueueStore against a real PostgreSQL: the claim round (caps, order, token,
 // paused rows, plan; the guarded writes after it: tst_queuesettle).
-#include "storage/queueconnection.h"
-#include "storage/queuestore.h"
-#include "testdatabase.h"
+#include "queuestoretest.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -44,7 +42,7 @@ QString explainClaim(const QString &connectionName, const QList<StageDemand> &de
 
 } // namespace
 
-class TestQueueStore : public QObject
+class TestQueueStore : public QueueStoreTest
 {
     Q_OBJECT
 
@@ -72,29 +70,26 @@ private:
 
 void TestQueueStore::claimTakesOldestPendingUpToEachCap()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
-                                    "VALUES (1,'a','pending'),(2,'b','pending'),(3,'a','done'),(4,'a','pending'),"
-                                    "(5,'a','pending'),(6,'b','pending'),(7,'c','pending'),(8,'a','running')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY2(queue.open(tdb.uri(), QStringLiteral("tst")), qPrintable(queue.lastError()));
-    QueueStore store(queue);
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
+                                      "VALUES (1,'a','pending'),(2,'b','pending'),(3,'a','done'),(4,'a','pending'),"
+                                      "(5,'a','pending'),(6,'b','pending'),(7,'c','pending'),(8,'a','running')")));
+    QVERIFY(openStore());
 
     // GIVEN caps a:2, b:5 and no demand for c
-    const auto round = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}});
-    QVERIFY2(round, qPrintable(store.lastError()));
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}});
+    QVERIFY2(round, qPrintable(m_store->lastError()));
     // THEN a gets its two oldest pending rows, b both of its, c nothing
     QCOMPARE(ids(*round, QStringLiteral("a")), (QList<qint64>{1, 4}));
     QCOMPARE(ids(*round, QStringLiteral("b")), (QList<qint64>{2, 6}));
     QCOMPARE(round->claimed.size(), 4);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running'")), 5);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT status = 'pending' FROM workqueue WHERE workqueue_id = 7")), 1);
+    QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running'")), 5);
+    QCOMPARE(m_db->scalar(QStringLiteral("SELECT status = 'pending' FROM workqueue WHERE workqueue_id = 7")), 1);
     // AND every claim carries the new token
     for (const ClaimedMessage &m : round->claimed)
         QCOMPARE(m.ticket.claim, 1);
 
     // WHEN the next round asks for more of a, it gets what is left
-    const auto next = store.claimRound({{QStringLiteral("a"), 10}});
+    const auto next = m_store->claimRound({{QStringLiteral("a"), 10}});
     QVERIFY(next);
     QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{5}));
     QVERIFY(!next->nextPausedInMs);
@@ -102,16 +97,13 @@ void TestQueueStore::claimTakesOldestPendingUpToEachCap()
 
 void TestQueueStore::claimResumesDuePausedRowsAndReportsTheNext()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(
+    QVERIFY(m_db->exec(
         QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
                        "(1,'a','paused', now() - interval '1 s'), (2,'a','paused', NULL),"
                        "(3,'a','paused', now() + interval '5 s'), (4,'a','paused', now() + interval '1 h')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+    QVERIFY(openStore());
 
-    const auto round = store.claimRound({{QStringLiteral("a"), 10}});
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 10}});
     QVERIFY(round);
     // Resumed rows become claimable from the next round on.
     QCOMPARE(round->resumed, 2);
@@ -120,7 +112,7 @@ void TestQueueStore::claimResumesDuePausedRowsAndReportsTheNext()
     QVERIFY2(*round->nextPausedInMs > 4000 && *round->nextPausedInMs <= 5000,
              qPrintable(QString::number(*round->nextPausedInMs)));
 
-    const auto next = store.claimRound({{QStringLiteral("a"), 10}});
+    const auto next = m_store->claimRound({{QStringLiteral("a"), 10}});
     QVERIFY(next);
     QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{1, 2}));
 }
@@ -141,30 +133,27 @@ void TestQueueStore::claimPlanUsesThePartialIndex()
     QFETCH(int, pending);
     QFETCH(int, done);
     QFETCH(bool, staleStatistics);
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) SELECT (ARRAY['a','b'])[1 + i % 2], '%2' "
-                                    "FROM generate_series(1, %1) i")
-                         .arg(done)
-                         .arg(staleStatistics ? QStringLiteral("pending") : QStringLiteral("done"))));
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
-                                    "FROM generate_series(1, %1) i")
-                         .arg(pending)));
-    QVERIFY(tdb.exec(QStringLiteral("ANALYZE workqueue")));
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage, status) SELECT (ARRAY['a','b'])[1 + i % 2], '%2' "
+                                      "FROM generate_series(1, %1) i")
+                           .arg(done)
+                           .arg(staleStatistics ? QStringLiteral("pending") : QStringLiteral("done"))));
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
+                                      "FROM generate_series(1, %1) i")
+                           .arg(pending)));
+    QVERIFY(m_db->exec(QStringLiteral("ANALYZE workqueue")));
     if (staleStatistics) // the burst finishes after the statistics were taken
-        QVERIFY(tdb.exec(QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id <= %1").arg(done)));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+        QVERIFY(m_db->exec(QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id <= %1").arg(done)));
+    QVERIFY(openStore());
     const QList<StageDemand> demands{{QStringLiteral("a"), 16}, {QStringLiteral("b"), 16}};
     // On the store's own connection: its session settings shape the plan.
-    const QString plan = explainClaim(QStringLiteral("tst-queue"), demands);
+    const QString plan = explainClaim(ConnectionName, demands);
     // The outer update goes through the primary key, never a walk of the pending rows.
     QVERIFY2(plan.contains(QStringLiteral("Index Scan using workqueue_pkey on workqueue w")), qPrintable(plan));
     QVERIFY2(plan.contains(QStringLiteral("Limit")), qPrintable(plan));
     QVERIFY2(!plan.contains(QStringLiteral("Seq Scan")), qPrintable(plan));
     if (done > 0) // pending rows are rare: the per-stage pick must use the partial index
         QVERIFY2(plan.contains(QStringLiteral("using workqueue_pending on workqueue q")), qPrintable(plan));
-    const auto round = store.claimRound(demands);
+    const auto round = m_store->claimRound(demands);
     QVERIFY(round);
     QCOMPARE(round->claimed.size(), 32);
 }
@@ -174,17 +163,14 @@ void TestQueueStore::claimPlanUsesThePartialIndex()
 // plan, which claimPlanUsesThePartialIndex checks.
 void TestQueueStore::claimIsPlannedOnce()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 100)")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 100)")));
+    QVERIFY(openStore());
     for (int round = 0; round < 10; ++round) {
-        const auto claimed = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 2}});
+        const auto claimed = m_store->claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 2}});
         QVERIFY(claimed);
         QCOMPARE(claimed->claimed.size(), 2);
     }
-    QSqlQuery plans(QSqlDatabase::database(QStringLiteral("tst-queue"), false));
+    QSqlQuery plans(QSqlDatabase::database(ConnectionName, false));
     QVERIFY(plans.exec(QStringLiteral("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
                                       "WHERE statement LIKE '%claims = w.claims + 1%'")));
     QVERIFY(plans.next());
@@ -196,19 +182,16 @@ void TestQueueStore::claimIsPlannedOnce()
 // dispatcher keeps the floor below every row it knows to be pending).
 void TestQueueStore::claimWalksFromEachStageFloor()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
-                                    "FROM generate_series(1, 12) i")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
+                                      "FROM generate_series(1, 12) i")));
+    QVERIFY(openStore());
     // GIVEN a's floor at 6 and b's at 0 (a's ids are the even ones, b's the odd)
-    const auto round = store.claimRound({{QStringLiteral("a"), 10, 6}, {QStringLiteral("b"), 2, 0}});
-    QVERIFY2(round, qPrintable(store.lastError()));
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 10, 6}, {QStringLiteral("b"), 2, 0}});
+    QVERIFY2(round, qPrintable(m_store->lastError()));
     QCOMPARE(ids(*round, QStringLiteral("a")), (QList<qint64>{6, 8, 10, 12}));
     QCOMPARE(ids(*round, QStringLiteral("b")), (QList<qint64>{1, 3}));
     // WHEN a is walked from the start THEN it gets what lay below its floor
-    const auto next = store.claimRound({{QStringLiteral("a"), 10, 0}});
+    const auto next = m_store->claimRound({{QStringLiteral("a"), 10, 0}});
     QVERIFY(next);
     QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{2, 4}));
 }
@@ -217,20 +200,18 @@ void TestQueueStore::claimWalksFromEachStageFloor()
 // past its cap or locked by another session, so the floor never passes it.
 void TestQueueStore::claimSaysWhereTheNextWalkStarts()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 5)")));
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'b' FROM generate_series(1, 2)")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    QSqlDatabase locker = tdb.newConnection(QStringLiteral("locker"));
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 5)")));
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'b' FROM generate_series(1, 2)")));
+    QVERIFY(openStore());
+    QSqlDatabase locker = m_db->newConnection(QStringLiteral("locker"));
     QVERIFY(locker.transaction());
     QSqlQuery lock(locker);
     QVERIFY(lock.exec(QStringLiteral("SELECT 1 FROM workqueue WHERE workqueue_id = 2 FOR UPDATE")) && lock.next());
 
     // GIVEN 2 locked, a capped at 2 WHEN claimed THEN 1 and 3, and 2 is where a's walk starts next
-    const auto round = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}, {QStringLiteral("c"), 1}});
-    QVERIFY2(round, qPrintable(store.lastError()));
+    const auto round =
+        m_store->claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}, {QStringLiteral("c"), 1}});
+    QVERIFY2(round, qPrintable(m_store->lastError()));
     QCOMPARE(ids(*round, QStringLiteral("a")), (QList<qint64>{1, 3}));
     QCOMPARE(round->unclaimedFrom.value(QStringLiteral("a"), -1), 2);
     // b got everything, c had nothing: neither has a row left
@@ -241,7 +222,7 @@ void TestQueueStore::claimSaysWhereTheNextWalkStarts()
     QCOMPARE(round->skippedLocked, 0);
 
     // WHEN a asks for more than is left THEN 4 and 5; 2 is still left, and counted as skipped
-    const auto next = store.claimRound({{QStringLiteral("a"), 10, 2}});
+    const auto next = m_store->claimRound({{QStringLiteral("a"), 10, 2}});
     QVERIFY(next);
     QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{4, 5}));
     QCOMPARE(next->unclaimedFrom.value(QStringLiteral("a"), -1), 2);
@@ -249,7 +230,7 @@ void TestQueueStore::claimSaysWhereTheNextWalkStarts()
 
     // Once the lock goes, the walk from 2 takes it.
     QVERIFY(locker.rollback());
-    const auto last = store.claimRound({{QStringLiteral("a"), 10, 2}});
+    const auto last = m_store->claimRound({{QStringLiteral("a"), 10, 2}});
     QVERIFY(last);
     QCOMPARE(ids(*last, QStringLiteral("a")), (QList<qint64>{2}));
     QVERIFY(last->unclaimedFrom.isEmpty());
@@ -260,15 +241,12 @@ void TestQueueStore::claimSaysWhereTheNextWalkStarts()
 // floors go below them before the next round claims them.
 void TestQueueStore::resumedRowsNameTheirStage()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(
+    QVERIFY(m_db->exec(
         QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
                        "(3,'a','paused', now() - interval '1 s'), (9,'a','paused', NULL),"
                        "(5,'b','paused', now() - interval '1 s'), (7,'b','paused', now() + interval '1 h')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    const auto round = store.claimRound({{QStringLiteral("a"), 10, 100}});
+    QVERIFY(openStore());
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 10, 100}});
     QVERIFY(round);
     QCOMPARE(round->resumed, 3);
     QCOMPARE(round->resumedFrom.value(QStringLiteral("a")), 3);
