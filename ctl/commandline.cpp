@@ -3,6 +3,7 @@
 
 #include "config/relativetime.h"
 #include "control/protocol.h"
+#include "standardoptions.h"
 
 #include <QHash>
 #include <QRegularExpression>
@@ -192,14 +193,8 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
             return QStringLiteral("option %1 takes no value").arg(arg);
         }
 
-        if (arg == u"-h" || arg == u"--help") {
-            line.action = Action::Help;
+        if (takeStandardOption(arg, line))
             return line;
-        }
-        if (arg == u"-v" || arg == u"--version") {
-            line.action = Action::Version;
-            return line;
-        }
         if (arg == u"-c" || arg == u"--config") {
             if (value.isEmpty())
                 return QStringLiteral("%1: the file name is empty").arg(arg);

@@ -2,6 +2,7 @@
 #include "app/commandline.h"
 
 #include "config/configuration.h"
+#include "standardoptions.h"
 
 namespace pepsi {
 
@@ -76,14 +77,8 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
             line.logLevel = *level;
             continue;
         }
-        if (arg == u"-h" || arg == u"--help") {
-            line.action = Action::Help;
+        if (takeStandardOption(arg, line))
             return line;
-        }
-        if (arg == u"-v" || arg == u"--version") {
-            line.action = Action::Version;
-            return line;
-        }
         if (arg.startsWith(u'-'))
             return QStringLiteral("unknown option \"%1\"").arg(arg);
         if (arg == u"check")

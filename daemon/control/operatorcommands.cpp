@@ -8,6 +8,7 @@
 #include "control/snapshotcodec.h"
 #include "model/dispatchboard.h"
 #include "model/operatorqueries.h"
+#include "model/unknownstage.h"
 
 #include <QJsonArray>
 
@@ -29,12 +30,6 @@ QStringList knownStages(const DispatchPicture &now)
     for (const PoolSnapshot &pool : now.pools)
         names << pool.stage;
     return names;
-}
-
-QString unknownStage(QLatin1StringView command, const QString &stage, const QStringList &stages)
-{
-    return QStringLiteral("'%1': unknown stage \"%2\" (stages: %3)")
-        .arg(command, stage.left(64), stages.isEmpty() ? QStringLiteral("none") : stages.join(u", "));
 }
 
 // "8" or 8, as a config file would have it.

@@ -4,6 +4,7 @@
 #include "control/protocol.h"
 #include "control/snapshotcodec.h"
 #include "model/dispatchboard.h"
+#include "model/unknownstage.h"
 
 #include <QJsonArray>
 
@@ -30,8 +31,7 @@ Result<QString, QString> stageFilter(const QString &command, const QJsonObject &
             return stage;
         names.append(pool.stage);
     }
-    return failure(QStringLiteral("'%1': unknown stage \"%2\" (stages: %3)")
-                       .arg(command, stage.left(64), names.isEmpty() ? QStringLiteral("none") : names.join(u", ")));
+    return failure(unknownStage(command, stage, names));
 }
 
 // One picture: the totals add up the pools listed, and the statistics are of the same moment.

@@ -5,6 +5,7 @@
 
 #include "core/dispatcher.h"
 #include "model/logcategories.h"
+#include "model/unknownstage.h"
 #include "storage/operatorthread.h"
 #include "workers/workerpool.h"
 
@@ -48,8 +49,7 @@ std::optional<QString> DispatchState::drainOrResume(const QString &stage, bool d
         return notRunning();
     const WorkerPool *pool = m_d.pool(stage);
     if (!pool)
-        return QStringLiteral("unknown stage \"%1\" (stages: %2)")
-            .arg(stage, m_d.graph().names().join(QStringLiteral(", ")));
+        return unknownStage(drained ? protocol::cmd::Drain : protocol::cmd::Resume, stage, m_d.graph().names());
     if (pool->isDrained() == drained)
         return std::nullopt;
     m_d.setDrained(stage, drained); // a resumed stage claims at once

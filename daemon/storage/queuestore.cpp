@@ -128,7 +128,13 @@ QString statusName(Settlement::Outcome outcome)
     return {};
 }
 
-// The claim's parameters as array literals: :stages, :caps and :floors.
+qint64 bigint(const PGresult *result, int row, int column)
+{
+    return QByteArrayView(PQgetvalue(result, row, column), PQgetlength(result, row, column)).toLongLong();
+}
+
+} // namespace
+
 QList<QByteArray> claimValues(const QList<StageDemand> &demands)
 {
     QStringList stages;
@@ -144,13 +150,6 @@ QList<QByteArray> claimValues(const QList<StageDemand> &demands)
     }
     return {pgTextArray(stages).toUtf8(), caps + '}', floors + '}'};
 }
-
-qint64 bigint(const PGresult *result, int row, int column)
-{
-    return QByteArrayView(PQgetvalue(result, row, column), PQgetlength(result, row, column)).toLongLong();
-}
-
-} // namespace
 
 QueueStore::QueueStore(QueueConnection &connection)
     : m_connection(connection)

@@ -46,6 +46,9 @@ struct ClaimRound
 // The claim round's statement as claimRound() prepares it (:stages text[],
 // :caps integer[], :floors bigint[]); tst_queuestore checks its plan.
 extern const QString ClaimRoundSql;
+// Its parameters as PostgreSQL array literals, for `demands`: :stages, :caps
+// and :floors, in that order (also how the tests spell them in EXPLAIN).
+QList<QByteArray> claimValues(const QList<StageDemand> &demands);
 
 // Every statement the dispatcher runs against workqueue, in one place, on one
 // connection of its own. All writes to handed-out rows carry the claim guard.

@@ -5,6 +5,7 @@
 #include "model/logcategories.h"
 #include "workers/cooldown.h"
 
+#include <QDateTime>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <algorithm>
@@ -18,15 +19,21 @@ WorkerPool::WorkerPool(const StageConfig &stage, const PoolOptions &options, QOb
     , m_stage(stage)
     , m_options(options)
     , m_environment(QProcessEnvironment::systemEnvironment())
+    , m_idle(options.idleTimeout, this)
 {
     m_environment.insert(QStringLiteral("PEPSI_STAGE"), stage.name);
     // systemd's notification socket and watchdog are the daemon's, not its workers'.
     for (const char *name : {"NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"})
         m_environment.remove(QString::fromLatin1(name));
-    // One timer per pool, armed for the earliest idle deadline of its workers.
-    m_idleTimer.setSingleShot(true);
     m_cooldown.setSingleShot(true);
-    connect(&m_idleTimer, &QTimer::timeout, this, &WorkerPool::reapIdle);
+    connect(&m_idle, &IdleReaper::expired, this, [this](QObject *idle) {
+        auto *worker = static_cast<WorkerProcess *>(idle);
+        if (worker->outstanding() > 0)
+            return;
+        qCDebug(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << "idle; stopping it";
+        worker->retire();
+        stopWorker(worker, QStringLiteral("idle"));
+    });
     connect(&m_cooldown, &QTimer::timeout, this, [this] {
         qCDebug(lcPool).noquote() << "stage" << m_stage.name << "cooldown over";
         Q_EMIT cooldownLeft();
@@ -84,7 +91,7 @@ Tickets WorkerPool::assign(const Tickets &tickets)
         if (count <= 0)
             return;
         worker->send(tickets.mid(next, count));
-        m_idleSince.remove(worker);
+        m_idle.forget(worker);
         next += count;
     };
 
@@ -108,8 +115,6 @@ Tickets WorkerPool::assign(const Tickets &tickets)
             break;
         handOut(worker);
     }
-    if (!m_idleSince.isEmpty())
-        armIdleTimer();
     return tickets.mid(next);
 }
 
@@ -217,45 +222,13 @@ void WorkerPool::becameIdleMaybe(WorkerProcess *worker)
         stopWorker(worker, m_stopReasons.value(worker, QStringLiteral("retired")));
         return;
     }
-    if (!m_idleSince.contains(worker)) {
-        m_idleSince[worker].start();
-        armIdleTimer();
-    }
-}
-
-void WorkerPool::armIdleTimer()
-{
-    qint64 soonest = -1;
-    for (auto it = m_idleSince.cbegin(); it != m_idleSince.cend(); ++it) {
-        const qint64 left = std::max<qint64>(0, m_options.idleTimeout.count() - it.value().elapsed());
-        soonest = soonest < 0 ? left : std::min(soonest, left);
-    }
-    if (soonest < 0)
-        m_idleTimer.stop();
-    else if (!m_idleTimer.isActive() || m_idleTimer.remainingTime() > soonest)
-        m_idleTimer.start(int(soonest));
-}
-
-void WorkerPool::reapIdle()
-{
-    for (auto it = m_idleSince.begin(); it != m_idleSince.end();) {
-        WorkerProcess *worker = it.key();
-        if (it.value().elapsed() >= m_options.idleTimeout.count() && worker->outstanding() == 0) {
-            qCDebug(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << "idle; stopping it";
-            worker->retire();
-            stopWorker(worker, QStringLiteral("idle"));
-            it = m_idleSince.erase(it);
-        } else {
-            ++it;
-        }
-    }
-    armIdleTimer();
+    m_idle.markIdle(worker);
 }
 
 void WorkerPool::onExited(WorkerProcess *worker, const Tickets &unanswered, const WorkerExit &exit)
 {
     m_workers.removeOne(worker);
-    m_idleSince.remove(worker);
+    m_idle.forget(worker);
     const QString stopReason = m_stopReasons.take(worker);
     worker->deleteLater();
     const qint64 pid = worker->pid();
@@ -343,8 +316,7 @@ void WorkerPool::report(RunReport::Result result, qint64 busyUsec, QList<FusedRu
 
 void WorkerPool::retireWorkers()
 {
-    m_idleTimer.stop();
-    m_idleSince.clear();
+    m_idle.clear();
     const QString reason = QStringLiteral("retired");
     for (WorkerProcess *worker : std::as_const(m_workers)) {
         worker->retire();
@@ -380,6 +352,43 @@ void WorkerPool::shutdown()
     // terminated and what they still hold goes back to pending.
     for (WorkerProcess *worker : std::as_const(m_workers))
         stopWorker(worker, QStringLiteral("stopped"));
+}
+
+// The control socket's copies (model/snapshots.h) only read the policy above.
+PoolSnapshot WorkerPool::snapshot() const
+{
+    PoolSnapshot snapshot;
+    snapshot.stage = m_stage.name;
+    for (const WorkerProcess *worker : m_workers) {
+        ++snapshot.workers;
+        if (worker->state() == WorkerProcess::State::Starting)
+            ++snapshot.starting;
+        else if (worker->isRetiring() || worker->state() != WorkerProcess::State::Running)
+            ++snapshot.retiring;
+        else if (worker->outstanding() > 0)
+            ++snapshot.busy;
+        else
+            ++snapshot.idle;
+    }
+    snapshot.parallelism = m_stage.parallelism;
+    snapshot.queueLimit = m_stage.queueLimit;
+    snapshot.inFlight = inFlight();
+    snapshot.drained = m_drained;
+    snapshot.retired = m_retired;
+    if (inCooldown())
+        snapshot.cooldownUntil = QDateTime::currentDateTimeUtc().addMSecs(std::max(0, m_cooldown.remainingTime()));
+    snapshot.capacity = m_retired || m_drained || inCooldown() ? 0 : m_stage.capacity();
+    return snapshot;
+}
+
+QList<WorkerSnapshot> WorkerPool::workerSnapshots() const
+{
+    QList<WorkerSnapshot> snapshots;
+    for (const WorkerProcess *worker : m_workers)
+        snapshots.append(worker->snapshot(m_options.maxRuntime.count()));
+    std::sort(snapshots.begin(), snapshots.end(),
+              [](const WorkerSnapshot &a, const WorkerSnapshot &b) { return a.pid < b.pid; });
+    return snapshots;
 }
 
 } // namespace pepsi

@@ -4,10 +4,10 @@
 #include "config/stagegraph.h"
 #include "model/runreport.h"
 #include "model/ticket.h"
+#include "workers/idlereaper.h"
 #include "workers/workerprocess.h"
 
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QProcessEnvironment>
@@ -94,8 +94,6 @@ private:
     void onExited(WorkerProcess *worker, const Tickets &unanswered, const WorkerExit &exit);
     void becameIdleMaybe(WorkerProcess *worker);
     void retireWorkers();
-    void reapIdle();
-    void armIdleTimer();
     void enterCooldown(const QString &why);
     void stopWorker(WorkerProcess *worker, const QString &reason);
     void requeue(const Tickets &tickets);
@@ -107,14 +105,13 @@ private:
     PoolOptions m_options;
     QProcessEnvironment m_environment;
     QList<WorkerProcess *> m_workers; // children; alive or exiting
-    QHash<WorkerProcess *, QElapsedTimer> m_idleSince;
+    IdleReaper m_idle;
     QHash<WorkerProcess *, QString> m_stopReasons; // why we closed its input
-    QTimer m_idleTimer;
     QTimer m_cooldown;
     int m_startFailures = 0;
     bool m_retired = false;
 
-    // --- read and steered by the control socket (model/snapshots.h); in workers/workersnapshots.cpp ---
+    // --- read and steered by the control socket (model/snapshots.h) ---
 public:
     // A drained pool claims nothing (spare capacity 0): its workers finish
     // what they hold and idle out. Kept across reconfigure(), that is a reload.

@@ -7,6 +7,7 @@
 #include "consolefeed.h"
 #include "controlclient.h"
 #include "daemonprocess.h"
+#include "daemonstart.h"
 #include "mainwindow.h"
 #include "messagelistmodel.h"
 #include "messagesview.h"
@@ -57,8 +58,7 @@ void TestConsoleLive::initTestCase()
     // As pepsi-console does: the English plural forms.
     QVERIFY(m_english.load(u":/i18n/pepsi-console_en.qm"_s));
     QCoreApplication::installTranslator(&m_english);
-    const QString missing = DaemonProcess::missingBinaries();
-    QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    PEPSI_REQUIRE_BINARIES();
 }
 
 void TestConsoleLive::watchesAndSteersARealDaemon()
@@ -72,8 +72,7 @@ void TestConsoleLive::watchesAndSteersARealDaemon()
     daemon.addStage(u"ingest"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"enrich"_s}});
     daemon.addStage(u"enrich"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"deliver"_s}});
     daemon.addStage(u"deliver"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     const QString socket = daemon.controlSocket();
     QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo::exists(socket), qPrintable(daemon.log()), 10000);
 
@@ -177,8 +176,7 @@ void TestConsoleLive::browsesAndRequeuesFailedMessages()
     daemon.setOption(u"POLL_INTERVAL"_s, u"1 s"_s);
     daemon.setOption(u"STATS_INTERVAL"_s, u"1 s"_s);
     daemon.addStage(u"enrich"_s, program);
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo::exists(daemon.controlSocket()), qPrintable(daemon.log()), 10000);
     QueueProbe probe(tdb.db());
     const QList<qint64> ids = probe.insert(u"enrich"_s, 30);

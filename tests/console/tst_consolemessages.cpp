@@ -3,14 +3,15 @@
 // socket over a scripted dispatcher (tests/control): its models page a
 // stage's rows by id and count the reasons over the whole status; the view
 // finds a message by id, shows its state, and requeues the selection or a
-// reason with the true count, in batches of the daemon's bound.
+// reason with the true count, in batches of the daemon's bound (what it shows
+// beside the rest of the window, and its warnings: tst_consolemessagesview).
 #include "consolefeed.h"
-#include "consolefixture.h"
 #include "controlclient.h"
 #include "controlfixture.h"
 #include "mainwindow.h"
 #include "messagelistmodel.h"
 #include "messagesview.h"
+#include "messagesviewtest.h"
 #include "reasonmodel.h"
 #include "stageactions.h"
 #include "throughputmodel.h"
@@ -36,76 +37,20 @@ using namespace pepsi;
 using namespace pepsi::console;
 using namespace Qt::StringLiterals;
 
-namespace {
-
-const QString BadInput = u"status 3: bad input: no such customer"_s;
-const QString Busy = u"status 75: busy"_s;
-
-// `count` failed rows of enrich from id `first` on, with `reason`, and their details.
-void addFailed(FakeDispatch &dispatch, qint64 first, int count, const QString &reason)
-{
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    for (qint64 id = first; id < first + count; ++id) {
-        MessageRow row{id, u"enrich"_s, u"failed"_s, 2, now.addSecs(-id % 600), reason};
-        dispatch.m_messages.append(row);
-        MessageDetail detail;
-        detail.row = row;
-        detail.created = now.addSecs(-3600);
-        detail.state = R"({"customer": 4711, "dispatch_error": ")" + reason.toUtf8() + "\"}";
-        dispatch.m_messageDetails.insert(id, detail);
-    }
-}
-
-} // namespace
-
-class TestConsoleMessages : public QObject
+class TestConsoleMessages : public MessagesViewTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
     void modelsPageAndCountTheWholeStatus();
     void findsAMessageAndShowsItsState();
     void requeuesTheSelectionAndAReasonInBatches();
-    void reasonsReadableAtTheDefaultSize();
     void requeuesTheCountConfirmed();
-    void listAndDetailShowOneClaimCount();
-    void toolBarAndViewShowOneStage();
-    void warnsWhileTheStageFails();
-    void warnsWhenTheLastMessagesFailed();
     void confirmationNamesTheStatusTranslated();
 
 private:
     static QString buildDir() { return qEnvironmentVariable("PEPSI_BUILD_DIR", QStringLiteral(PEPSI_BINARY_DIR)); }
-    // Shows the window, connects it, and opens the Messages view of enrich's
-    // failed rows once the daemon has named the stage and sent its figures.
-    static void openFailedOfEnrich(ConsoleWindow &window);
-
-    QTranslator m_english;
-    std::unique_ptr<ControlFixture> m_daemon;
 };
-
-void TestConsoleMessages::initTestCase() { QVERIFY(setUpConsoleTests(u"tst_consolemessages"_s, m_english)); }
-
-void TestConsoleMessages::init()
-{
-    QSettings().clear();
-    m_daemon = freshConsoleDaemon();
-    m_daemon->dispatch().m_requeueMovesRows = true;
-    // Only the rows each test writes.
-    m_daemon->dispatch().m_messages.clear();
-    m_daemon->dispatch().m_messageDetails.clear();
-}
-
-void TestConsoleMessages::openFailedOfEnrich(ConsoleWindow &window)
-{
-    window.show();
-    window.connectToDaemon();
-    QTRY_VERIFY(window.messagesView()->stageBox()->findText(u"enrich"_s) >= 0);
-    QTRY_VERIFY(window.feed()->throughput()->contains(u"enrich"_s));
-    window.showMessages(u"enrich"_s, u"failed"_s);
-}
 
 // 450 failed rows in pages of 200 by id, each once; the reasons counted over
 // all 450 before a second page was asked for; one reason's rows alone.
@@ -252,31 +197,6 @@ void TestConsoleMessages::requeuesTheSelectionAndAReasonInBatches()
     QTRY_COMPARE(view->messages()->rowCount(), 40);
 }
 
-// At 1280×800 the reasons pane's Reason column shows a typical reason whole,
-// however long the list's reasons are and whatever the list pane's buttons need.
-void TestConsoleMessages::reasonsReadableAtTheDefaultSize()
-{
-    const QString typical = u"status 3: field 'to' is missing"_s;
-    addFailed(m_daemon->dispatch(), 1, 30, typical);
-    addFailed(m_daemon->dispatch(), 101, 30, u"status 3: "_s + QString(300, u'x'));
-    QVERIFY(m_daemon->listen());
-    ConsoleWindow window(*m_daemon);
-    // A desktop's usual font, not the offscreen platform's small one.
-    QFont font = window.font();
-    font.setPointSize(11);
-    window.setFont(font);
-    window.resize(1280, 800);
-    openFailedOfEnrich(window);
-    MessagesView *view = window.messagesView();
-    QTRY_COMPARE(view->reasons()->total(), 60);
-    QTRY_COMPARE(view->messages()->rowCount(), 60);
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QTableView *reasons = view->reasonView();
-    const int needed = reasons->fontMetrics().horizontalAdvance(typical);
-    QTRY_VERIFY2(reasons->columnWidth(ReasonModel::Reason) >= needed,
-                 qPrintable(u"%1 < %2"_s.arg(reasons->columnWidth(ReasonModel::Reason)).arg(needed)));
-}
-
 // 800 of a reason confirmed, 40 more fail for it while the question is
 // open: 800 move, the oldest, and the 40 stay failed.
 void TestConsoleMessages::requeuesTheCountConfirmed()
@@ -309,113 +229,6 @@ void TestConsoleMessages::requeuesTheCountConfirmed()
     QCOMPARE(moved.size(), 800);
     QVERIFY(moved.contains(1) && moved.contains(800) && !moved.contains(5001));
     QTRY_COMPARE(view->reasons()->count(BadInput), 40);
-}
-
-// Message 7 was claimed again after the list was read: the detail asks the
-// daemon and the list's row shows the same count.
-void TestConsoleMessages::listAndDetailShowOneClaimCount()
-{
-    addFailed(m_daemon->dispatch(), 1, 20, BadInput);
-    QVERIFY(m_daemon->listen());
-    ConsoleWindow window(*m_daemon);
-    openFailedOfEnrich(window);
-    MessagesView *view = window.messagesView();
-    QTRY_COMPARE(view->messages()->rowCount(), 20);
-    const QModelIndex claims = view->messages()->index(6, MessageListModel::Claims);
-    QCOMPARE(claims.data().toLongLong(), 2);
-    auto &dispatch = m_daemon->dispatch();
-    dispatch.m_messageDetails[7].row.claims = 5;
-    dispatch.m_messages[6].claims = 5;
-    view->listView()->selectRow(6);
-    QTRY_VERIFY(
-        view->detail()->toPlainText().startsWith(u"Message 7 of stage enrich, status failed, claimed 5 times"_s));
-    QCOMPARE(claims.data().toLongLong(), 5);
-}
-
-// Choosing the stage in the Messages view chooses it in the tool bar, and
-// the other way round.
-void TestConsoleMessages::toolBarAndViewShowOneStage()
-{
-    addFailed(m_daemon->dispatch(), 1, 3, BadInput);
-    QVERIFY(m_daemon->listen());
-    ConsoleWindow window(*m_daemon);
-    openFailedOfEnrich(window);
-    QCOMPARE(window.stageBox()->currentText(), u"enrich"_s);
-    QCOMPARE(window.actions()->stage(), u"enrich"_s);
-
-    MessagesView *view = window.messagesView();
-    view->stageBox()->setCurrentIndex(view->stageBox()->findText(u"deliver"_s));
-    QCOMPARE(window.stageBox()->currentText(), u"deliver"_s);
-    QCOMPARE(window.actions()->stage(), u"deliver"_s);
-
-    m_daemon->clearRecord();
-    window.stageBox()->setCurrentIndex(window.stageBox()->findText(u"ingest"_s));
-    Q_EMIT window.stageBox()->textActivated(u"ingest"_s);
-    QCOMPARE(view->stageBox()->currentText(), u"ingest"_s);
-    QCOMPARE(view->messages()->stage(), u"ingest"_s);
-    QCOMPARE(view->statusBox()->currentData().toString(), u"failed"_s);
-    QTRY_VERIFY(m_daemon->count(u"messages"_s) > 0);
-}
-
-// The stage's runs since the last snapshot all failed: the view says so
-// while it is open, and so does the confirmation of a requeue.
-void TestConsoleMessages::warnsWhileTheStageFails()
-{
-    addFailed(m_daemon->dispatch(), 1, 20, BadInput);
-    QVERIFY(m_daemon->listen());
-    ConsoleWindow window(*m_daemon);
-    openFailedOfEnrich(window);
-    MessagesView *view = window.messagesView();
-    QTRY_COMPARE(view->messages()->rowCount(), 20);
-    QVERIFY(view->warning()->isHidden());
-
-    auto &stats = m_daemon->dispatch().m_stats;
-    stats.stages[u"enrich"_s].runs += 600;
-    stats.stages[u"enrich"_s].failures += 600;
-    stats.stages[u"enrich"_s].rate10s = 120.0;
-    window.client().post(u"status"_s);
-    QTRY_VERIFY(window.feed()->throughput()->isFailing(u"enrich"_s));
-    window.feed()->flush();
-    QTRY_VERIFY(!view->warning()->isHidden());
-    QVERIFY2(view->warning()->text().startsWith(u"Stage enrich is failing now: 100 % of its runs"_s),
-             qPrintable(view->warning()->text()));
-
-    QString asked;
-    window.actions()->setConfirm([&asked](const QString &, const QString &question) {
-        asked = question;
-        return false; // the operator thinks again
-    });
-    view->listView()->selectRow(0);
-    QTRY_VERIFY(view->requeueSelectedButton()->isEnabled());
-    m_daemon->clearRecord();
-    view->requeueSelected();
-    QVERIFY2(asked.contains(u"Stage enrich is failing now"_s), qPrintable(asked));
-    QCOMPARE(m_daemon->count(u"requeue"_s), 0);
-}
-
-// Nothing runs any more, but the stage's last runs all failed (the daemon's
-// failed_in_a_row): the warning stays, as a requeue would fail again.
-void TestConsoleMessages::warnsWhenTheLastMessagesFailed()
-{
-    addFailed(m_daemon->dispatch(), 1, 20, BadInput);
-    m_daemon->dispatch().m_stats.stages[u"enrich"_s].failedInARow = 230;
-    QVERIFY(m_daemon->listen());
-    ConsoleWindow window(*m_daemon);
-    openFailedOfEnrich(window);
-    MessagesView *view = window.messagesView();
-    QTRY_COMPARE(view->messages()->rowCount(), 20);
-    QVERIFY(!window.feed()->throughput()->isFailing(u"enrich"_s));
-    window.feed()->flush();
-    QTRY_VERIFY(!view->warning()->isHidden());
-    QCOMPARE(view->warning()->text(),
-             u"Stage enrich failed its last 230 messages, and none succeeded since. Requeued "
-             "messages will probably fail again."_s);
-
-    // One success: the daemon's count is back at zero, and so is the warning.
-    m_daemon->dispatch().m_stats.stages[u"enrich"_s].failedInARow = 0;
-    window.client().post(u"status"_s);
-    window.feed()->flush();
-    QTRY_VERIFY(view->warning()->isHidden());
 }
 
 // The confirmation and the detail name the status as the status box does,

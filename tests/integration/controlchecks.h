@@ -2,6 +2,7 @@
 #pragma once
 
 // Checks shared by the control socket's integration tests.
+#include "controltestclient.h"
 #include "daemonstart.h"
 
 #include <QJsonDocument>
@@ -37,3 +38,13 @@ inline bool hasAll(const QJsonValue &value, const QStringList &fields, QString *
         QVERIFY2(hasAll(value, QStringList{__VA_ARGS__}, &missing_),                                                   \
                  qPrintable(QStringLiteral("missing ") + missing_));                                                   \
     } while (false)
+
+// The control tests' pipeline: stages a -> b of the fake worker, serving,
+// and `client` connected to its socket. False (the daemon's log shown) when
+// it did not get ready or the client could not connect.
+inline bool startTwoStages(DaemonProcess &daemon, ControlTestClient &client)
+{
+    daemon.addStage(QStringLiteral("a"), DaemonProcess::fakeWorker(), {{QStringLiteral("NEXT"), QStringLiteral("b")}});
+    daemon.addStage(QStringLiteral("b"), DaemonProcess::fakeWorker());
+    return startReady(daemon) && client.connectTo(daemon.controlSocket());
+}

@@ -10,7 +10,7 @@
 // Real daemon, fake workers, real PostgreSQL.
 #include "daemonprocess.h"
 #include "daemonstart.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 #include "model/claimfloors.h"
 #include "storage/pgarray.h"
 #include "storage/queuestore.h"
@@ -27,15 +27,11 @@
 using namespace Qt::StringLiterals;
 using namespace pepsi;
 
-class tst_ClaimNothingMissed : public QObject, private DatabaseFixture
+class tst_ClaimNothingMissed : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void announcedBelowTheFloor_data();
     void announcedBelowTheFloor();
     void unannouncedFoundByTheHeartbeat_data();
@@ -55,15 +51,6 @@ private:
     };
     History historyThenRound(bool holdSnapshot);
 };
-
-void tst_ClaimNothingMissed::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ClaimNothingMissed::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ClaimNothingMissed::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_ClaimNothingMissed::startWarm(const QString &pollInterval)
 {
@@ -173,17 +160,11 @@ void tst_ClaimNothingMissed::unannouncedFoundByTheHeartbeat()
 
 qint64 tst_ClaimNothingMissed::roundBuffers(const QList<StageDemand> &demands)
 {
-    QStringList stages;
-    QList<qint64> caps, floors;
-    for (const StageDemand &demand : demands) {
-        stages << demand.stage;
-        caps << demand.capacity;
-        floors << demand.floor;
-    }
+    const QList<QByteArray> values = claimValues(demands);
     QString sql = ClaimRoundSql;
-    sql.replace(u":stages"_s, u"'%1'"_s.arg(pgTextArray(stages)))
-        .replace(u":caps"_s, u"'%1'"_s.arg(pgIntArray(caps)))
-        .replace(u":floors"_s, u"'%1'"_s.arg(pgIntArray(floors)));
+    sql.replace(u":stages"_s, u"'%1'"_s.arg(QString::fromUtf8(values[0])))
+        .replace(u":caps"_s, u"'%1'"_s.arg(QString::fromUtf8(values[1])))
+        .replace(u":floors"_s, u"'%1'"_s.arg(QString::fromUtf8(values[2])));
     QSqlQuery query(m_db->db());
     if (!query.exec(u"BEGIN"_s))
         return -1;

@@ -3,7 +3,7 @@
 // and the overlay read as serve reads them, every problem with its FILE:LINE,
 // an unreachable database, and the units' ExecReload (doc/operations.rst).
 #include "daemonprocess.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,13 +14,13 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ConfigCheck : public QObject
+class tst_ConfigCheck : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
 private Q_SLOTS:
     void initTestCase();
-    void cleanup() { m_db.reset(); }
+    void cleanup() { resetDatabase(); }
     void goodFilePrintsItsStages();
     void everyProblemWithItsLine();
     void overlayRowThatBreaksTheGraph();
@@ -28,31 +28,11 @@ private Q_SLOTS:
     void unitsCheckBeforeReloading();
 
 private:
-    bool freshDatabase();
     // Runs `pepsi-dispatch -c FILE check`; its exit code.
     static int check(DaemonProcess &daemon);
-    std::unique_ptr<TestDatabase> m_db;
 };
 
-void tst_ConfigCheck::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-bool tst_ConfigCheck::freshDatabase()
-{
-    if (!TestDatabase::isConfigured()) {
-        QTest::qSkip("PEPSI_TEST_DATABASE is not set (export PEPSI_TEST_DATABASE=$(scripts/pg-sandbox start))",
-                     __FILE__, __LINE__);
-        return false;
-    }
-    m_db = std::make_unique<TestDatabase>();
-    if (!m_db->isValid()) {
-        QTest::qFail(qPrintable(m_db->errorString()), __FILE__, __LINE__);
-        return false;
-    }
-    return true;
-}
+void tst_ConfigCheck::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 int tst_ConfigCheck::check(DaemonProcess &daemon)
 {

@@ -8,7 +8,7 @@
 // worker. A config_changed sent while the dispatcher cannot connect is not
 // lost. Real daemons, real fake workers, real PostgreSQL.
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 #include "db/database.h"
 #include "sampler.h"
 
@@ -23,15 +23,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ConnectionLoss : public QObject, private DatabaseFixture
+class tst_ConnectionLoss : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void terminateBackends_data();
     void terminateBackends();
     void lockTakenWhileReconnecting();
@@ -48,15 +44,6 @@ private:
     // The last "database connection restored after N ms" -> N; -1 without such a line.
     static qint64 reconnectMs(DaemonProcess &daemon);
 };
-
-void tst_ConnectionLoss::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ConnectionLoss::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ConnectionLoss::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_ConnectionLoss::newDaemon(const QString &pollInterval)
 {

@@ -5,7 +5,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -17,28 +17,15 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlEvents : public QObject, private DatabaseFixture
+class tst_ControlEvents : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void killedWorkerIsReported();
     void drainedStageClaimsNothing();
     void requeuedRowsFinish();
 };
-
-void tst_ControlEvents::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ControlEvents::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ControlEvents::cleanup() { resetDatabase(); }
 
 // kill -9 a worker: its worker_crashed event names it and its message.
 void tst_ControlEvents::killedWorkerIsReported()

@@ -7,7 +7,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -18,38 +18,22 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlRows : public QObject, private DatabaseFixture
+class tst_ControlRows : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void messagesAndMessage();
     void setReloadsTheGraph();
 };
-
-void tst_ControlRows::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ControlRows::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ControlRows::cleanup() { resetDatabase(); }
 
 // pending_ages of a drained stage, and the failed rows of another paged to
 // the end, one of them read whole and one cut at 16 KiB; every refusal.
 void tst_ControlRows::messagesAndMessage()
 {
     DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
-    daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(daemon));
     ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
+    QVERIFY(startTwoStages(daemon, client));
     QVERIFY(client.request(R"({"cmd":"drain","stage":"b"})"_ba).value(u"ok"_s).toBool());
     QVERIFY(m_db->exec(u"INSERT INTO workqueue (stage, status, created, updated) SELECT 'b', 'pending', "
                        "now() - interval '3 h', now() - CASE WHEN g <= 7 THEN interval '30 s' ELSE interval '2 h' END "

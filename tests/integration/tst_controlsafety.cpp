@@ -6,7 +6,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -70,30 +70,17 @@ QList<QJsonObject> runAs(const char *account, const QString &socket, const QStri
 
 } // namespace
 
-class tst_ControlSafety : public QObject, private DatabaseFixture
+class tst_ControlSafety : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void adminRefusedToOtherUsers();
     void secondDaemonOnTheSameSocket();
     void staleSocketIsReplaced();
     void standbyLeavesTheSocket();
     void nonReaderIsDropped();
 };
-
-void tst_ControlSafety::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ControlSafety::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ControlSafety::cleanup() { resetDatabase(); }
 
 // Read commands for anyone who can open the socket; admin ones only for root
 // and the service account. The client runs as another account.

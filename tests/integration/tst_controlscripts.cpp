@@ -6,7 +6,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QJsonDocument>
 #include <QProcess>
@@ -18,27 +18,14 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlScripts : public QObject, private DatabaseFixture
+class tst_ControlScripts : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void documentedScripts();
     void metricsPassPromtool();
 };
-
-void tst_ControlScripts::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ControlScripts::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ControlScripts::cleanup() { resetDatabase(); }
 
 // The socat one-liner and doc/examples/pepsi-rates.py, as documented.
 void tst_ControlScripts::documentedScripts()
@@ -106,11 +93,8 @@ void tst_ControlScripts::metricsPassPromtool()
         QSKIP("needs promtool (Debian package prometheus)");
     }
     DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
-    daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(daemon));
     ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
+    QVERIFY(startTwoStages(daemon, client));
     QVERIFY(client.request(R"({"cmd":"drain","stage":"b"})"_ba).value(u"ok"_s).toBool());
     QueueProbe probe(m_db->db());
     QVERIFY(!probe.insert(u"a"_s, 200).isEmpty());

@@ -7,7 +7,7 @@
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -19,28 +19,15 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_ControlSocket : public QObject, private DatabaseFixture
+class tst_ControlSocket : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void everyCommandAndField();
     void statusRoundTripWhileFlowing();
     void statusDoesNotWaitForACount();
 };
-
-void tst_ControlSocket::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ControlSocket::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ControlSocket::cleanup() { resetDatabase(); }
 
 // Every command, and every documented field of its reply, while messages flow.
 void tst_ControlSocket::everyCommandAndField()
@@ -196,11 +183,8 @@ void tst_ControlSocket::statusRoundTripWhileFlowing()
 {
     constexpr int StatusSpacingMs = 20;
     DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
-    daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(daemon));
     ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
+    QVERIFY(startTwoStages(daemon, client));
     QueueProbe probe(m_db->db());
     QElapsedTimer flow;
     flow.start();

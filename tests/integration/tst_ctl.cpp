@@ -68,7 +68,7 @@ private:
 
 void tst_Ctl::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
+    PEPSI_REQUIRE_BINARIES();
     QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
     PEPSI_REQUIRE_DATABASE_IN(m_db, "ctl");
     m_daemon = std::make_unique<DaemonProcess>(m_db->uri());

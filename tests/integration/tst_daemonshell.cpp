@@ -3,7 +3,8 @@
 // configuration, start-up reset, LISTEN, signals, privilege drop and the
 // one-dispatcher lock, against a real PostgreSQL.
 #include "daemonprocess.h"
-#include "testdatabase.h"
+#include "daemonstart.h"
+#include "databasefixture.h"
 
 #include <QSet>
 #include <QSqlQuery>
@@ -16,7 +17,7 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_DaemonShell : public QObject
+class tst_DaemonShell : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -36,34 +37,13 @@ private Q_SLOTS:
     void secondDispatcherRefuses();
 
 private:
-    // A fresh database for the current test; false (with the test failed or skipped) otherwise.
-    bool freshDatabase();
     qint64 plantRow(const QString &stage, const QString &status);
     QString statusOf(qint64 id);
-    std::unique_ptr<TestDatabase> m_db;
 };
 
-void tst_DaemonShell::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
+void tst_DaemonShell::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
-void tst_DaemonShell::cleanup() { m_db.reset(); }
-
-bool tst_DaemonShell::freshDatabase()
-{
-    if (!TestDatabase::isConfigured()) {
-        QTest::qSkip("PEPSI_TEST_DATABASE is not set (export PEPSI_TEST_DATABASE=$(scripts/pg-sandbox start))",
-                     __FILE__, __LINE__);
-        return false;
-    }
-    m_db = std::make_unique<TestDatabase>();
-    if (!m_db->isValid()) {
-        QTest::qFail(qPrintable(m_db->errorString()), __FILE__, __LINE__);
-        return false;
-    }
-    return true;
-}
+void tst_DaemonShell::cleanup() { resetDatabase(); }
 
 qint64 tst_DaemonShell::plantRow(const QString &stage, const QString &status)
 {
@@ -231,8 +211,7 @@ void tst_DaemonShell::serveListensAndStops()
         return;
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"quiet"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     QVERIFY2(daemon.log().contains(u"listening; stages: quiet"_s), qPrintable(daemon.log()));
     QCOMPARE(daemon.countLog(QRegularExpression(u"notification on workqueue"_s)), 0);
 
@@ -260,8 +239,7 @@ void tst_DaemonShell::startupResetsRunningRows()
 
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"quiet"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     for (qint64 id : std::as_const(orphans))
         QCOMPARE(statusOf(id), u"pending"_s);
     QCOMPARE(statusOf(finished), u"failed"_s);
@@ -315,8 +293,7 @@ void tst_DaemonShell::dropsPrivileges()
 
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     QCOMPARE(DaemonProcess::procStatusField(daemon.pid(), u"Uid"_s), fourTimes(account.pw_uid));
     QCOMPARE(DaemonProcess::procStatusField(daemon.pid(), u"Gid"_s), fourTimes(account.pw_gid));
     QCOMPARE(groupsField(daemon.pid()), groups);
@@ -340,8 +317,7 @@ void tst_DaemonShell::secondDispatcherRefuses()
         return;
     DaemonProcess first(m_db->uri());
     first.addStage(u"quiet"_s, DaemonProcess::fakeWorker());
-    QVERIFY(first.start());
-    QVERIFY2(first.waitForReady(), qPrintable(first.log()));
+    QVERIFY(startReady(first));
     // Planted after the first one's start-up reset: the second must not reset it.
     const qint64 planted = plantRow(u"elsewhere"_s, u"running"_s);
 

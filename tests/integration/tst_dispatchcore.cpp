@@ -4,7 +4,8 @@
 // start, descriptor hygiene and failure reports. Workers are the fake worker,
 // scripted per message by state.fake.<stage>.
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemonstart.h"
+#include "daemontest.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,15 +21,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_DispatchCore : public QObject, private DatabaseFixture
+class tst_DispatchCore : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void threeStageFlow();
     void parallelismIsACap();
     void pipelinesAndPacks();
@@ -75,15 +72,6 @@ private:
 
 } // namespace
 
-void tst_DispatchCore::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_DispatchCore::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_DispatchCore::cleanup() { resetDatabase(); }
-
 bool tst_DispatchCore::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
     return !m_queue->insert(stage, count, fake).isEmpty();
@@ -106,8 +94,7 @@ void tst_DispatchCore::threeStageFlow()
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"c"_s}});
     daemon.addStage(u"c"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     QVERIFY(insertMessages(u"a"_s, 500));
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 500, 20000);
@@ -124,8 +111,7 @@ void tst_DispatchCore::parallelismIsACap()
 {
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"2"_s}});
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     MaxSampler ofStage([&daemon] { return daemon.workerPids(u"s"_s).size(); });
     // The only stage: every child counts, even one between fork and exec.
@@ -148,8 +134,7 @@ void tst_DispatchCore::pipelinesAndPacks()
 {
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"4"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}});
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     QVERIFY(insertMessages(u"s"_s, 4, {{u"s"_s, u"slow:300"_s}}));
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'running'"_s), 4, 5000);
@@ -169,8 +154,7 @@ void tst_DispatchCore::reapsIdleWorkers()
     DaemonProcess daemon(m_db->uri());
     daemon.setOption(u"WORKER_IDLE_TIMEOUT"_s, u"300 ms"_s);
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"3"_s}, {u"QUEUE_LIMIT"_s, u"1"_s}});
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     MaxSampler workers([&daemon] { return daemon.workerPids().size(); });
     QVERIFY(insertMessages(u"s"_s, 30, {{u"s"_s, u"slow:20"_s}}));
@@ -189,8 +173,7 @@ void tst_DispatchCore::recyclesAfterMaxMessages()
 {
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}, {u"MAX_MESSAGES"_s, u"5"_s}});
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     QVERIFY(insertMessages(u"s"_s, 20));
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 20, 15000);
@@ -211,8 +194,7 @@ void tst_DispatchCore::missingProgramIsHeldOff()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"broken"_s, u"/nonexistent/x"_s);
     daemon.addStage(u"good"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     QVERIFY(insertMessages(u"broken"_s, 5));
     QVERIFY(insertMessages(u"good"_s, 50));
@@ -254,8 +236,7 @@ void tst_DispatchCore::workersInheritNoDescriptors()
 
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     QVERIFY(insertMessages(u"s"_s, 1, {{u"s"_s, u"slow:2000"_s}}));
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'running'"_s), 1, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(daemon.workerPids(u"s"_s).size(), 1, 5000);
@@ -305,8 +286,7 @@ void tst_DispatchCore::failureKeepsTheWorker()
     DaemonProcess daemon(m_db->uri());
     daemon.setOption(u"WORKER_IDLE_TIMEOUT"_s, u"60 s"_s);
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     QVERIFY(insertMessages(u"s"_s, 1, {{u"s"_s, mode}}));
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'failed'"_s), 1, 10000);

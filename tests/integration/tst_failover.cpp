@@ -6,10 +6,11 @@
 // runs per stage (the fake worker counts its own writes in state.runs).
 #include "daemonprocess.h"
 #include "daemonstart.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 #include "testcluster.h"
 
 #include <QElapsedTimer>
+#include <QJsonObject>
 #include <QSet>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -20,15 +21,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Failover : public QObject, private DatabaseFixture
+class tst_Failover : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void daemonKilled();
     void daemonTerminated();
     void databaseRestart();
@@ -38,6 +35,9 @@ private Q_SLOTS:
 private:
     // A daemon running a -> b -> c with the given [pepsi-dispatch] options.
     std::unique_ptr<DaemonProcess> threeStages(const DaemonProcess::Options &options = {});
+    // threeStages() with 300 messages that take 20 ms at each stage, once 50
+    // of them are done; null, with a warning, otherwise.
+    std::unique_ptr<DaemonProcess> midRun(const DaemonProcess::Options &options = {});
     // Every row is done at c, without dispatch_error (or, with allowTryLater,
     // one from a 75 answer), and ran each stage between minRuns and maxRuns
     // times; ids in `exactlyOnce` ran each stage exactly once.
@@ -61,15 +61,6 @@ QList<qint64> alive(const QList<qint64> &pids)
 
 } // namespace
 
-void tst_Failover::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_Failover::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_Failover::cleanup() { resetDatabase(); }
-
 std::unique_ptr<DaemonProcess> tst_Failover::threeStages(const DaemonProcess::Options &options)
 {
     auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
@@ -80,6 +71,20 @@ std::unique_ptr<DaemonProcess> tst_Failover::threeStages(const DaemonProcess::Op
     daemon->addStage(u"c"_s, DaemonProcess::fakeWorker());
     if (!startReady(*daemon))
         return nullptr;
+    return daemon;
+}
+
+std::unique_ptr<DaemonProcess> tst_Failover::midRun(const DaemonProcess::Options &options)
+{
+    auto daemon = threeStages(options);
+    if (!daemon)
+        return nullptr;
+    const QJsonObject slow{{u"a"_s, u"slow:20"_s}, {u"b"_s, u"slow:20"_s}, {u"c"_s, u"slow:20"_s}};
+    if (m_queue->insert(u"a"_s, 300, slow).size() != 300
+        || !QTest::qWaitFor([this] { return m_queue->count(u"status = 'done'"_s) >= 50; }, 15000)) {
+        qWarning("300 messages were not inserted, or 50 of them not done: %s", qPrintable(daemon->log()));
+        return nullptr;
+    }
     return daemon;
 }
 
@@ -103,12 +108,8 @@ void tst_Failover::verifyAllDone(int expected, int minRuns, int maxRuns, const Q
 // flight at the kill may run a stage twice; one that was done before it, never.
 void tst_Failover::daemonKilled()
 {
-    auto first = threeStages();
+    auto first = midRun();
     QVERIFY(first);
-    QCOMPARE(
-        m_queue->insert(u"a"_s, 300, {{u"a"_s, u"slow:20"_s}, {u"b"_s, u"slow:20"_s}, {u"c"_s, u"slow:20"_s}}).size(),
-        300);
-    QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= 50, 15000);
     const QList<qint64> workers = first->workerPids();
     first->kill();
     QVERIFY(!workers.isEmpty());
@@ -137,12 +138,8 @@ void tst_Failover::daemonKilled()
 // statistics agree with what the workers did. A clean stop runs nothing twice.
 void tst_Failover::daemonTerminated()
 {
-    auto first = threeStages({{u"STATS_INTERVAL"_s, u"1 h"_s}});
+    auto first = midRun({{u"STATS_INTERVAL"_s, u"1 h"_s}});
     QVERIFY(first);
-    QCOMPARE(
-        m_queue->insert(u"a"_s, 300, {{u"a"_s, u"slow:20"_s}, {u"b"_s, u"slow:20"_s}, {u"c"_s, u"slow:20"_s}}).size(),
-        300);
-    QTRY_VERIFY_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s) >= 50, 15000);
     const QList<qint64> workers = first->workerPids();
     QVERIFY(!workers.isEmpty());
     QCOMPARE(first->terminate(), 0);

@@ -9,7 +9,7 @@
 #include "controltestclient.h"
 #include "ctlrun.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QDateTime>
 #include <QProcess>
@@ -30,29 +30,15 @@ bool hasLine(const QString &text, const QString &line) { return text.split(u'\n'
 
 } // namespace
 
-class tst_FailureEvents : public QObject, private DatabaseFixture
+class tst_FailureEvents : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void failuresShowWhereOperatorsLook();
     void ctlStatusShowsTheFailedBacklog();
     void ctlTopRefreshesUntilInterrupted();
 };
-
-void tst_FailureEvents::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
-}
-
-void tst_FailureEvents::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_FailureEvents::cleanup() { resetDatabase(); }
 
 // Three of every four messages fail: the events say so as it happens, and
 // say it is over once the stage's messages go well again.

@@ -7,6 +7,7 @@
 // its own, its runs count as its own, and what goes wrong in it happens to
 // the row at that stage.
 #include "daemonprocess.h"
+#include "daemonstart.h"
 #include "databasefixture.h"
 #include "sampler.h"
 #include "workerharness.h"
@@ -205,8 +206,7 @@ void tst_Fusion::fusedStageRunsInThePredecessorsWorker()
     daemon.setOption(u"STATS_INTERVAL"_s, u"1 h"_s);
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker(), {{u"FUSE"_s, u"YES"_s}});
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     qsizetype mostOfA = 0;
     qsizetype mostOfB = 0;
@@ -261,8 +261,7 @@ void tst_Fusion::fusedStageOutcomes()
     daemon.setOption(u"TEMPFAIL_DELAY"_s, u"1 s"_s);
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker(), {{u"FUSE"_s, u"YES"_s}});
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     qsizetype mostOfB = 0;
     Sampler sampler([&] { mostOfB = std::max(mostOfB, daemon.workerPids(u"b"_s).size()); });

@@ -42,10 +42,7 @@ private:
     static qint64 peakRssKb(qint64 pid);
 };
 
-void tst_HostileWorkers::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
+void tst_HostileWorkers::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 void tst_HostileWorkers::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 

@@ -37,10 +37,7 @@ private:
     std::unique_ptr<QueueProbe> m_queue;
 };
 
-void tst_LibpqNotices::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
+void tst_LibpqNotices::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 void tst_LibpqNotices::init()
 {

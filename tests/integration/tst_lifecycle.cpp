@@ -49,7 +49,7 @@ private:
 void tst_Lifecycle::initTestCase()
 {
     qRegisterMetaType<pepsi::Lifecycle>();
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
+    PEPSI_REQUIRE_BINARIES();
 }
 
 void tst_Lifecycle::init() { PEPSI_INIT_DATABASE_FIXTURE(); }

@@ -4,6 +4,7 @@
 // pipeline python -> C++ reference stage -> python moves every message to done,
 // each Python stage recording itself in the row's state.
 #include "daemonprocess.h"
+#include "daemonstart.h"
 #include "databasefixture.h"
 
 #include <QFileInfo>
@@ -32,7 +33,7 @@ const QString Program = QStringLiteral(PEPSI_SOURCE_DIR "/stagekit/example/pepsi
 
 void tst_PythonStage::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
+    PEPSI_REQUIRE_BINARIES();
     QVERIFY2(QFileInfo(Program).isExecutable(), qPrintable(Program));
     // The example runs on Debian's python3 with python3-psycopg2 (scripts/deps).
     QProcess probe;
@@ -51,8 +52,7 @@ void tst_PythonStage::pipelineThroughPython()
     daemon.addStage(u"first"_s, Program, {{u"NEXT"_s, u"middle"_s}, {u"PARALLELISM"_s, u"2"_s}});
     daemon.addStage(u"middle"_s, DaemonProcess::exampleStage(), {{u"NEXT"_s, u"last"_s}});
     daemon.addStage(u"last"_s, Program, {{u"WORK_TIME"_s, u"1 ms"_s}});
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     QueueProbe queue(m_db->db());
     QVERIFY(!queue.insert(u"first"_s, 300).isEmpty());

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // QueueStore against a real PostgreSQL: the claim round (caps, order, token,
-// paused rows, plan) and the guard on every dispatcher write.
-#include "storage/pgarray.h"
-#include "storage/queueconnection.h"
-#include "storage/queuestore.h"
-#include "testdatabase.h"
+// paused rows, plan; the guarded writes after it: tst_queuesettle).
+#include "queuestoretest.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -20,16 +17,10 @@ namespace {
 // execution with the same literals Qt sends.
 QString explainClaim(const QString &connectionName, const QList<StageDemand> &demands)
 {
-    QStringList stages;
-    QList<qint64> caps, floors;
-    for (const StageDemand &demand : demands) {
-        stages << demand.stage;
-        caps << demand.capacity;
-        floors << demand.floor;
-    }
-    const auto literal = [](QString text) -> QString {
-        return u'\'' + text.replace(u'\'', QStringLiteral("''")) + u'\'';
+    const auto literal = [](const QByteArray &value) -> QString {
+        return u'\'' + QString::fromUtf8(value).replace(u'\'', QStringLiteral("''")) + u'\'';
     };
+    const QList<QByteArray> values = claimValues(demands);
     QString sql = ClaimRoundSql;
     sql.replace(QStringLiteral(":stages"), QStringLiteral("$1"))
         .replace(QStringLiteral(":caps"), QStringLiteral("$2"))
@@ -38,9 +29,8 @@ QString explainClaim(const QString &connectionName, const QList<StageDemand> &de
     QSqlQuery query(QSqlDatabase::database(connectionName, false));
     QString plan;
     if (!query.exec(QStringLiteral("PREPARE pepsi_explain_claim (text[], integer[], bigint[]) AS ") + sql)
-        || !query.exec(
-            QStringLiteral("EXPLAIN (COSTS OFF) EXECUTE pepsi_explain_claim (%1, %2, %3)")
-                .arg(literal(pgTextArray(stages)), literal(pgIntArray(caps)), literal(pgIntArray(floors))))) {
+        || !query.exec(QStringLiteral("EXPLAIN (COSTS OFF) EXECUTE pepsi_explain_claim (%1, %2, %3)")
+                           .arg(literal(values[0]), literal(values[1]), literal(values[2])))) {
         plan = query.lastError().text();
     } else {
         while (query.next())
@@ -52,19 +42,13 @@ QString explainClaim(const QString &connectionName, const QList<StageDemand> &de
 
 } // namespace
 
-class TestQueueStore : public QObject
+class TestQueueStore : public QueueStoreTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
     void claimTakesOldestPendingUpToEachCap();
     void claimResumesDuePausedRowsAndReportsTheNext();
-    void settleIsGuarded_data();
-    void settleIsGuarded();
-    void settleWritesEveryOutcome();
-    void settleSplitsARefusedBatch();
-    void resetOrphans();
-    void resetOrphansKeepsWhatWorkersHold();
     void claimPlanUsesThePartialIndex_data();
     void claimPlanUsesThePartialIndex();
     void claimIsPlannedOnce();
@@ -86,29 +70,26 @@ private:
 
 void TestQueueStore::claimTakesOldestPendingUpToEachCap()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
-                                    "VALUES (1,'a','pending'),(2,'b','pending'),(3,'a','done'),(4,'a','pending'),"
-                                    "(5,'a','pending'),(6,'b','pending'),(7,'c','pending'),(8,'a','running')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY2(queue.open(tdb.uri(), QStringLiteral("tst")), qPrintable(queue.lastError()));
-    QueueStore store(queue);
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
+                                      "VALUES (1,'a','pending'),(2,'b','pending'),(3,'a','done'),(4,'a','pending'),"
+                                      "(5,'a','pending'),(6,'b','pending'),(7,'c','pending'),(8,'a','running')")));
+    QVERIFY(openStore());
 
     // GIVEN caps a:2, b:5 and no demand for c
-    const auto round = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}});
-    QVERIFY2(round, qPrintable(store.lastError()));
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}});
+    QVERIFY2(round, qPrintable(m_store->lastError()));
     // THEN a gets its two oldest pending rows, b both of its, c nothing
     QCOMPARE(ids(*round, QStringLiteral("a")), (QList<qint64>{1, 4}));
     QCOMPARE(ids(*round, QStringLiteral("b")), (QList<qint64>{2, 6}));
     QCOMPARE(round->claimed.size(), 4);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running'")), 5);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT status = 'pending' FROM workqueue WHERE workqueue_id = 7")), 1);
+    QCOMPARE(m_db->scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running'")), 5);
+    QCOMPARE(m_db->scalar(QStringLiteral("SELECT status = 'pending' FROM workqueue WHERE workqueue_id = 7")), 1);
     // AND every claim carries the new token
     for (const ClaimedMessage &m : round->claimed)
         QCOMPARE(m.ticket.claim, 1);
 
     // WHEN the next round asks for more of a, it gets what is left
-    const auto next = store.claimRound({{QStringLiteral("a"), 10}});
+    const auto next = m_store->claimRound({{QStringLiteral("a"), 10}});
     QVERIFY(next);
     QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{5}));
     QVERIFY(!next->nextPausedInMs);
@@ -116,16 +97,13 @@ void TestQueueStore::claimTakesOldestPendingUpToEachCap()
 
 void TestQueueStore::claimResumesDuePausedRowsAndReportsTheNext()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(
+    QVERIFY(m_db->exec(
         QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
                        "(1,'a','paused', now() - interval '1 s'), (2,'a','paused', NULL),"
                        "(3,'a','paused', now() + interval '5 s'), (4,'a','paused', now() + interval '1 h')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+    QVERIFY(openStore());
 
-    const auto round = store.claimRound({{QStringLiteral("a"), 10}});
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 10}});
     QVERIFY(round);
     // Resumed rows become claimable from the next round on.
     QCOMPARE(round->resumed, 2);
@@ -134,183 +112,9 @@ void TestQueueStore::claimResumesDuePausedRowsAndReportsTheNext()
     QVERIFY2(*round->nextPausedInMs > 4000 && *round->nextPausedInMs <= 5000,
              qPrintable(QString::number(*round->nextPausedInMs)));
 
-    const auto next = store.claimRound({{QStringLiteral("a"), 10}});
+    const auto next = m_store->claimRound({{QStringLiteral("a"), 10}});
     QVERIFY(next);
     QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{1, 2}));
-}
-
-void TestQueueStore::settleIsGuarded_data()
-{
-    QTest::addColumn<QString>("stageWrite"); // what the stage (or a later claim) did after our claim
-    QTest::addColumn<QString>("expectedStatus");
-    QTest::addColumn<QString>("expectedStage");
-
-    QTest::newRow("still running: written") << QString() << QStringLiteral("failed") << QStringLiteral("a");
-    QTest::newRow("advanced to pending at b")
-        << QStringLiteral("UPDATE workqueue SET stage = 'b', status = 'pending' WHERE workqueue_id = 1")
-        << QStringLiteral("pending") << QStringLiteral("b");
-    QTest::newRow("advanced and already claimed at b") << QStringLiteral(
-        "UPDATE workqueue SET stage = 'b', status = 'running', claims = claims + 1 WHERE workqueue_id = 1")
-                                                       << QStringLiteral("running") << QStringLiteral("b");
-    QTest::newRow("done") << QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id = 1")
-                          << QStringLiteral("done") << QStringLiteral("a");
-    QTest::newRow("fused: running at b under the same claim")
-        << QStringLiteral("UPDATE workqueue SET stage = 'b' WHERE workqueue_id = 1") << QStringLiteral("failed")
-        << QStringLiteral("b");
-}
-
-void TestQueueStore::settleIsGuarded()
-{
-    QFETCH(QString, stageWrite);
-    QFETCH(QString, expectedStatus);
-    QFETCH(QString, expectedStage);
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(
-        tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES (1,'a')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    const auto round = store.claimRound({{QStringLiteral("a"), 1}});
-    QVERIFY(round && round->claimed.size() == 1);
-    if (!stageWrite.isEmpty())
-        QVERIFY(tdb.exec(stageWrite));
-
-    const Ticket ticket = round->claimed.first().ticket;
-    const auto changed =
-        store.settle({Settlement{ticket, Settlement::Outcome::Fail, QStringLiteral("crashed: signal 9"), 0}});
-    QVERIFY2(changed, qPrintable(store.lastError()));
-    QCOMPARE(*changed, expectedStatus == u"failed" ? 1 : 0);
-    QSqlQuery row(tdb.db());
-    QVERIFY(row.exec(QStringLiteral("SELECT status::text, stage, state->>'dispatch_error' FROM workqueue")));
-    QVERIFY(row.next());
-    QCOMPARE(row.value(0).toString(), expectedStatus);
-    QCOMPARE(row.value(1).toString(), expectedStage);
-    QCOMPARE(row.value(2).toString(), expectedStatus == u"failed" ? QStringLiteral("crashed: signal 9") : QString());
-}
-
-void TestQueueStore::settleWritesEveryOutcome()
-{
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, state) OVERRIDING SYSTEM VALUE VALUES "
-                                    "(1,'a','{}'),(2,'a','{}'),(3,'a','{\"keep\": 1}'),(4,'a','{}')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    const auto round = store.claimRound({{QStringLiteral("a"), 4}});
-    QVERIFY(round && round->claimed.size() == 4);
-    const auto t = [&](int i) { return round->claimed.at(i).ticket; };
-    const QString quote = QStringLiteral("status 3: \"quoted\", back\\slash, {braces}, ünïcode");
-    const auto changed = store.settle({
-        {t(0), Settlement::Outcome::Requeue, {}, 0},
-        {t(1), Settlement::Outcome::Fail, quote, 0},
-        {t(2), Settlement::Outcome::Timeout, QStringLiteral("timeout after 300 s"), 0},
-        {t(3), Settlement::Outcome::Pause, QStringLiteral("status 75: later"), 30000},
-    });
-    QVERIFY2(changed, qPrintable(store.lastError()));
-    QCOMPARE(*changed, 4);
-    QSqlQuery rows(tdb.db());
-    QVERIFY(rows.exec(QStringLiteral("SELECT status::text, state->>'dispatch_error', state->>'keep', "
-                                     "extract(epoch FROM timeout - now())::int FROM workqueue ORDER BY 1")));
-    QVERIFY(rows.next());
-    QCOMPARE(rows.value(0).toString(), QStringLiteral("failed"));
-    QCOMPARE(rows.value(1).toString(), quote);
-    QVERIFY(rows.next());
-    QCOMPARE(rows.value(0).toString(), QStringLiteral("paused"));
-    QCOMPARE(rows.value(1).toString(), QStringLiteral("status 75: later"));
-    QVERIFY(qAbs(rows.value(3).toInt() - 30) <= 1);
-    QVERIFY(rows.next());
-    QCOMPARE(rows.value(0).toString(), QStringLiteral("pending"));
-    QVERIFY(rows.isNull(1));
-    QVERIFY(rows.next());
-    QCOMPARE(rows.value(0).toString(), QStringLiteral("timeout"));
-    QCOMPARE(rows.value(1).toString(), QStringLiteral("timeout after 300 s"));
-    QCOMPARE(rows.value(2).toString(), QStringLiteral("1")); // the stage's own state is kept
-}
-
-// One entry the server refuses (a NUL byte reached a reason) must
-// not keep the others, nor any later batch, from being written.
-void TestQueueStore::settleSplitsARefusedBatch()
-{
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage) OVERRIDING SYSTEM VALUE VALUES "
-                                    "(1,'a'),(2,'a'),(3,'a'),(4,'a'),(5,'a'),(6,'a'),(7,'a')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    const auto round = store.claimRound({{QStringLiteral("a"), 7}});
-    QVERIFY(round && round->claimed.size() == 7);
-    const auto t = [&](int i) { return round->claimed.at(i).ticket; };
-    const QString refused = QStringLiteral("status 3: bad") + QChar(0) + QStringLiteral("reason");
-    const auto changed = store.settle({
-        {t(0), Settlement::Outcome::Fail, QStringLiteral("status 3: one"), 0},
-        {t(1), Settlement::Outcome::Requeue, {}, 0},
-        {t(2), Settlement::Outcome::Fail, refused, 0},
-        {t(3), Settlement::Outcome::Timeout, QStringLiteral("timeout after 1 s"), 0},
-        {t(4), Settlement::Outcome::Fail, QStringLiteral("status 4: five"), 0},
-    });
-    QVERIFY2(changed, qPrintable(store.lastError()));
-    QCOMPARE(*changed, 5);
-    const auto statusOf = [&](int id) {
-        QSqlQuery query(tdb.db());
-        if (!query.exec(QStringLiteral("SELECT status::text || ' ' || coalesce(state->>'dispatch_error', '-') "
-                                       "FROM workqueue WHERE workqueue_id = %1")
-                            .arg(id))
-            || !query.next())
-            return QString();
-        return query.value(0).toString();
-    };
-    QCOMPARE(statusOf(1), QStringLiteral("failed status 3: one"));
-    QCOMPARE(statusOf(2), QStringLiteral("pending -"));
-    QCOMPARE(statusOf(3), QStringLiteral("failed the dispatcher could not store the reason of this outcome"));
-    QCOMPARE(statusOf(4), QStringLiteral("timeout timeout after 1 s"));
-    QCOMPARE(statusOf(5), QStringLiteral("failed status 4: five"));
-
-    // The next batch goes through as one statement again.
-    const auto next = store.settle({{t(5), Settlement::Outcome::Fail, QStringLiteral("status 2: six"), 0},
-                                    {t(6), Settlement::Outcome::Requeue, {}, 0}});
-    QVERIFY2(next, qPrintable(store.lastError()));
-    QCOMPARE(*next, 2);
-    QCOMPARE(statusOf(6), QStringLiteral("failed status 2: six"));
-    QCOMPARE(statusOf(7), QStringLiteral("pending -"));
-}
-
-void TestQueueStore::resetOrphans()
-{
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) VALUES ('a','running'),('b','running'),"
-                                    "('a','done'),('a','paused')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    // At start nothing is held: every running row goes back.
-    const auto reset = store.resetOrphansExcept({});
-    QVERIFY(reset);
-    QCOMPARE(*reset, 2);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending'")), 2);
-}
-
-void TestQueueStore::resetOrphansKeepsWhatWorkersHold()
-{
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status) OVERRIDING SYSTEM VALUE "
-                                    "VALUES (1,'a','running'),(2,'b','running'),(3,'a','running'),(4,'a','done')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    // GIVEN workers hold 1 and 3 WHEN the session comes back THEN only 2 is an orphan
-    const auto reset = store.resetOrphansExcept({1, 3});
-    QVERIFY2(reset, qPrintable(store.lastError()));
-    QCOMPARE(*reset, 1);
-    QCOMPARE(tdb.scalar(
-                 QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'running' AND workqueue_id IN (1, 3)")),
-             2);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'pending' AND workqueue_id = 2")),
-             1);
-    QCOMPARE(tdb.scalar(QStringLiteral("SELECT count(*) FROM workqueue WHERE status = 'done'")), 1);
-    // Holding nothing resets every running row.
-    const auto all = store.resetOrphansExcept({});
-    QVERIFY(all);
-    QCOMPARE(*all, 2);
 }
 
 void TestQueueStore::claimPlanUsesThePartialIndex_data()
@@ -329,30 +133,27 @@ void TestQueueStore::claimPlanUsesThePartialIndex()
     QFETCH(int, pending);
     QFETCH(int, done);
     QFETCH(bool, staleStatistics);
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage, status) SELECT (ARRAY['a','b'])[1 + i % 2], '%2' "
-                                    "FROM generate_series(1, %1) i")
-                         .arg(done)
-                         .arg(staleStatistics ? QStringLiteral("pending") : QStringLiteral("done"))));
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
-                                    "FROM generate_series(1, %1) i")
-                         .arg(pending)));
-    QVERIFY(tdb.exec(QStringLiteral("ANALYZE workqueue")));
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage, status) SELECT (ARRAY['a','b'])[1 + i % 2], '%2' "
+                                      "FROM generate_series(1, %1) i")
+                           .arg(done)
+                           .arg(staleStatistics ? QStringLiteral("pending") : QStringLiteral("done"))));
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
+                                      "FROM generate_series(1, %1) i")
+                           .arg(pending)));
+    QVERIFY(m_db->exec(QStringLiteral("ANALYZE workqueue")));
     if (staleStatistics) // the burst finishes after the statistics were taken
-        QVERIFY(tdb.exec(QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id <= %1").arg(done)));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+        QVERIFY(m_db->exec(QStringLiteral("UPDATE workqueue SET status = 'done' WHERE workqueue_id <= %1").arg(done)));
+    QVERIFY(openStore());
     const QList<StageDemand> demands{{QStringLiteral("a"), 16}, {QStringLiteral("b"), 16}};
     // On the store's own connection: its session settings shape the plan.
-    const QString plan = explainClaim(QStringLiteral("tst-queue"), demands);
+    const QString plan = explainClaim(ConnectionName, demands);
     // The outer update goes through the primary key, never a walk of the pending rows.
     QVERIFY2(plan.contains(QStringLiteral("Index Scan using workqueue_pkey on workqueue w")), qPrintable(plan));
     QVERIFY2(plan.contains(QStringLiteral("Limit")), qPrintable(plan));
     QVERIFY2(!plan.contains(QStringLiteral("Seq Scan")), qPrintable(plan));
     if (done > 0) // pending rows are rare: the per-stage pick must use the partial index
         QVERIFY2(plan.contains(QStringLiteral("using workqueue_pending on workqueue q")), qPrintable(plan));
-    const auto round = store.claimRound(demands);
+    const auto round = m_store->claimRound(demands);
     QVERIFY(round);
     QCOMPARE(round->claimed.size(), 32);
 }
@@ -362,17 +163,14 @@ void TestQueueStore::claimPlanUsesThePartialIndex()
 // plan, which claimPlanUsesThePartialIndex checks.
 void TestQueueStore::claimIsPlannedOnce()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 100)")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 100)")));
+    QVERIFY(openStore());
     for (int round = 0; round < 10; ++round) {
-        const auto claimed = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 2}});
+        const auto claimed = m_store->claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 2}});
         QVERIFY(claimed);
         QCOMPARE(claimed->claimed.size(), 2);
     }
-    QSqlQuery plans(QSqlDatabase::database(QStringLiteral("tst-queue"), false));
+    QSqlQuery plans(QSqlDatabase::database(ConnectionName, false));
     QVERIFY(plans.exec(QStringLiteral("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
                                       "WHERE statement LIKE '%claims = w.claims + 1%'")));
     QVERIFY(plans.next());
@@ -384,19 +182,16 @@ void TestQueueStore::claimIsPlannedOnce()
 // dispatcher keeps the floor below every row it knows to be pending).
 void TestQueueStore::claimWalksFromEachStageFloor()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
-                                    "FROM generate_series(1, 12) i")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT (ARRAY['a','b'])[1 + i % 2] "
+                                      "FROM generate_series(1, 12) i")));
+    QVERIFY(openStore());
     // GIVEN a's floor at 6 and b's at 0 (a's ids are the even ones, b's the odd)
-    const auto round = store.claimRound({{QStringLiteral("a"), 10, 6}, {QStringLiteral("b"), 2, 0}});
-    QVERIFY2(round, qPrintable(store.lastError()));
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 10, 6}, {QStringLiteral("b"), 2, 0}});
+    QVERIFY2(round, qPrintable(m_store->lastError()));
     QCOMPARE(ids(*round, QStringLiteral("a")), (QList<qint64>{6, 8, 10, 12}));
     QCOMPARE(ids(*round, QStringLiteral("b")), (QList<qint64>{1, 3}));
     // WHEN a is walked from the start THEN it gets what lay below its floor
-    const auto next = store.claimRound({{QStringLiteral("a"), 10, 0}});
+    const auto next = m_store->claimRound({{QStringLiteral("a"), 10, 0}});
     QVERIFY(next);
     QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{2, 4}));
 }
@@ -405,20 +200,18 @@ void TestQueueStore::claimWalksFromEachStageFloor()
 // past its cap or locked by another session, so the floor never passes it.
 void TestQueueStore::claimSaysWhereTheNextWalkStarts()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 5)")));
-    QVERIFY(tdb.exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'b' FROM generate_series(1, 2)")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    QSqlDatabase locker = tdb.newConnection(QStringLiteral("locker"));
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'a' FROM generate_series(1, 5)")));
+    QVERIFY(m_db->exec(QStringLiteral("INSERT INTO workqueue (stage) SELECT 'b' FROM generate_series(1, 2)")));
+    QVERIFY(openStore());
+    QSqlDatabase locker = m_db->newConnection(QStringLiteral("locker"));
     QVERIFY(locker.transaction());
     QSqlQuery lock(locker);
     QVERIFY(lock.exec(QStringLiteral("SELECT 1 FROM workqueue WHERE workqueue_id = 2 FOR UPDATE")) && lock.next());
 
     // GIVEN 2 locked, a capped at 2 WHEN claimed THEN 1 and 3, and 2 is where a's walk starts next
-    const auto round = store.claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}, {QStringLiteral("c"), 1}});
-    QVERIFY2(round, qPrintable(store.lastError()));
+    const auto round =
+        m_store->claimRound({{QStringLiteral("a"), 2}, {QStringLiteral("b"), 5}, {QStringLiteral("c"), 1}});
+    QVERIFY2(round, qPrintable(m_store->lastError()));
     QCOMPARE(ids(*round, QStringLiteral("a")), (QList<qint64>{1, 3}));
     QCOMPARE(round->unclaimedFrom.value(QStringLiteral("a"), -1), 2);
     // b got everything, c had nothing: neither has a row left
@@ -429,7 +222,7 @@ void TestQueueStore::claimSaysWhereTheNextWalkStarts()
     QCOMPARE(round->skippedLocked, 0);
 
     // WHEN a asks for more than is left THEN 4 and 5; 2 is still left, and counted as skipped
-    const auto next = store.claimRound({{QStringLiteral("a"), 10, 2}});
+    const auto next = m_store->claimRound({{QStringLiteral("a"), 10, 2}});
     QVERIFY(next);
     QCOMPARE(ids(*next, QStringLiteral("a")), (QList<qint64>{4, 5}));
     QCOMPARE(next->unclaimedFrom.value(QStringLiteral("a"), -1), 2);
@@ -437,7 +230,7 @@ void TestQueueStore::claimSaysWhereTheNextWalkStarts()
 
     // Once the lock goes, the walk from 2 takes it.
     QVERIFY(locker.rollback());
-    const auto last = store.claimRound({{QStringLiteral("a"), 10, 2}});
+    const auto last = m_store->claimRound({{QStringLiteral("a"), 10, 2}});
     QVERIFY(last);
     QCOMPARE(ids(*last, QStringLiteral("a")), (QList<qint64>{2}));
     QVERIFY(last->unclaimedFrom.isEmpty());
@@ -448,15 +241,12 @@ void TestQueueStore::claimSaysWhereTheNextWalkStarts()
 // floors go below them before the next round claims them.
 void TestQueueStore::resumedRowsNameTheirStage()
 {
-    PEPSI_REQUIRE_DATABASE(tdb);
-    QVERIFY(tdb.exec(
+    QVERIFY(m_db->exec(
         QStringLiteral("INSERT INTO workqueue (workqueue_id, stage, status, timeout) OVERRIDING SYSTEM VALUE VALUES "
                        "(3,'a','paused', now() - interval '1 s'), (9,'a','paused', NULL),"
                        "(5,'b','paused', now() - interval '1 s'), (7,'b','paused', now() + interval '1 h')")));
-    QueueConnection queue(QStringLiteral("tst-queue"));
-    QVERIFY(queue.open(tdb.uri(), QStringLiteral("tst")));
-    QueueStore store(queue);
-    const auto round = store.claimRound({{QStringLiteral("a"), 10, 100}});
+    QVERIFY(openStore());
+    const auto round = m_store->claimRound({{QStringLiteral("a"), 10, 100}});
     QVERIFY(round);
     QCOMPARE(round->resumed, 3);
     QCOMPARE(round->resumedFrom.value(QStringLiteral("a")), 3);

@@ -93,7 +93,7 @@ void tst_Readme::initTestCase()
     QFile file(readmePath());
     QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(readmePath()));
     m_readme = QString::fromUtf8(file.readAll());
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
+    PEPSI_REQUIRE_BINARIES();
     QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
     PEPSI_REQUIRE_DATABASE_IN(m_db, "readme");
     // The demo's pipeline (scripts/demo), with a backlog at its first stage.

@@ -7,7 +7,7 @@
 // ones that ran (the fake worker counts its own writes there).
 #include "daemonprocess.h"
 #include "daemonstart.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 
 #include <QSet>
 #include <QSqlQuery>
@@ -18,15 +18,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Recovery : public QObject, private DatabaseFixture
+class tst_Recovery : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void failureKeepsTheWorker();
     void tryLaterComesBack();
     void stagePauseComesBack();
@@ -47,15 +43,6 @@ private:
 };
 
 namespace { } // namespace
-
-void tst_Recovery::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_Recovery::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_Recovery::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_Recovery::startDaemon(const DaemonProcess::Options &stageOptions,
                                                          const DaemonProcess::Options &dispatchOptions)

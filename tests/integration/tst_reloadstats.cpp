@@ -6,7 +6,8 @@
 // and never rewritten without a delta. (Stage fusion: tst_fusion.)
 #include "controltestclient.h"
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemonstart.h"
+#include "daemontest.h"
 #include "sampler.h"
 
 #include <QFile>
@@ -74,15 +75,11 @@ int idsHeldByRunningWorkers(ControlTestClient &client, const QString &stage)
 
 } // namespace
 
-class tst_ReloadStats : public QObject, private DatabaseFixture
+class tst_ReloadStats : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void reloadTakesEffectWhileMessagesFlow();
     void unparsableReloadStopsTheDaemon();
     void dispatchOptionChangeIsIgnored();
@@ -92,15 +89,6 @@ private:
     bool insertMessages(const QString &stage, int count, const QJsonObject &fake = {});
     bool setOverlay(const QString &section, const QString &option, const QString &value);
 };
-
-void tst_ReloadStats::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ReloadStats::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ReloadStats::cleanup() { resetDatabase(); }
 
 bool tst_ReloadStats::insertMessages(const QString &stage, int count, const QJsonObject &fake)
 {
@@ -138,8 +126,7 @@ void tst_ReloadStats::reloadTakesEffectWhileMessagesFlow()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}});
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     qsizetype mostOfB = 0;
     QHash<qint64, QString> programOfA; // every worker of `a` seen, by pid
@@ -198,8 +185,7 @@ void tst_ReloadStats::unparsableReloadStopsTheDaemon()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     QSet<qint64> workers;
     Sampler sampler([&] {
@@ -232,8 +218,7 @@ void tst_ReloadStats::dispatchOptionChangeIsIgnored()
     DaemonProcess daemon(m_db->uri());
     daemon.setOption(u"MAX_RUNTIME"_s, u"1 s"_s);
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     QVERIFY(setOverlay(u"pepsi-dispatch"_s, u"MAX_RUNTIME"_s, u"10 min"_s));
     QVERIFY2(
@@ -264,8 +249,7 @@ void tst_ReloadStats::statisticsCountEveryOutcome()
     daemon.setOption(u"POLL_INTERVAL"_s, u"1 s"_s); // idle rounds while we watch the tables
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
 
     QVERIFY(insertMessages(u"a"_s, 20));
     QVERIFY(insertMessages(u"a"_s, 3, {{u"a"_s, u"fail:4"_s}}));

@@ -40,10 +40,7 @@ private:
     QSqlDatabase m_locker;
 };
 
-void tst_RowLocks::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
+void tst_RowLocks::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 void tst_RowLocks::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 

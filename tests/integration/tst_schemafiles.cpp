@@ -5,6 +5,7 @@
 // catalogue, and `serve` accepts either; `pepsi-schema install` upgrades a
 // database that psql put at version 1.
 #include "daemonprocess.h"
+#include "daemonstart.h"
 #include "queueprobe.h"
 #include "schemafixtures.h"
 #include "testdatabase.h"
@@ -92,7 +93,7 @@ private:
 
 void tst_SchemaFiles::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
+    PEPSI_REQUIRE_BINARIES();
     QVERIFY2(QFile::exists(toolBinary()), qPrintable(toolBinary() + u" is missing: is PEPSI_BUILD_DIR set?"_s));
     if (QStandardPaths::findExecutable(u"psql"_s).isEmpty())
         QSKIP("psql is not installed");
@@ -103,8 +104,7 @@ void tst_SchemaFiles::verifyServeAccepts(TestDatabase &tdb)
 {
     DaemonProcess daemon(tdb.uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     QueueProbe queue(tdb.db());
     QVERIFY(!queue.insert(u"s"_s, 3).isEmpty());
     QTRY_COMPARE_WITH_TIMEOUT(queue.count(u"status = 'done'"_s), 3, 15000);

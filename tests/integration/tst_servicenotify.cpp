@@ -6,7 +6,8 @@
 // the interval only for the process it names, STOPPING=1; a standby and an
 // unreachable database say why they do not serve; workers inherit none of it.
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemonstart.h"
+#include "daemontest.h"
 #include "notifysink.h"
 
 #include <QFile>
@@ -96,29 +97,16 @@ const QRegularExpression RunningStatus(u"^running: (\\d+) workers?, (\\d+) in fl
 
 } // namespace
 
-class tst_ServiceNotify : public QObject, private DatabaseFixture
+class tst_ServiceNotify : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void readyStatusWatchdogStopping_data();
     void readyStatusWatchdogStopping();
     void standbySaysWhomItWaitsFor();
     void unreachableDatabaseIsNotReady();
 };
-
-void tst_ServiceNotify::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_ServiceNotify::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_ServiceNotify::cleanup() { resetDatabase(); }
 
 void tst_ServiceNotify::readyStatusWatchdogStopping_data()
 {
@@ -208,8 +196,7 @@ void tst_ServiceNotify::standbySaysWhomItWaitsFor()
 {
     DaemonProcess active(m_db->uri());
     active.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(active.start());
-    QVERIFY2(active.waitForReady(), qPrintable(active.log()));
+    QVERIFY(startReady(active));
 
     NotifySink sink;
     QVERIFY(sink.isValid());

@@ -6,6 +6,7 @@
 // longer parses ends the daemon with exit 1 naming file and line; a standby
 // takes over with the file as it was at its last SIGHUP.
 #include "daemonprocess.h"
+#include "daemonstart.h"
 #include "databasefixture.h"
 #include "notifysink.h"
 #include "sampler.h"
@@ -37,10 +38,7 @@ private:
     static bool hangup(const DaemonProcess &daemon) { return ::kill(pid_t(daemon.pid()), SIGHUP) == 0; }
 };
 
-void tst_Sighup::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
+void tst_Sighup::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 void tst_Sighup::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
 
@@ -59,8 +57,7 @@ void tst_Sighup::fileChangesTakeEffect()
     DaemonProcess daemon(m_db->uri());
     daemon.setOption(u"MAX_RUNTIME"_s, u"1 min"_s);
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}});
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     QTRY_VERIFY2_WITH_TIMEOUT(sink.count("READY=1") == 1, qPrintable(sink.describe()), 15000);
 
     qsizetype mostOfA = 0;
@@ -129,8 +126,7 @@ void tst_Sighup::brokenFileEndsTheDaemon()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
-    QVERIFY(daemon.start());
-    QVERIFY2(daemon.waitForReady(), qPrintable(daemon.log()));
+    QVERIFY(startReady(daemon));
     QueueProbe queue(m_db->db());
     QVERIFY(!queue.insert(u"a"_s, 20).isEmpty());
     QTRY_COMPARE_WITH_TIMEOUT(queue.count(u"status = 'done'"_s), 20, 15000);
@@ -162,8 +158,7 @@ void tst_Sighup::standbyTakesOverWithTheFileReadAgain()
 {
     DaemonProcess active(m_db->uri());
     active.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(active.start());
-    QVERIFY2(active.waitForReady(), qPrintable(active.log()));
+    QVERIFY(startReady(active));
 
     NotifySink sink;
     QVERIFY(sink.isValid());

@@ -2,8 +2,7 @@
 // The stage-program kit end to end: pepsi-stage-example (and the fake worker
 // in its default mode) as real processes against a real database, with the
 // test playing the dispatcher.
-#include "testdatabase.h"
-#include "workerharness.h"
+#include "stagekittest.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -15,15 +14,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_StageKit : public QObject
+class tst_StageKit : public StageKitTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void advance_data();
     void advance();
     void answersABatchInOrder();
@@ -43,32 +38,7 @@ private Q_SLOTS:
     void databaseDownAtStartIsTryLater();
     void startupErrors_data();
     void startupErrors();
-
-private:
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<WorkerHarness> m_harness;
 };
-
-void tst_StageKit::initTestCase()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "stagekit");
-    for (const QString &relative : {WorkerHarness::Example, WorkerHarness::Fake}) {
-        const QString path = WorkerHarness::binary(relative);
-        QVERIFY2(QFile::exists(path), qPrintable(path + u" is missing: is PEPSI_BUILD_DIR set?"_s));
-    }
-}
-
-void tst_StageKit::init()
-{
-    m_harness = std::make_unique<WorkerHarness>(*m_db);
-    const QString error = m_harness->reset();
-    QVERIFY2(error.isEmpty(), qPrintable(error));
-}
-
-void tst_StageKit::cleanup()
-{
-    m_harness.reset(); // kills what a failed test left running
-}
 
 void tst_StageKit::advance_data()
 {

@@ -3,8 +3,7 @@
 // committed in one transaction, answered in order after that commit, and a
 // failing message isolates only itself. Real workers, a real database, the
 // test playing the dispatcher.
-#include "testdatabase.h"
-#include "workerharness.h"
+#include "stagekittest.h"
 
 #include <QRegularExpression>
 #include <QSqlQuery>
@@ -14,12 +13,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_StageKitBatch : public QObject
+class tst_StageKitBatch : public StageKitTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
     void init();
     void cleanup();
 
@@ -40,32 +38,18 @@ private:
     // The transaction that wrote each row's current version.
     QStringList writers(const QList<qint64> &ids);
     QByteArray line(const QList<qint64> &ids);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<WorkerHarness> m_harness;
 };
-
-void tst_StageKitBatch::initTestCase()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "stagekitbatch");
-    for (const QString &relative : {WorkerHarness::Example, WorkerHarness::Fake}) {
-        const QString path = WorkerHarness::binary(relative);
-        QVERIFY2(QFile::exists(path), qPrintable(path + u" is missing: is PEPSI_BUILD_DIR set?"_s));
-    }
-}
 
 void tst_StageKitBatch::init()
 {
     qputenv("PEPSI_EXAMPLE_COMMIT_BATCHES", "1");
     qputenv("PEPSI_FAKE_COMMIT_BATCHES", "1");
-    m_harness = std::make_unique<WorkerHarness>(*m_db);
-    const QString error = m_harness->reset();
-    QVERIFY2(error.isEmpty(), qPrintable(error));
+    StageKitTest::init();
 }
 
 void tst_StageKitBatch::cleanup()
 {
-    m_harness.reset();
+    StageKitTest::cleanup();
     qunsetenv("PEPSI_EXAMPLE_COMMIT_BATCHES");
     qunsetenv("PEPSI_FAKE_COMMIT_BATCHES");
     qunsetenv("PEPSI_EXAMPLE_COMBINE_MOVES");

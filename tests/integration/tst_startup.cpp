@@ -6,7 +6,7 @@
 // (rate-limited), and served once it is up. Real daemon, real PostgreSQL
 // (stopped and started again for the last case).
 #include "daemonprocess.h"
-#include "databasefixture.h"
+#include "daemontest.h"
 #include "db/database.h"
 #include "testcluster.h"
 
@@ -21,15 +21,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Startup : public QObject, private DatabaseFixture
+class tst_Startup : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void schemaRefused_data();
     void schemaRefused();
     void unreachableAtStart_data();
@@ -38,15 +34,6 @@ private Q_SLOTS:
 private:
     std::unique_ptr<DaemonProcess> newDaemon();
 };
-
-void tst_Startup::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
-
-void tst_Startup::init() { PEPSI_INIT_DATABASE_FIXTURE(); }
-
-void tst_Startup::cleanup() { resetDatabase(); }
 
 std::unique_ptr<DaemonProcess> tst_Startup::newDaemon()
 {

@@ -48,10 +48,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
-void tst_WorkerGroups::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-}
+void tst_WorkerGroups::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 void tst_WorkerGroups::init()
 {

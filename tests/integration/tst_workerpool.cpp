@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // WorkerPool and WorkerProcess with real processes (small shell scripts as
 // stage programs; no database): what hostile worker output and start-up
-// faults turn into (settlements, signals), and the memory it costs
-// (doc/stage-programs.rst, "The worker protocol"; doc/quality.rst, "Limits").
-#include "workers/workerpool.h"
+// faults turn into (settlements, signals), idle and exiting workers
+// (doc/stage-programs.rst, "The worker protocol"; the memory that floods
+// cost: tst_workerfloods).
+#include "workerpooltest.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -18,144 +19,23 @@
 using namespace pepsi;
 using namespace Qt::StringLiterals;
 
-namespace {
-
-// Peak resident set of this process so far, in KiB (the pool runs in it).
-// The worker category's messages, while a test collects them.
-QStringList *g_workerLog = nullptr;
-QtMessageHandler g_previousHandler = nullptr;
-
-void collectWorkerLog(QtMsgType type, const QMessageLogContext &context, const QString &message)
-{
-    if (g_workerLog && context.category && qstrcmp(context.category, "pepsi.dispatch.worker") == 0)
-        g_workerLog->append(message);
-    else if (g_previousHandler)
-        g_previousHandler(type, context, message);
-}
-
-qint64 peakRssKb()
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
-}
-
-QString outcomeName(Settlement::Outcome outcome)
-{
-    switch (outcome) {
-    case Settlement::Outcome::Requeue:
-        return u"requeue"_s;
-    case Settlement::Outcome::Fail:
-        return u"fail"_s;
-    case Settlement::Outcome::Timeout:
-        return u"timeout"_s;
-    case Settlement::Outcome::Pause:
-        return u"pause"_s;
-    }
-    return {};
-}
-
-} // namespace
-
-class tst_WorkerPool : public QObject
+class tst_WorkerPool : public WorkerPoolTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void init();
-    void cleanup();
-
     void startFailureFailsNothing_data();
     void startFailureFailsNothing();
     void crashFailsTheHead_data();
     void crashFailsTheHead();
     void reasonsAreCleaned_data();
     void reasonsAreCleaned();
-    void stdoutFloodInBoundedMemory();
-    void stderrFloodInBoundedMemory();
     void watchdogWaitsForTheStart();
     void idleWorkerExits();
     void startingWorkerHasItsPid();
     void exitReasons_data();
     void exitReasons();
-
-private:
-    // A stage program: `body` after "#!/bin/sh".
-    QString script(const QString &name, const QByteArray &body);
-    WorkerPool *makePool(const QString &program, PoolOptions options = {}, int queueLimit = 4, int maxMessages = 1000);
-    static Tickets tickets(int count, qint64 firstId = 1);
-    // "fail 2 status 3: x" per settlement, in order.
-    QStringList settled() const;
-
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<QObject> m_owner;
-    Settlements m_settlements;
 };
-
-void tst_WorkerPool::init()
-{
-    m_dir = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_dir->isValid());
-    m_owner = std::make_unique<QObject>();
-    m_settlements.clear();
-}
-
-void tst_WorkerPool::cleanup()
-{
-    // Ask the workers to go, then let QProcess kill what is still there.
-    for (WorkerPool *pool : m_owner->findChildren<WorkerPool *>(Qt::FindDirectChildrenOnly))
-        pool->shutdown();
-    m_owner.reset(); // the pools and their processes (QProcess kills what still runs)
-    m_dir.reset();
-}
-
-QString tst_WorkerPool::script(const QString &name, const QByteArray &body)
-{
-    const QString path = m_dir->filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write("#!/bin/sh\n" + body + '\n') < 0)
-        return {};
-    file.close();
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    return path;
-}
-
-WorkerPool *tst_WorkerPool::makePool(const QString &program, PoolOptions options, int queueLimit, int maxMessages)
-{
-    StageConfig stage;
-    stage.name = u"s"_s;
-    stage.program = program;
-    stage.parallelism = 1;
-    stage.queueLimit = queueLimit;
-    stage.maxMessages = maxMessages;
-    if (options.idleTimeout.count() == 0)
-        options.idleTimeout = std::chrono::seconds(60);
-    auto *pool = new WorkerPool(stage, options, m_owner.get());
-    connect(pool, &WorkerPool::settle, this, [this](const Settlement &s) { m_settlements.append(s); });
-    return pool;
-}
-
-Tickets tst_WorkerPool::tickets(int count, qint64 firstId)
-{
-    Tickets result;
-    for (int i = 0; i < count; ++i)
-        result.append(Ticket{firstId + i, 1});
-    return result;
-}
-
-QStringList tst_WorkerPool::settled() const
-{
-    QStringList lines;
-    for (const Settlement &s : m_settlements)
-        lines << (outcomeName(s.outcome) + u' ' + QString::number(s.ticket.id)
-                  + (s.reason.isEmpty() ? QString() : u' ' + s.reason));
-    return lines;
-}
 
 // A program that exits with a status before answering anything
 // (or cannot be executed) is a stage that cannot start: its ids go back, no
@@ -293,74 +173,6 @@ void tst_WorkerPool::reasonsAreCleaned()
     QCOMPARE(killed.size(), 0);
     QCOMPARE(pool->workerCount(), 1); // the same worker answered the other two
     QCOMPARE(pool->inFlight(), 0);
-}
-
-// 50 MB... and more, without a newline, from a worker that ignores
-// SIGTERM: the violation is seen in the first bytes, and nothing after it is kept.
-void tst_WorkerPool::stdoutFloodInBoundedMemory()
-{
-    PoolOptions options;
-    options.killGrace = std::chrono::milliseconds(1500);
-    WorkerPool *pool = makePool(script(u"worker"_s, "trap '' TERM; read a; exec tr '\\000' x < /dev/zero"), options);
-    QSignalSpy killed(pool, &WorkerPool::workerKilled);
-    QSignalSpy drained(pool, &WorkerPool::drained);
-    QSignalSpy started(pool, &WorkerPool::workerStarted);
-    const qint64 before = peakRssKb();
-    QVERIFY(pool->assign(tickets(2)).isEmpty());
-    QTRY_COMPARE(killed.size(), 1);
-    QCOMPARE(killed.at(0).at(1).toString(), u"protocol error"_s);
-    QCOMPARE(killed.at(0).at(2).toLongLong(), 1);
-    QVERIFY2(killed.at(0).at(3).toString().startsWith(u"protocol error: \"x"_s),
-             qPrintable(killed.at(0).at(3).toString()));
-    // It floods on through the SIGTERM grace until the SIGKILL.
-    QElapsedTimer clock;
-    clock.start();
-    QTRY_COMPARE_WITH_TIMEOUT(pool->workerCount(), 0, 5000);
-    const qint64 growthKb = peakRssKb() - before;
-    qInfo("stdout flood for %lld ms after the kill decision: peak RSS grew by %lld KiB", clock.elapsed(), growthKb);
-    QVERIFY2(growthKb < 16 * 1024, qPrintable(u"peak RSS grew by %1 KiB"_s.arg(growthKb)));
-    QCOMPARE(m_settlements.size(), 2);
-    QVERIFY2(settled().first().startsWith(u"fail 1 protocol error: \"x"_s), qPrintable(settled().first()));
-    QCOMPARE(settled().last(), u"requeue 2"_s);
-    QCOMPARE(started.size(), 1);
-}
-
-// A stderr flood (200,000 lines, and one line of 5 MB) costs
-// neither memory nor the worker's answers.
-void tst_WorkerPool::stderrFloodInBoundedMemory()
-{
-    WorkerPool *pool = makePool(script(u"worker"_s,
-                                       "read a; yes 'fake flood line' | head -n 200000 >&2; "
-                                       "head -c 5000000 /dev/zero | tr '\\000' e >&2; echo 0; "
-                                       "while read id; do echo 0; done"));
-    QSignalSpy runs(pool, &WorkerPool::runEnded);
-    QStringList log;
-    g_workerLog = &log;
-    g_previousHandler = qInstallMessageHandler(collectWorkerLog);
-    const auto restore = qScopeGuard([] {
-        qInstallMessageHandler(g_previousHandler);
-        g_workerLog = nullptr;
-    });
-    const qint64 before = peakRssKb();
-    QElapsedTimer clock;
-    clock.start();
-    QVERIFY(pool->assign(tickets(2)).isEmpty());
-    QTRY_COMPARE_WITH_TIMEOUT(runs.size(), 2, 20000);
-    const qint64 growthKb = peakRssKb() - before;
-    // Logged: at most 50 lines a second, each cut to 2000 bytes, and the count of the rest.
-    const QRegularExpression dropCount(u"stderr: [0-9]+ lines dropped"_s);
-    // The count comes when the second it counts for is over.
-    QTRY_VERIFY_WITH_TIMEOUT(!log.filter(dropCount).isEmpty(), 3000);
-    const QStringList logged = log.filter(u"stderr: fake flood line"_s);
-    const QStringList dropped = log.filter(dropCount);
-    qInfo("%lld stderr lines logged, %lld drop counts", qint64(logged.size()), qint64(dropped.size()));
-    QVERIFY2(logged.size() <= 50 * (clock.elapsed() / 1000 + 2), qPrintable(QString::number(logged.size())));
-    QVERIFY(!dropped.isEmpty());
-    for (const QString &line : std::as_const(log))
-        QVERIFY2(line.size() < 2200, qPrintable(line.left(300)));
-    qInfo("stderr flood of about 8 MB answered after %lld ms; peak RSS grew by %lld KiB", clock.elapsed(), growthKb);
-    QVERIFY2(growthKb < 16 * 1024, qPrintable(u"peak RSS grew by %1 KiB"_s.arg(growthKb)));
-    QCOMPARE(m_settlements.size(), 0);
 }
 
 // MAX_RUNTIME counts from when the worker has started reading, not

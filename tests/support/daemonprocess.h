@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QTest>
 
 // A real pepsi-dispatch for integration tests: writes a pepsi.conf the service
 // account can read, runs `pepsi-dispatch -c FILE -L DEBUG serve`, collects its
@@ -113,3 +114,12 @@ private:
     QByteArray m_stdout;
     qint64 m_pid = 0;
 };
+
+// Fails the test function that runs it (initTestCase(): the whole program)
+// when the daemon or the fake worker under test is not built. A macro: its
+// QVERIFY2 must return from that function.
+#define PEPSI_REQUIRE_BINARIES()                                                                                       \
+    do {                                                                                                               \
+        const QString missing_ = DaemonProcess::missingBinaries();                                                     \
+        QVERIFY2(missing_.isEmpty(), qPrintable(missing_));                                                            \
+    } while (false)

@@ -8,3 +8,18 @@ void DatabaseFixture::resetDatabase()
     m_queue.reset();
     m_db.reset();
 }
+
+bool DatabaseFixture::freshDatabase()
+{
+    if (!TestDatabase::isConfigured()) {
+        QTest::qSkip("PEPSI_TEST_DATABASE is not set (export PEPSI_TEST_DATABASE=$(scripts/pg-sandbox start))",
+                     __FILE__, __LINE__);
+        return false;
+    }
+    m_db = std::make_unique<TestDatabase>();
+    if (!m_db->isValid()) {
+        QTest::qFail(qPrintable(m_db->errorString()), __FILE__, __LINE__);
+        return false;
+    }
+    return true;
+}

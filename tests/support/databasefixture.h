@@ -17,6 +17,10 @@ protected:
     void openQueue();
     // The probe's connection goes before the database it is connected to.
     void resetDatabase();
+    // m_db alone, for a test function that needs a database where others of
+    // its class need none: false, with the test skipped (no
+    // PEPSI_TEST_DATABASE) or failed (one that does not work), otherwise.
+    bool freshDatabase();
 
     std::unique_ptr<TestDatabase> m_db;
     std::unique_ptr<QueueProbe> m_queue;
