@@ -55,6 +55,7 @@ const QList<CommandSpec> &specs()
         {cmd::Set, "set STAGE OPTION VALUE", 3, 3, true, {}},
         {cmd::Reload, "reload", 0, 0, false, {}},
         {cmd::Metrics, "metrics", 0, 0, false, {}},
+        {QLatin1StringView("top"), "top [--interval S]", 0, 0, false, {QStringLiteral("--interval")}},
     };
     return list;
 }
@@ -72,9 +73,10 @@ const CommandSpec *specOf(const QString &name)
 const QStringList &valueOptions()
 {
     static const QStringList names{
-        QStringLiteral("-c"),        QStringLiteral("--config"),  QStringLiteral("--socket"), QStringLiteral("-t"),
-        QStringLiteral("--timeout"), QStringLiteral("--status"),  QStringLiteral("--limit"),  QStringLiteral("--after"),
-        QStringLiteral("--ids"),     QStringLiteral("--max-age"),
+        QStringLiteral("-c"),        QStringLiteral("--config"),   QStringLiteral("--socket"),
+        QStringLiteral("-t"),        QStringLiteral("--timeout"),  QStringLiteral("--status"),
+        QStringLiteral("--limit"),   QStringLiteral("--after"),    QStringLiteral("--ids"),
+        QStringLiteral("--max-age"), QStringLiteral("--interval"),
     };
     return names;
 }
@@ -87,6 +89,9 @@ std::optional<qint64> positiveInteger(const QString &text)
         return std::nullopt;
     return number;
 }
+
+// `top` asks for a status no more often: each costs the daemon a picture.
+constexpr std::chrono::milliseconds MinTopInterval{100};
 
 bool isStageName(const QString &name)
 {
@@ -145,6 +150,8 @@ QString CommandLine::usage()
         "  set STAGE OPTION VALUE  write a config_overlay row (PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES)\n"
         "  reload             re-read config_overlay and start a claim round\n"
         "  metrics            the Prometheus text format\n"
+        "  top                a live view: status and failures per stage, refreshed until q or Ctrl-C\n"
+        "    --interval S     seconds between refreshes (default 2; \"0.5\", \"500 ms\")\n"
         "\n"
         "Exit status: 0 done, 1 the daemon refused, 64 bad command line, 69 no daemon answers.\n");
 }
@@ -288,6 +295,14 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
         if (given.value(QStringLiteral("--ids")) != u"-")
             return QStringLiteral("requeue: --ids takes \"-\" (the ids on stdin, one per line)");
         line.idsFromStdin = true;
+    }
+    if (given.contains(QStringLiteral("--interval"))) {
+        const auto interval = parseRelativeTime(given.value(QStringLiteral("--interval")));
+        if (!interval || *interval < MinTopInterval)
+            return QStringLiteral(
+                       "top: --interval is a time of at least 0.1 s (\"2\", \"0.5\", \"500 ms\"), not \"%1\"")
+                .arg(given.value(QStringLiteral("--interval")).left(64));
+        line.interval = *interval;
     }
     if (given.contains(QStringLiteral("--max-age"))) {
         const auto age = parseRelativeTime(given.value(QStringLiteral("--max-age")));

@@ -42,6 +42,7 @@ struct CommandLine
     bool idsFromStdin = false;      // requeue --ids -
     bool withIds = true;            // workers --no-ids
     QStringList events;             // events NAME...: only these
+    std::chrono::milliseconds interval{std::chrono::seconds(2)}; // top --interval
 
     // Arguments without the program name. The error is one line for stderr (exit 64).
     static Result<CommandLine, QString> parse(const QStringList &arguments);

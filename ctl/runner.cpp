@@ -4,6 +4,7 @@
 #include "control/protocol.h"
 #include "interrupt.h"
 #include "output.h"
+#include "top.h"
 #include "views.h"
 
 #include <QJsonArray>
@@ -118,6 +119,13 @@ void Runner::run()
         return ask(command, {}, [this](const QJsonValue &r) { print(r, r[field::Text].toString()); });
     if (command == u"events")
         return follow();
+    if (command == u"top") {
+        auto *top = new Top(m_client, m_line.interval, this);
+        connect(top, &Top::finished, this, &Runner::finish);
+        if (!top->start())
+            finish(ExitUnavailable);
+        return;
+    }
     if (command == cmd::Messages) {
         QJsonObject arguments = stage;
         arguments.insert(field::Status, m_line.status.isEmpty() ? QString(protocol::value::Failed) : m_line.status);

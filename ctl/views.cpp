@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "views.h"
 
+#include "control/failurecodec.h"
 #include "control/protocol.h"
 #include "control/snapshotcodec.h"
 #include "table.h"
@@ -56,10 +57,13 @@ QString workerStateName(WorkerSnapshot::State state)
     return {};
 }
 
-// "drained", "cooldown until 20:51:47: <reason>", "retired", or "-".
-QString poolState(const PoolSnapshot &pool)
+// "failing (73 % of runs in 10 s)", "drained", "cooldown until 20:51:47: <reason>", "retired", or "-".
+QString poolState(const PoolSnapshot &pool, const StageStatsSnapshot &stats)
 {
     QStringList states;
+    if (stats.failing)
+        states.append(
+            QStringLiteral("failing (%1 % of runs in 10 s)").arg(protocol::failurePercent(stats.failureShare)));
     if (pool.retired)
         states.append(QStringLiteral("retired"));
     if (pool.drained)
@@ -85,6 +89,35 @@ bool anyHasAges(const QJsonObject &stages)
 
 QString optionalAge(const std::optional<qint64> &ms) { return ms ? formatAge(*ms) : QStringLiteral("-"); }
 
+// The queue counts of a `status` may be older than the rest of it (the daemon
+// counts at most once a second and answers a status from its last count,
+// doc/control-protocol.rst): how much older, by the daemon's own clock.
+QString countsAge(const QueueCounts &counts, const QDateTime &statusTime)
+{
+    if (!counts.takenAt.isValid() || !statusTime.isValid())
+        return {};
+    return QStringLiteral("queue counts %1 old (counted at %2)\n")
+        .arg(formatAge(std::max<qint64>(0, counts.takenAt.msecsTo(statusTime))), formatTime(counts.takenAt));
+}
+
+// The failure events in words; empty for any other event.
+QString failureText(const QString &name, const QJsonObject &event)
+{
+    if (name == protocol::event::MessageFailed) {
+        const MessageFailedEvent failed = protocol::messageFailedFromJson(event);
+        return QStringLiteral("%1: %2 %3 failed; the latest: %4")
+            .arg(failed.stage, QString::number(failed.count),
+                 failed.count == 1 ? QStringLiteral("message") : QStringLiteral("messages"), failed.reason);
+    }
+    if (name == protocol::event::StageFailing || name == protocol::event::StageRecovered) {
+        const StageFailureEvent change = protocol::stageFailureFromJson(event);
+        return QStringLiteral("%1: %2 % of its runs in the last 10 s failed%3")
+            .arg(change.stage, QString::number(protocol::failurePercent(change.failureShare)),
+                 name == protocol::event::StageFailing ? QStringLiteral(" (failing)") : QStringLiteral(" (recovered)"));
+    }
+    return {};
+}
+
 } // namespace
 
 QString status(const QJsonObject &result)
@@ -97,20 +130,27 @@ QString status(const QJsonObject &result)
                             formatRate(status.stats.rate60s));
     if (!status.queues)
         text += QStringLiteral("queue counts unavailable: %1\n").arg(status.queuesError);
+    // PENDING, FAILED and TIMEOUT are rows now (the queue counts); FAILURES
+    // are runs that failed since the daemon started.
     Table table({QStringLiteral("STAGE"), QStringLiteral("WORKERS"), QStringLiteral("IN FLIGHT"),
-                 QStringLiteral("PENDING"), QStringLiteral("OLDEST"), QStringLiteral("RATE 10S"),
-                 QStringLiteral("RATE 60S"), QStringLiteral("FAILURES"), QStringLiteral("STATE")});
-    table.setTextColumns({0, 8});
+                 QStringLiteral("PENDING"), QStringLiteral("OLDEST"), QStringLiteral("FAILED"),
+                 QStringLiteral("TIMEOUT"), QStringLiteral("RATE 10S"), QStringLiteral("RATE 60S"),
+                 QStringLiteral("FAILURES"), QStringLiteral("STATE")});
+    table.setTextColumns({0, 10});
     for (const PoolSnapshot &pool : status.pools) {
         const bool counted = status.queues && status.queues->stages.contains(pool.stage);
         const StageQueue queue = counted ? status.queues->stages.value(pool.stage) : StageQueue();
+        const auto count = [counted](qint64 n) { return counted ? QString::number(n) : QStringLiteral("-"); };
         const StageStatsSnapshot stats = status.stats.stages.value(pool.stage);
         table.addRow({pool.stage, ratio(pool.busy, pool.parallelism), ratio(pool.inFlight, pool.capacity),
-                      counted ? QString::number(queue.pending) : QStringLiteral("-"),
-                      optionalAge(queue.oldestPendingAgeMs), formatRate(stats.rate10s), formatRate(stats.rate60s),
-                      QString::number(stats.failures), poolState(pool)});
+                      count(queue.pending), optionalAge(queue.oldestPendingAgeMs), count(queue.failed),
+                      count(queue.timeout), formatRate(stats.rate10s), formatRate(stats.rate60s),
+                      QString::number(stats.failures), poolState(pool, stats)});
     }
-    return text + table.render();
+    text += table.render();
+    if (status.queues)
+        text += countsAge(*status.queues, status.time);
+    return text;
 }
 
 QString workers(const QJsonArray &result)
@@ -270,8 +310,11 @@ QString message(const QJsonObject &result)
 QString eventLine(const QJsonObject &event)
 {
     const QDateTime when = protocol::timeFromJson(event.value(field::Time));
+    const QString name = event.value(field::Event).toString();
     QString line = (when.isValid() ? when.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz")) : QStringLiteral("-"))
-        + QStringLiteral("  ") + event.value(field::Event).toString();
+        + QStringLiteral("  ") + name;
+    if (const QString said = failureText(name, event); !said.isEmpty())
+        return line + u' ' + said + u'\n';
     for (auto it = event.constBegin(); it != event.constEnd(); ++it) {
         if (it.key() != field::Event && it.key() != field::Time && it.key() != field::Seq)
             line += u' ' + it.key() + u'=' + compact(it.value());

@@ -8,10 +8,6 @@
         <translation>Start und Ende von Workern (Recycling)</translation>
     </message>
     <message>
-        <source>Crashes, kills, start failures, cooldowns</source>
-        <translation>Abstürze, Abbrüche, Startfehler, Abkühlungen</translation>
-    </message>
-    <message>
         <source>Drains, resumes, requeues</source>
         <translation>Anhalten, Fortsetzen, erneut Einreihen</translation>
     </message>
@@ -247,6 +243,37 @@
     <message>
         <source>a setting changed with set</source>
         <translation>eine Einstellung per set geändert</translation>
+    </message>
+    <message>
+        <source>Failed messages, failing stages, crashes, kills, start failures, cooldowns</source>
+        <translation>Fehlgeschlagene Nachrichten, scheiternde Stufen, Abstürze, Abbrüche, Startfehler, Abkühlungen</translation>
+    </message>
+    <message>
+        <source>messages failed</source>
+        <translation>Nachrichten fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>stage failing</source>
+        <translation>Stufe scheitert</translation>
+    </message>
+    <message>
+        <source>stage recovered</source>
+        <translation>Stufe erholt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln message(s) failed; the latest: %1</source>
+        <translation>
+            <numerusform>%Ln Nachricht fehlgeschlagen; zuletzt: %1</numerusform>
+            <numerusform>%Ln Nachrichten fehlgeschlagen; zuletzt: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>failing: %1 % of its runs in the last 10 s failed</source>
+        <translation>scheitert: %1 % ihrer Läufe in den letzten 10 s fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>recovered: %1 % of its runs in the last 10 s failed</source>
+        <translation>erholt: %1 % ihrer Läufe in den letzten 10 s fehlgeschlagen</translation>
     </message>
 </context>
 <context>

@@ -24,6 +24,13 @@
             <numerusform>%Ln %1 messages put back to pending by %2</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%Ln message(s) failed; the latest: %1</source>
+        <translation>
+            <numerusform>%Ln message failed; the latest: %1</numerusform>
+            <numerusform>%Ln messages failed; the latest: %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::ConfirmedRequeue</name>

@@ -21,6 +21,7 @@ const QStringList &eventNames()
         event::WorkerStarted,   event::WorkerExited, event::WorkerCrashed,    event::WorkerKilled, event::StartFailed,
         event::CooldownEntered, event::CooldownLeft, event::StageDrained,     event::StageResumed, event::Requeued,
         event::Reload,          event::DatabaseLost, event::DatabaseRestored, event::State,        event::Tick,
+        event::MessageFailed,   event::StageFailing, event::StageRecovered,
     };
     return names;
 }

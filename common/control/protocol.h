@@ -72,6 +72,10 @@ inline constexpr Name DatabaseLost{"database_lost"};
 inline constexpr Name DatabaseRestored{"database_restored"};
 inline constexpr Name State{"state"};
 inline constexpr Name Tick{"tick"};
+// what fails, as it happens
+inline constexpr Name MessageFailed{"message_failed"};
+inline constexpr Name StageFailing{"stage_failing"};
+inline constexpr Name StageRecovered{"stage_recovered"};
 } // namespace event
 
 // Every event name, in the order `help` lists them.
@@ -208,6 +212,9 @@ inline constexpr Name Until{"until"};
 inline constexpr Name Count{"count"};
 inline constexpr Name Source{"source"};
 inline constexpr Name AfterMs{"after_ms"};
+// message_failed, stage_failing, stage_recovered; a stage's statistics
+inline constexpr Name FailureShare{"failure_share"};
+inline constexpr Name Failing{"failing"};
 // messages, message
 inline constexpr Name AfterId{"after_id"};
 inline constexpr Name NextAfterId{"next_after_id"};

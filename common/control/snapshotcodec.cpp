@@ -134,6 +134,7 @@ QJsonObject toJson(const StageStatsSnapshot &stats)
         {field::Timeouts, double(stats.timeouts)}, {field::Crashes, double(stats.crashes)},
         {field::BusyUsec, double(stats.busyUsec)}, {field::Rate10s, stats.rate10s},
         {field::Rate60s, stats.rate60s},           {field::FailedInARow, double(stats.failedInARow)},
+        {field::FailureShare, stats.failureShare}, {field::Failing, stats.failing},
     };
 }
 
@@ -148,6 +149,8 @@ StageStatsSnapshot stageStatsFromJson(const QJsonObject &object)
     stats.rate10s = object.value(field::Rate10s).toDouble();
     stats.rate60s = object.value(field::Rate60s).toDouble();
     stats.failedInARow = object.value(field::FailedInARow).toInteger();
+    stats.failureShare = object.value(field::FailureShare).toDouble();
+    stats.failing = object.value(field::Failing).toBool();
     return stats;
 }
 

@@ -80,6 +80,10 @@ struct StageStatsSnapshot
     double rate10s = 0; // runs ended per second over the last 10 s
     double rate60s = 0;
     qint64 failedInARow = 0; // the latest runs that failed, since the stage's last success
+    // Failed runs over all runs of the last 10 s (0 without runs), and whether
+    // the stage is failing (doc/control-protocol.rst, stage_failing).
+    double failureShare = 0;
+    bool failing = false;
 
     bool operator==(const StageStatsSnapshot &) const = default;
 };
@@ -273,6 +277,28 @@ struct TickSnapshot
     QMap<QString, TickStage> stages;
 
     bool operator==(const TickSnapshot &) const = default;
+};
+
+// A `message_failed` event's fields: `count` runs of `stage` failed or
+// timed out since its last one; `reason` is the latest one's
+// state.dispatch_error.
+struct MessageFailedEvent
+{
+    QString stage;
+    qint64 count = 0;
+    QString reason;
+
+    bool operator==(const MessageFailedEvent &) const = default;
+};
+
+// A `stage_failing` or `stage_recovered` event's fields: the share of the
+// stage's runs over the last 10 s that failed, from 0 to 1.
+struct StageFailureEvent
+{
+    QString stage;
+    double failureShare = 0;
+
+    bool operator==(const StageFailureEvent &) const = default;
 };
 
 } // namespace pepsi

@@ -9,6 +9,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
+#include <QFont>
 
 namespace pepsi::console {
 
@@ -35,7 +36,8 @@ int EventLogModel::columnCount(const QModelIndex &parent) const { return parent.
 bool EventLogModel::isProblem(const QString &name)
 {
     return name == event::WorkerCrashed || name == event::WorkerKilled || name == event::StartFailed
-        || name == event::CooldownEntered || name == event::DatabaseLost;
+        || name == event::CooldownEntered || name == event::DatabaseLost || name == event::MessageFailed
+        || name == event::StageFailing;
 }
 
 QVariant EventLogModel::data(const QModelIndex &index, int role) const
@@ -54,6 +56,14 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         return problem;
     if (role == Qt::ForegroundRole)
         return problem ? QVariant(QBrush(QColor(176, 0, 32))) : QVariant();
+    // A stage that fails most of its runs stands out from the single failures around it.
+    if (name == event::StageFailing && (role == Qt::BackgroundRole || role == Qt::FontRole)) {
+        if (role == Qt::BackgroundRole)
+            return QBrush(QColor(255, 228, 228));
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {

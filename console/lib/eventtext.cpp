@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "eventtext.h"
 
+#include "control/failurecodec.h"
 #include "control/protocol.h"
 
 #include "keyedtablemodel.h"
@@ -24,7 +25,8 @@ EventText::Kind EventText::kindOf(const QString &name)
     if (name == event::WorkerStarted || name == event::WorkerExited)
         return Kind::WorkerLifecycle;
     if (name == event::WorkerCrashed || name == event::WorkerKilled || name == event::StartFailed
-        || name == event::CooldownEntered || name == event::CooldownLeft)
+        || name == event::CooldownEntered || name == event::CooldownLeft || name == event::MessageFailed
+        || name == event::StageFailing || name == event::StageRecovered)
         return Kind::Failure;
     if (name == event::StageDrained || name == event::StageResumed || name == event::Requeued)
         return Kind::Operator;
@@ -39,7 +41,7 @@ QString EventText::kindTitle(Kind kind)
     case Kind::WorkerLifecycle:
         return tr("Worker starts and exits (recycling)");
     case Kind::Failure:
-        return tr("Crashes, kills, start failures, cooldowns");
+        return tr("Failed messages, failing stages, crashes, kills, start failures, cooldowns");
     case Kind::Operator:
         return tr("Drains, resumes, requeues");
     case Kind::Daemon:
@@ -67,6 +69,9 @@ QString EventText::title(const QString &name)
         {event::DatabaseLost, QT_TR_NOOP("database lost")},
         {event::DatabaseRestored, QT_TR_NOOP("database back")},
         {event::State, QT_TR_NOOP("daemon state")},
+        {event::MessageFailed, QT_TR_NOOP("messages failed")},
+        {event::StageFailing, QT_TR_NOOP("stage failing")},
+        {event::StageRecovered, QT_TR_NOOP("stage recovered")},
         {u"console"_s, QT_TR_NOOP("console")},
     };
     const char *text = titles.value(name);
@@ -215,6 +220,16 @@ QString EventText::details(const QJsonObject &e)
         return tr("the database is back after %1").arg(formatDuration(e.value(field::AfterMs).toInteger()));
     if (name == event::State)
         return tr("the daemon is %1").arg(daemonState(str(field::State)));
+    if (name == event::MessageFailed) {
+        const MessageFailedEvent failed = protocol::messageFailedFromJson(e);
+        return tr("%Ln message(s) failed; the latest: %1", nullptr, int(failed.count)).arg(failed.reason);
+    }
+    if (name == event::StageFailing || name == event::StageRecovered) {
+        const StageFailureEvent change = protocol::stageFailureFromJson(e);
+        const int percent = protocol::failurePercent(change.failureShare);
+        return name == event::StageFailing ? tr("failing: %1 % of its runs in the last 10 s failed").arg(percent)
+                                           : tr("recovered: %1 % of its runs in the last 10 s failed").arg(percent);
+    }
     return generic(e);
 }
 

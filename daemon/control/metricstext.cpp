@@ -167,6 +167,13 @@ QString metricsText(const MetricsInput &input, const QDateTime &now)
                    QStringLiteral("worker processes of the stage that crashed"));
     Family busySeconds(QStringLiteral("busy_seconds_total"), Counter,
                        QStringLiteral("time the stage's workers spent on messages"));
+    // What fails now (gauges, beside the counters for the same stages).
+    Family failing(QStringLiteral("stage_failing"), Gauge,
+                   QStringLiteral("1 while the stage is failing: at least half of at least 10 runs in 10 s failed, "
+                                  "until under a tenth do"));
+    Family failureShare(QStringLiteral("stage_failure_share"), Gauge,
+                        QStringLiteral("the share of the stage's runs in the last 10 s that failed, timed out or "
+                                       "crashed (0 without runs)"));
     QStringList stages;
     for (const PoolSnapshot &pool : input.pools)
         stages << pool.stage;
@@ -182,8 +189,11 @@ QString metricsText(const MetricsInput &input, const QDateTime &now)
         timeouts.add(labels, double(s.timeouts));
         crashes.add(labels, double(s.crashes));
         busySeconds.add(labels, double(s.busyUsec) / 1e6);
+        failing.add(labels, s.failing ? 1 : 0);
+        failureShare.add(labels, s.failureShare);
     }
-    for (const Family *family : {&claimed, &rounds, &runs, &failures, &timeouts, &crashes, &busySeconds})
+    for (const Family *family :
+         {&claimed, &rounds, &runs, &failures, &timeouts, &crashes, &busySeconds, &failing, &failureShare})
         family->appendTo(text);
     return text;
 }

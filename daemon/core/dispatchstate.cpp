@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/dispatchstate.h"
 
+#include "control/failurecodec.h"
 #include "core/dispatcher.h"
 #include "model/dispatchboard.h"
 #include "model/logcategories.h"
@@ -55,6 +56,21 @@ DispatchState::DispatchState(Dispatcher &dispatcher)
     m_publishSoon.setSingleShot(true);
     m_publishSoon.setInterval(PublishDelayMs);
     connect(&m_publishSoon, &QTimer::timeout, this, &DispatchState::publishPicture);
+    watchFailures();
+}
+
+void DispatchState::watchFailures()
+{
+    connect(&m_failures, &FailureWatch::messagesFailed, this,
+            [this](const QString &stage, qint64 count, const QString &reason) {
+                emitEvent(QString(event::MessageFailed), protocol::toJson(MessageFailedEvent{stage, count, reason}));
+            });
+    connect(&m_failures, &FailureWatch::stageFailing, this, [this](const QString &stage, double share) {
+        emitEvent(QString(event::StageFailing), protocol::toJson(StageFailureEvent{stage, share}));
+    });
+    connect(&m_failures, &FailureWatch::stageRecovered, this, [this](const QString &stage, double share) {
+        emitEvent(QString(event::StageRecovered), protocol::toJson(StageFailureEvent{stage, share}));
+    });
 }
 
 void DispatchState::publishTo(DispatchBoard *board)
@@ -107,6 +123,7 @@ void DispatchState::watchPool(WorkerPool *pool)
 {
     const QString stage = pool->stage().name;
     connect(pool, &WorkerPool::runEnded, this, &DispatchState::markChanged);
+    connect(pool, &WorkerPool::runEnded, &m_failures, &FailureWatch::record);
     connect(pool, &WorkerPool::workerStarted, this, [this, stage](qint64 pid) {
         emitEvent(QString(event::WorkerStarted), {{field::Pid, double(pid)}, {field::Stage, stage}});
     });
@@ -233,10 +250,17 @@ StatsSnapshot DispatchState::stats() const
     for (auto it = totals.stages.cbegin(); it != totals.stages.cend(); ++it) {
         const QString &stage = it.key();
         const StageCounters &counters = it.value();
-        stats.stages.insert(stage,
-                            StageStatsSnapshot{counters.runs, counters.failures, counters.timeouts, counters.crashes,
-                                               counters.busyUsec, m_d.stageRunRate(stage, Rate10s),
-                                               m_d.stageRunRate(stage, Rate60s), m_d.failedInARow(stage)});
+        StageStatsSnapshot snapshot{counters.runs,
+                                    counters.failures,
+                                    counters.timeouts,
+                                    counters.crashes,
+                                    counters.busyUsec,
+                                    m_d.stageRunRate(stage, Rate10s),
+                                    m_d.stageRunRate(stage, Rate60s),
+                                    m_d.failedInARow(stage)};
+        snapshot.failureShare = m_failures.failureShare(stage);
+        snapshot.failing = m_failures.isFailing(stage);
+        stats.stages.insert(stage, snapshot);
     }
     return stats;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "core/failurewatch.h"
 #include "model/dispatchport.h"
 
 #include <QDateTime>
@@ -24,7 +25,8 @@ class WorkerPool;
 // setDrained) and the pools through their const snapshot methods, turns what
 // the pools and the session signal into events, and keeps what only the
 // socket needs: the one-second cache of the queue counts, the last cooldown
-// reason per stage, the operator thread.
+// reason per stage, the operator thread, the FailureWatch that turns the
+// runs' outcomes into failure events.
 class DispatchState : public DispatchPort
 {
     Q_OBJECT
@@ -85,6 +87,7 @@ private:
     std::optional<QString> databaseUnreachable() const;
     QString notRunning() const;
     void emitEvent(const QString &name, QJsonObject fields);
+    void watchFailures();
     void startCount();
     void countsArrived(Result<QueueCounts, QString> counts, quint64 generation);
     void forgetCounts();
@@ -104,6 +107,7 @@ private:
     // write failed and none will come).
     int m_setsUnheard = 0;
     QHash<QString, QString> m_cooldownReason;
+    FailureWatch m_failures;
     DispatchBoard *m_board = nullptr;
     QTimer m_publishSoon; // single shot
 

@@ -19,6 +19,7 @@ struct RunReport
     bool heldMessage = true; // false: a worker crashed holding nothing
     qint64 busyUsec = 0;     // from when the message reached the head of the worker's line
     QList<FusedRun> fused;   // successor stages the worker ran in the same pass
+    QString reason;          // Failed, TimedOut, Crashed holding one: its state.dispatch_error
 };
 
 } // namespace pepsi

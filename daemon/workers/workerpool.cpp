@@ -166,7 +166,8 @@ WorkerProcess *WorkerPool::spawn()
                                     << "timed out after" << formatRelativeTime(m_options.maxRuntime)
                                     << "; terminating the worker";
         settleOne(ticket, Settlement::Outcome::Timeout, reason);
-        report(RunReport::Result::TimedOut, duration_cast<microseconds>(m_options.maxRuntime).count());
+        report(RunReport::Result::TimedOut, duration_cast<microseconds>(m_options.maxRuntime).count(), {}, true,
+               reason);
         Q_EMIT workerKilled(w->pid(), QStringLiteral("timeout"), ticket.id, reason);
     });
     connect(worker, &WorkerProcess::protocolViolation, this,
@@ -175,7 +176,7 @@ WorkerProcess *WorkerPool::spawn()
                                             << reason << "; replacing the worker";
                 if (ticket.id != 0) {
                     settleOne(ticket, Settlement::Outcome::Fail, reason);
-                    report(RunReport::Result::Failed, 0);
+                    report(RunReport::Result::Failed, 0, {}, true, reason);
                 }
                 Q_EMIT workerKilled(w->pid(), QStringLiteral("protocol error"), ticket.id != 0 ? ticket.id : -1,
                                     reason);
@@ -199,9 +200,9 @@ void WorkerPool::onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLi
                   m_options.tempfailDelay.count());
         report(RunReport::Result::TriedLater, busyUsec);
     } else {
-        settleOne(ticket, Settlement::Outcome::Fail,
-                  QStringLiteral("status %1: %2").arg(status.code).arg(status.reason));
-        report(RunReport::Result::Failed, busyUsec);
+        const QString reason = QStringLiteral("status %1: %2").arg(status.code).arg(status.reason);
+        settleOne(ticket, Settlement::Outcome::Fail, reason);
+        report(RunReport::Result::Failed, busyUsec, {}, true, reason);
     }
     if (!worker->isRetiring() && worker->answeredCount() >= m_stage.maxMessages) {
         qCDebug(lcPool).noquote() << "stage" << m_stage.name << "pid" << worker->pid() << "recycles after"
@@ -253,7 +254,7 @@ void WorkerPool::onExited(WorkerProcess *worker, const Tickets &unanswered, cons
         break;
     }
     case WorkerExit::Kind::Died:
-        report(RunReport::Result::Crashed, 0, {}, !unanswered.isEmpty());
+        report(RunReport::Result::Crashed, 0, {}, !unanswered.isEmpty(), unanswered.isEmpty() ? QString() : exit.cause);
         if (!unanswered.isEmpty()) {
             qCWarning(lcPool).noquote() << "stage" << m_stage.name << "pid" << pid << exit.cause << "holding message"
                                         << unanswered.first().id;
@@ -307,9 +308,10 @@ void WorkerPool::settleOne(Ticket ticket, Settlement::Outcome outcome, const QSt
     Q_EMIT settle(Settlement{ticket, outcome, reason, pauseMs});
 }
 
-void WorkerPool::report(RunReport::Result result, qint64 busyUsec, QList<FusedRun> fused, bool heldMessage)
+void WorkerPool::report(RunReport::Result result, qint64 busyUsec, QList<FusedRun> fused, bool heldMessage,
+                        const QString &reason)
 {
-    Q_EMIT runEnded(RunReport{m_stage.name, result, heldMessage, busyUsec, std::move(fused)});
+    Q_EMIT runEnded(RunReport{m_stage.name, result, heldMessage, busyUsec, std::move(fused), reason});
 }
 
 void WorkerPool::retireWorkers()

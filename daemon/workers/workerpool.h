@@ -98,7 +98,8 @@ private:
     void stopWorker(WorkerProcess *worker, const QString &reason);
     void requeue(const Tickets &tickets);
     void settleOne(Ticket ticket, Settlement::Outcome outcome, const QString &reason, qint64 pauseMs = 0);
-    void report(RunReport::Result result, qint64 busyUsec, QList<FusedRun> fused = {}, bool heldMessage = true);
+    void report(RunReport::Result result, qint64 busyUsec, QList<FusedRun> fused = {}, bool heldMessage = true,
+                const QString &reason = {});
 
     StageConfig m_stage;
     PoolOptions m_options;

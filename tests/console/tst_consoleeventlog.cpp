@@ -6,6 +6,7 @@
 #include "eventtext.h"
 #include "modeltestdata.h"
 
+#include <QFont>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTranslator>
@@ -22,6 +23,7 @@ private Q_SLOTS:
     void eventLog();
     void eventDetails_data();
     void eventDetails();
+    void failingStageStandsOut();
 
 private:
     QTranslator m_english;
@@ -100,6 +102,23 @@ void TestConsoleEventLog::eventDetails_data()
                                   << false;
     QTest::newRow("state") << QByteArray(R"({"event": "state", "state": "reconnecting"})") << u"daemon state"_s
                            << u"the daemon is reconnecting to the database"_s << false;
+    QTest::newRow("messages failed") << QByteArray(R"({"event": "message_failed", "stage": "deliver", "count": 12,
+                         "reason": "status 3: no customer for this address"})")
+                                     << u"messages failed"_s
+                                     << u"12 messages failed; the latest: status 3: no customer for this address"_s
+                                     << false;
+    QTest::newRow("a message failed") << QByteArray(
+        R"({"event": "message_failed", "stage": "deliver", "count": 1, "reason": "timeout after 5 min"})")
+                                      << u"messages failed"_s << u"1 message failed; the latest: timeout after 5 min"_s
+                                      << false;
+    QTest::newRow("stage failing") << QByteArray(R"({"event": "stage_failing", "stage": "deliver",
+                                                    "failure_share": 0.734})")
+                                   << u"stage failing"_s << u"failing: 73 % of its runs in the last 10 s failed"_s
+                                   << false;
+    QTest::newRow("stage recovered") << QByteArray(R"({"event": "stage_recovered", "stage": "deliver",
+                                                      "failure_share": 0.04})")
+                                     << u"stage recovered"_s << u"recovered: 4 % of its runs in the last 10 s failed"_s
+                                     << false;
     QTest::newRow("unknown") << QByteArray(R"({"event": "future_thing", "x": 1})") << u"future_thing"_s << u"x=1"_s
                              << false;
 }
@@ -119,6 +138,28 @@ void TestConsoleEventLog::eventDetails()
     QCOMPARE(model.index(0, EventLogModel::Details).data().toString(), details);
     QCOMPARE(model.index(0, 0).data(EventLogModel::KindRole).toInt() == int(EventText::Kind::WorkerLifecycle),
              lifecycle);
+}
+
+// What fails is a failure (its filter), shown as a problem; a failing stage
+// stands out (bold, on red) from the single failures around it.
+void TestConsoleEventLog::failingStageStandsOut()
+{
+    EventLogModel model;
+    for (const char *name : {"message_failed", "stage_failing", "stage_recovered"})
+        model.applyEvent(QJsonObject{{"event"_L1, QString::fromLatin1(name)},
+                                     {"time"_L1, u"2026-12-02T19:00:00.000Z"_s},
+                                     {"stage"_L1, u"deliver"_s}});
+    model.flush();
+    QCOMPARE(model.rowCount(), 3);
+    for (int row = 0; row < 3; ++row)
+        QCOMPARE(model.index(row, 0).data(EventLogModel::KindRole).toInt(), int(EventText::Kind::Failure));
+    QVERIFY(model.index(0, 0).data(EventLogModel::ProblemRole).toBool());
+    QVERIFY(model.index(1, 0).data(EventLogModel::ProblemRole).toBool());
+    QVERIFY(!model.index(2, 0).data(EventLogModel::ProblemRole).toBool());
+    QVERIFY(model.index(1, EventLogModel::Details).data(Qt::FontRole).value<QFont>().bold());
+    QVERIFY(model.index(1, EventLogModel::Stage).data(Qt::BackgroundRole).isValid());
+    QVERIFY(!model.index(0, EventLogModel::Stage).data(Qt::BackgroundRole).isValid());
+    QVERIFY(!model.index(2, EventLogModel::Details).data(Qt::FontRole).isValid());
 }
 
 QTEST_MAIN(TestConsoleEventLog)

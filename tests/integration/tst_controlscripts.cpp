@@ -109,7 +109,8 @@ void tst_ControlScripts::metricsPassPromtool()
     for (const QString &line :
          {u"pepsi_dispatch_up 1"_s, u"pepsi_dispatch_drained{stage=\"b\"} 1"_s,
           u"pepsi_dispatch_queue_messages{stage=\"b\",status=\"pending\"} 200"_s,
-          u"pepsi_dispatch_runs_total{stage=\"a\"} 200"_s, u"pepsi_dispatch_runs_total{stage=\"b\"} 0"_s})
+          u"pepsi_dispatch_runs_total{stage=\"a\"} 200"_s, u"pepsi_dispatch_runs_total{stage=\"b\"} 0"_s,
+          u"pepsi_dispatch_stage_failing{stage=\"a\"} 0"_s, u"pepsi_dispatch_stage_failure_share{stage=\"b\"} 0"_s})
         QVERIFY2(text.split(u'\n').contains(line), qPrintable(line + u"\n--- not in ---\n"_s + text));
 
     QProcess check;

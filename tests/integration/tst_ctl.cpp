@@ -102,10 +102,11 @@ void tst_Ctl::tables_data()
 
     QTest::newRow("status") << QStringList{u"status"_s}
                             << QStringList{u"^daemon running, \\d+ workers \\(\\d+ busy\\), in flight \\d+/\\d+, "_s,
-                                           u"^STAGE +WORKERS +IN FLIGHT +PENDING +OLDEST +RATE 10S +RATE 60S +"
-                                           "FAILURES +STATE$"_s,
-                                           u"^a +\\d+/4 +\\d+/16 +\\d+ +\\S+ +[\\d.]+ +[\\d.]+ +0 +-$"_s,
-                                           u"^b +\\d+/2 +\\d+/8 +"_s};
+                                           u"^STAGE +WORKERS +IN FLIGHT +PENDING +OLDEST +FAILED +TIMEOUT +"
+                                           "RATE 10S +RATE 60S +FAILURES +STATE$"_s,
+                                           u"^a +\\d+/4 +\\d+/16 +\\d+ +\\S+ +0 +0 +[\\d.]+ +[\\d.]+ +0 +-$"_s,
+                                           u"^b +\\d+/2 +\\d+/8 +"_s,
+                                           u"^queue counts \\S+ old \\(counted at \\d{4}-\\d\\d-\\d\\d "_s};
     QTest::newRow("status b") << QStringList{u"status"_s, u"b"_s} << QStringList{u"^b +\\d+/2 "_s};
     QTest::newRow("workers") << QStringList{u"workers"_s}
                              << QStringList{u"^ *PID +STAGE +STATE +MESSAGES +UPTIME +HELD +HEAD +HEAD AGE$"_s,

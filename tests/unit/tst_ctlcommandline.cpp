@@ -62,6 +62,11 @@ void tst_CtlCommandLine::accepted_data()
         << QStringList{u"set"_s, u"a"_s, u"parallelism"_s, u"8"_s} << u"set"_s << u"a"_s << u"PARALLELISM=8"_s;
     QTest::newRow("reload") << QStringList{u"reload"_s} << u"reload"_s << QString() << u""_s;
     QTest::newRow("metrics") << QStringList{u"metrics"_s} << u"metrics"_s << QString() << u""_s;
+    QTest::newRow("top") << QStringList{u"top"_s} << u"top"_s << QString() << u""_s;
+    QTest::newRow("top --interval 0.2") << QStringList{u"top"_s, u"--interval"_s, u"0.2"_s} << u"top"_s << QString()
+                                        << u"interval=200"_s;
+    QTest::newRow("top --interval=500 ms")
+        << QStringList{u"top"_s, u"--interval=500 ms"_s} << u"top"_s << QString() << u"interval=500"_s;
     QTest::newRow("-- ends options") << QStringList{u"--"_s, u"status"_s} << u"status"_s << QString() << u""_s;
 }
 
@@ -104,6 +109,8 @@ void tst_CtlCommandLine::accepted()
         got << u"id=%1"_s.arg(line.messageId);
     if (!line.option.isEmpty())
         got << u"%1=%2"_s.arg(line.option).arg(line.value);
+    if (line.interval != std::chrono::seconds(2))
+        got << u"interval=%1"_s.arg(line.interval.count());
     QCOMPARE(got.join(u' '), summary);
 }
 
@@ -141,6 +148,11 @@ void tst_CtlCommandLine::refused_data()
     QTest::newRow("set value") << QStringList{u"set"_s, u"a"_s, u"PARALLELISM"_s, u"many"_s}
                                << u"set: VALUE must be a whole number above zero"_s;
     QTest::newRow("unknown event") << QStringList{u"events"_s, u"boom"_s} << u"events: unknown event \"boom\""_s;
+    QTest::newRow("top too often") << QStringList{u"top"_s, u"--interval"_s, u"0.05"_s}
+                                   << u"top: --interval is a time of at least 0.1 s"_s;
+    QTest::newRow("top interval word") << QStringList{u"top"_s, u"--interval=often"_s}
+                                       << u"top: --interval is a time of at least 0.1 s"_s;
+    QTest::newRow("top with a stage") << QStringList{u"top"_s, u"a"_s} << u"top: unexpected argument \"a\""_s;
 }
 
 void tst_CtlCommandLine::refused()
@@ -162,7 +174,7 @@ void tst_CtlCommandLine::helpAndVersion()
 // The usage text names every command, as pepsi-ctl(1) and the completion do.
 void tst_CtlCommandLine::everyCommandInUsage()
 {
-    QCOMPARE(CommandLine::commands().size(), 14);
+    QCOMPARE(CommandLine::commands().size(), 15);
     for (const QString &command : CommandLine::commands())
         QVERIFY2(CommandLine::usage().contains(u"\n  "_s + command + u' '), qPrintable(command));
 }

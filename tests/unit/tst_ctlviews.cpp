@@ -43,11 +43,11 @@ const char *const Status = R"({"time": "2026-12-02T19:51:47.123Z", "state": "run
                "queue": {"pending": 1200, "running": 9, "paused": 3, "failed": 12, "timeout": 0,
                          "oldest_pending_age_ms": 5400},
                "stats": {"runs": 52011, "failures": 12, "timeouts": 0, "crashes": 1, "busy_usec": 8123456,
-                         "rate_10s": 2004.1, "rate_60s": 1990.0}},
+                         "rate_10s": 2004.1, "rate_60s": 1990.0, "failure_share": 0.73, "failing": true}},
     "score": {"workers": 0, "busy": 0, "parallelism": 2, "queue_limit": 4, "in_flight": 0, "capacity": 0,
               "cooldown": true, "cooldown_until": "2026-12-02T19:52:47.000Z",
               "cooldown_reason": "exited with status 78 before answering", "drained": true,
-              "queue": {"pending": 0, "running": 0, "paused": 0, "failed": 0, "timeout": 0,
+              "queue": {"pending": 0, "running": 0, "paused": 0, "failed": 0, "timeout": 2,
                         "oldest_pending_age_ms": null},
               "stats": {"runs": 0, "failures": 0, "rate_10s": 0, "rate_60s": 0}}}})";
 
@@ -107,13 +107,17 @@ void tst_CtlViews::age()
 void tst_CtlViews::status()
 {
     const QStringList lines = squeezed(views::status(object(Status)));
-    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines.size(), 5);
     QCOMPARE(lines[0],
              u"daemon running, 7 workers (5 busy), in flight 19/48, 6012.5/s over 10 s, 5871.0/s over 60 s"_s);
-    QCOMPARE(lines[1], u"STAGE WORKERS IN FLIGHT PENDING OLDEST RATE 10S RATE 60S FAILURES STATE"_s);
-    QCOMPARE(lines[2], u"enrich 3/4 9/16 1200 5.4s 2004.1 1990.0 12 -"_s);
+    QCOMPARE(lines[1], u"STAGE WORKERS IN FLIGHT PENDING OLDEST FAILED TIMEOUT RATE 10S RATE 60S FAILURES STATE"_s);
+    // The failed and timed-out rows waiting beside the failures since start.
+    QCOMPARE(lines[2], u"enrich 3/4 9/16 1200 5.4s 12 0 2004.1 1990.0 12 failing (73 % of runs in 10 s)"_s);
     QCOMPARE(lines[3],
-             u"score 0/2 0/0 0 - 0 0 0 drained, cooldown until 19:52:47: exited with status 78 before answering"_s);
+             u"score 0/2 0/0 0 - 0 2 0 0 0 drained, cooldown until 19:52:47: exited with status 78 before "
+             u"answering"_s);
+    // How much older the counts are than the rest of the reply.
+    QCOMPARE(lines[4], u"queue counts 123ms old (counted at 2026-12-02 19:51:47)"_s);
 }
 
 void tst_CtlViews::statusWithoutQueues()
@@ -128,7 +132,8 @@ void tst_CtlViews::statusWithoutQueues()
     status.insert(u"stages"_s, stages);
     const QStringList lines = squeezed(views::status(status));
     QCOMPARE(lines[1], u"queue counts unavailable: the database is unreachable"_s);
-    QCOMPARE(lines[3], u"enrich 3/4 9/16 - - 2004.1 1990.0 12 -"_s);
+    QCOMPARE(lines[3], u"enrich 3/4 9/16 - - - - 2004.1 1990.0 12 failing (73 % of runs in 10 s)"_s);
+    QCOMPARE(lines.size(), 5); // no age line without counts
 }
 
 void tst_CtlViews::queuesWithAges()
@@ -189,6 +194,16 @@ void tst_CtlViews::eventLine()
     QCOMPARE(views::eventLine(object(R"({"event": "tick", "seq": 9, "time": "2026-12-02T19:51:48.000Z", "claimed": 3,
                                          "stages": {"a": {"busy": 1, "rate_10s": 2004.123456}}})")),
              u"19:51:48.000  tick claimed=3 stages={a={busy=1 rate_10s=2004.12}}\n"_s);
+    // What fails, in words.
+    QCOMPARE(views::eventLine(object(R"({"event": "message_failed", "seq": 10, "time": "2026-12-02T19:51:48.000Z",
+                                         "stage": "deliver", "count": 12, "reason": "status 3: no such customer"})")),
+             u"19:51:48.000  message_failed deliver: 12 messages failed; the latest: status 3: no such customer\n"_s);
+    QCOMPARE(views::eventLine(object(R"({"event": "stage_failing", "seq": 11, "time": "2026-12-02T19:51:48.000Z",
+                                         "stage": "deliver", "failure_share": 0.734})")),
+             u"19:51:48.000  stage_failing deliver: 73 % of its runs in the last 10 s failed (failing)\n"_s);
+    QCOMPARE(views::eventLine(object(R"({"event": "stage_recovered", "seq": 12, "time": "2026-12-02T19:51:58.000Z",
+                                         "stage": "deliver", "failure_share": 0.0997})")),
+             u"19:51:58.000  stage_recovered deliver: 9 % of its runs in the last 10 s failed (recovered)\n"_s);
 }
 
 QTEST_APPLESS_MAIN(tst_CtlViews)

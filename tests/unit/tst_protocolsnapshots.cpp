@@ -152,7 +152,7 @@ void TestProtocolSnapshots::stats()
     stats.messages = 119;
     stats.rate10s = 6.5;
     stats.rate60s = 6.25;
-    stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0, 3};
+    stats.stages[u"enrich"_s] = StageStatsSnapshot{52, 12, 0, 1, 8123456, 2.5, 2.0, 3, 0.75, true};
     stats.stages[u"score"_s] = StageStatsSnapshot{7, 0, 1, 0, 100, 0.5, 0.25, 0};
     const QJsonObject json = wire(toJson(stats));
     QCOMPARE(statsFromJson(json), stats);
@@ -266,7 +266,8 @@ void TestProtocolSnapshots::wireNames_data()
                            << u"failed oldest_pending_age_ms paused pending pending_ages running timeout"_s;
     QTest::newRow("pending ages") << enrich[u"queue"_s][u"pending_ages"_s] << u"10m 10s 1h 1m 1s older"_s;
     QTest::newRow("stage stats") << enrich[u"stats"_s]
-                                 << u"busy_usec crashes failed_in_a_row failures rate_10s rate_60s runs timeouts"_s;
+                                 << u"busy_usec crashes failed_in_a_row failing failure_share failures rate_10s "
+                                    "rate_60s runs timeouts"_s;
 
     const QJsonObject stages = wire(toJson(StagesSnapshot{{StageInfo{}}, {}}));
     QTest::newRow("stages") << QJsonValue(stages) << u"settings stages"_s;
