@@ -44,10 +44,6 @@ QString valueText(const QJsonValue &value)
     return value.isString() ? value.toString() : QString::number(integerOf(value));
 }
 
-} // namespace
-
-namespace {
-
 // The stage and status of `messages` and `reasons`, checked; the
 // dispatcher's picture tells the stages.
 Result<MessagesRequest, QString> stageAndStatus(QLatin1StringView command, const QJsonObject &request,
