@@ -304,7 +304,7 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
         line.idsFromStdin = true;
     }
     // --since is --max-age's name now; the older one still works.
-    for (const QString name : {QStringLiteral("--since"), QStringLiteral("--max-age")}) {
+    for (const QString &name : {QStringLiteral("--since"), QStringLiteral("--max-age")}) {
         if (!given.contains(name))
             continue;
         if (line.maxAgeMs)

@@ -72,7 +72,7 @@ void tst_CtlFailed::initTestCase()
     QVERIFY(insertFailed(u"a"_s, 400, Refused));
     QVERIFY(insertFailed(u"a"_s, 300, Unreachable, u"2 h"_s));
     QueueProbe probe(m_db->db());
-    for (const QueueRow &row : probe.rows(u"stage = 'a' AND status = 'failed' ORDER BY workqueue_id"_s))
+    for (const QueueRow &row : probe.rows(u"stage = 'a' AND status = 'failed'"_s))
         m_failedIds.append(row.id);
     QCOMPARE(m_failedIds.size(), 700);
 }
@@ -132,8 +132,8 @@ void tst_CtlFailed::allPages()
     QVERIFY2(table.finished && table.exitCode == 0, qPrintable(table.describe().left(3000)));
     const QStringList lines = table.out.split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 701);
-    QVERIFY(lines.first().startsWith(u"ID"_s));
-    QVERIFY(lines.last().startsWith(QString::number(m_failedIds.last())));
+    QVERIFY(lines.first().trimmed().startsWith(u"ID"_s));
+    QVERIFY(lines.last().trimmed().startsWith(QString::number(m_failedIds.last())));
 
     // None in that status: an empty array.
     const CtlRun none =

@@ -185,10 +185,11 @@ void tst_CtlViews::messagesPage()
 void tst_CtlViews::reasons()
 {
     const QString longReason = u"status 3: "_s + QString(200, u'x');
-    const QJsonObject result = object((R"({"reasons": [{"reason": ")" + longReason.toUtf8() + R"(", "count": 12,
+    const QJsonObject result =
+        object(QByteArray(R"({"reasons": [{"reason": ")" + longReason.toUtf8() + R"(", "count": 12,
         "oldest": "2026-12-02T19:51:47.000Z", "newest": "2026-12-02T20:01:00.000Z"}, {"reason": null, "count": 1,
         "oldest": "2026-12-02T19:00:00.000Z", "newest": "2026-12-02T19:00:00.000Z"}], "more": true, "total": 20})")
-                                          .constData());
+                   .constData());
     const QString whole = views::reasons(result, u"failed rows at stage a"_s, 0);
     const QStringList lines = whole.split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(lines[0], u"COUNT  OLDEST               NEWEST               REASON"_s);
