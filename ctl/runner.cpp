@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "runner.h"
 
+#include "control/helpcodec.h"
 #include "control/messagecodec.h"
 #include "control/protocol.h"
 #include "interrupt.h"
@@ -207,6 +208,23 @@ void Runner::reasons()
 }
 
 void Runner::requeue()
+{
+    if (!m_line.reason)
+        return requeueRows();
+    // A daemon from before "reason" ignores it, as any argument it does not
+    // know, and would move every row of the status: ask it first.
+    ask(QString(cmd::Help), {}, [this](const QJsonValue &r) {
+        if (!protocol::commandArgumentsFromJson(r.toObject()).value(QString(cmd::Requeue)).contains(field::Reason)) {
+            printError(QStringLiteral("the daemon on %1 cannot requeue by reason (it is older than pepsi-ctl); "
+                                      "nothing was requeued")
+                           .arg(m_client.location().path));
+            return finish(ExitRefused);
+        }
+        requeueRows();
+    });
+}
+
+void Runner::requeueRows()
 {
     if (m_ids)
         return requeueBatch(0);

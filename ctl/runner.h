@@ -37,6 +37,7 @@ private:
     void follow();
     void reasons();
     void requeue();
+    void requeueRows();
     void requeueBatch(qsizetype index);
     void finish(int status);
 

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void reasons();
     void requeueOneReason();
     void requeueSince();
+    void olderDaemonMovesNothingByReason();
 
 private:
     QStringList at() const { return {u"--socket"_s, m_daemon->controlSocket()}; }
@@ -222,6 +223,36 @@ void tst_CtlFailed::requeueSince()
     QVERIFY2(bad.err.startsWith(u"pepsi-ctl: requeue: --since: "_s), qPrintable(bad.err));
     QCOMPARE(probe.count(u"stage = 's' AND status = 'failed'"_s), 5);
     QVERIFY(m_db->exec(u"DELETE FROM workqueue WHERE stage = 's'"_s));
+}
+
+// A daemon from before "reason" would ignore it and move every failed row:
+// pepsi-ctl asks `help` first and sends no requeue to it (exit 1).
+void tst_CtlFailed::olderDaemonMovesNothingByReason()
+{
+    ScriptedServer older([](const QByteArray &line, int) {
+        const QJsonObject request = QJsonDocument::fromJson(line).object();
+        const QString cmd = request.value(u"cmd"_s).toString();
+        QJsonValue result = QJsonObject{{u"requeued"_s, 9}, {u"more"_s, false}};
+        if (cmd == u"version")
+            result = QJsonObject{{u"protocol"_s, 1}, {u"daemon"_s, u"0.9.0"_s}};
+        else if (cmd == u"help")
+            result = QJsonObject{{u"commands"_s,
+                                  QJsonArray{QJsonObject{{u"cmd"_s, u"requeue"_s},
+                                                         {u"args"_s,
+                                                          QJsonArray{QJsonObject{{u"name"_s, u"stage"_s}},
+                                                                     QJsonObject{{u"name"_s, u"status"_s}},
+                                                                     QJsonObject{{u"name"_s, u"ids"_s}}}}}}}};
+        const QJsonObject reply{{u"id"_s, request.value(u"id"_s)}, {u"ok"_s, true}, {u"result"_s, result}};
+        return ScriptedServer::Answer{QJsonDocument(reply).toJson(QJsonDocument::Compact) + '\n'};
+    });
+    QVERIFY(older.isListening());
+    const CtlRun run =
+        runCtl({u"--socket"_s, older.path(), u"requeue"_s, u"q"_s, u"--status"_s, u"failed"_s, u"--reason"_s, Refused});
+    QVERIFY2(run.finished && run.exitCode == 1, qPrintable(run.describe()));
+    QVERIFY2(run.err.contains(u"cannot requeue by reason (it is older than pepsi-ctl); nothing was requeued"_s),
+             qPrintable(run.err));
+    QCOMPARE(older.received.size(), 2); // version, help
+    QVERIFY(!older.received.last().contains(u"\"requeue\""_s));
 }
 
 QTEST_GUILESS_MAIN(tst_CtlFailed)
