@@ -38,20 +38,22 @@ const QList<CommandSpec> &specs()
         {cmd::Stats, "stats", 0, 0, false, {}},
         {QLatin1StringView("events"), "events [NAME...]", 0, -1, false, {}},
         {cmd::Messages,
-         "messages STAGE [--status S] [--limit N] [--after ID]",
+         "messages STAGE [--status S] [--limit N] [--after ID] [--all]",
          1,
          1,
          true,
-         {status, limit, QStringLiteral("--after")}},
+         {status, limit, QStringLiteral("--after"), QStringLiteral("--all")}},
+        {cmd::Reasons, "reasons STAGE [--status S]", 1, 1, true, {status}},
         {cmd::Message, "message ID", 1, 1, false, {}},
         {cmd::Drain, "drain STAGE", 1, 1, true, {}},
         {cmd::Resume, "resume STAGE", 1, 1, true, {}},
         {cmd::Requeue,
-         "requeue STAGE --status failed|timeout [--ids -] [--limit N] [--max-age TIME]",
+         "requeue STAGE --status failed|timeout [--ids -] [--reason TEXT] [--since DURATION] [--limit N]",
          1,
          1,
          true,
-         {status, QStringLiteral("--ids"), limit, QStringLiteral("--max-age")}},
+         {status, QStringLiteral("--ids"), limit, QStringLiteral("--max-age"), QStringLiteral("--reason"),
+          QStringLiteral("--since")}},
         {cmd::Set, "set STAGE OPTION VALUE", 3, 3, true, {}},
         {cmd::Reload, "reload", 0, 0, false, {}},
         {cmd::Metrics, "metrics", 0, 0, false, {}},
@@ -76,22 +78,25 @@ const QStringList &valueOptions()
         QStringLiteral("-c"),        QStringLiteral("--config"),   QStringLiteral("--socket"),
         QStringLiteral("-t"),        QStringLiteral("--timeout"),  QStringLiteral("--status"),
         QStringLiteral("--limit"),   QStringLiteral("--after"),    QStringLiteral("--ids"),
-        QStringLiteral("--max-age"), QStringLiteral("--interval"),
+        QStringLiteral("--max-age"), QStringLiteral("--interval"), QStringLiteral("--reason"),
+        QStringLiteral("--since"),
     };
     return names;
 }
 
-std::optional<qint64> positiveInteger(const QString &text)
+std::optional<qint64> integerFrom(const QString &text, qint64 least)
 {
     bool ok = false;
     const qint64 number = text.toLongLong(&ok);
-    if (!ok || number < 1 || text.startsWith(u'+'))
+    if (!ok || number < least || text.startsWith(u'+'))
         return std::nullopt;
     return number;
 }
 
 // `top` asks for a status no more often: each costs the daemon a picture.
 constexpr std::chrono::milliseconds MinTopInterval{100};
+
+std::optional<qint64> positiveInteger(const QString &text) { return integerFrom(text, 1); }
 
 bool isStageName(const QString &name)
 {
@@ -138,15 +143,19 @@ QString CommandLine::usage()
         "  messages STAGE     a stage's rows with their reasons\n"
         "    --status S       pending, running, paused, failed (default) or timeout\n"
         "    --limit N        at most N rows (1 to 500)\n"
-        "    --after ID       the page after that id\n"
+        "    --after ID       the page after that id (0: from the start)\n"
+        "    --all            every page to the end (with --json: one array of every row)\n"
+        "  reasons STAGE      a stage's failure reasons with their counts, oldest and newest\n"
+        "    --status S       failed (default), timeout, pending, running or paused\n"
         "  message ID         one row and its state\n"
         "  drain STAGE        stop claiming for a stage; its workers finish what they hold\n"
         "  resume STAGE       claim for a drained stage again\n"
         "  requeue STAGE      move failed or timeout rows back to pending\n"
         "    --status S       failed or timeout (required)\n"
         "    --ids -          only the ids read from stdin, one per line\n"
+        "    --reason TEXT    only the rows with that reason, as `pepsi-ctl reasons` shows it\n"
+        "    --since DURATION only the rows that reached the status within DURATION (10m, 2h, 30s)\n"
         "    --limit N        at most N rows (1 to 10000; default 1000)\n"
-        "    --max-age TIME   only rows that reached the status at most TIME ago\n"
         "  set STAGE OPTION VALUE  write a config_overlay row (PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES)\n"
         "  reload             re-read config_overlay and start a claim round\n"
         "  metrics            the Prometheus text format\n"
@@ -210,7 +219,7 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
             if (!timeout || timeout->count() <= 0)
                 return QStringLiteral("%1: \"%2\" is not a time above zero (\"10 s\", \"500 ms\")").arg(arg, value);
             line.timeout = *timeout;
-        } else if (arg == u"--no-ids" || valueOptions().contains(arg)) {
+        } else if (arg == u"--no-ids" || arg == u"--all" || valueOptions().contains(arg)) {
             given.insert(arg, value);
         } else {
             return QStringLiteral("unknown option \"%1\"").arg(arg);
@@ -265,6 +274,7 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
     }
 
     line.withIds = !given.contains(QStringLiteral("--no-ids"));
+    line.all = given.contains(QStringLiteral("--all"));
     if (given.contains(QStringLiteral("--status"))) {
         line.status = given.value(QStringLiteral("--status"));
         const QStringList allowed = line.command == cmd::Requeue
@@ -286,9 +296,9 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
         line.limit = int(*limit);
     }
     if (given.contains(QStringLiteral("--after"))) {
-        const auto after = positiveInteger(given.value(QStringLiteral("--after")));
+        const auto after = integerFrom(given.value(QStringLiteral("--after")), 0);
         if (!after)
-            return QStringLiteral("messages: --after needs a message id");
+            return QStringLiteral("messages: --after needs a message id (0: from the start)");
         line.afterId = *after;
     }
     if (given.contains(QStringLiteral("--ids"))) {
@@ -304,12 +314,19 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
                 .arg(given.value(QStringLiteral("--interval")).left(64));
         line.interval = *interval;
     }
-    if (given.contains(QStringLiteral("--max-age"))) {
-        const auto age = parseRelativeTime(given.value(QStringLiteral("--max-age")));
+    // --since is --max-age's name now; the older one still works.
+    for (const QString &name : {QStringLiteral("--since"), QStringLiteral("--max-age")}) {
+        if (!given.contains(name))
+            continue;
+        if (line.maxAgeMs)
+            return QStringLiteral("requeue: give --since or --max-age, not both");
+        const auto age = parseRelativeTime(given.value(name));
         if (!age)
-            return QStringLiteral("requeue: --max-age: %1").arg(age.error());
+            return QStringLiteral("requeue: %1: %2 (\"10m\", \"2h\", \"30s\")").arg(name, age.error());
         line.maxAgeMs = age->count();
     }
+    if (given.contains(QStringLiteral("--reason")))
+        line.reason = given.value(QStringLiteral("--reason"));
     return line;
 }
 

@@ -31,11 +31,13 @@ struct CommandLine
     std::chrono::milliseconds timeout{std::chrono::seconds(15)}; // for each reply
 
     QString command;
-    QString stage;                  // drain, resume, requeue, set, messages; status and workers (optional)
-    QString status;                 // requeue (required), messages (optional)
+    QString stage;                  // drain, resume, requeue, set, messages, reasons; status and workers (optional)
+    QString status;                 // requeue (required), messages and reasons (optional)
     std::optional<int> limit;       // requeue, messages
-    std::optional<qint64> afterId;  // messages --after
-    std::optional<qint64> maxAgeMs; // requeue --max-age
+    std::optional<qint64> afterId;  // messages --after (0: from the start)
+    std::optional<qint64> maxAgeMs; // requeue --since (or its older name --max-age)
+    std::optional<QString> reason;  // requeue --reason
+    bool all = false;               // messages --all: every page
     qint64 messageId = 0;           // message
     QString option;                 // set: upper case
     qint64 value = 0;               // set

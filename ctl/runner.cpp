@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "runner.h"
 
+#include "control/helpcodec.h"
+#include "control/messagecodec.h"
 #include "control/protocol.h"
 #include "interrupt.h"
+#include "messagepager.h"
 #include "output.h"
 #include "top.h"
 #include "views.h"
@@ -126,6 +129,13 @@ void Runner::run()
             finish(ExitUnavailable);
         return;
     }
+    if (command == cmd::Messages && m_line.all) {
+        auto *pager = new MessagePager(m_client, m_line, this);
+        connect(pager, &MessagePager::finished, this, &Runner::finish);
+        return pager->start();
+    }
+    if (command == cmd::Reasons)
+        return reasons();
     if (command == cmd::Messages) {
         QJsonObject arguments = stage;
         arguments.insert(field::Status, m_line.status.isEmpty() ? QString(protocol::value::Failed) : m_line.status);
@@ -189,7 +199,40 @@ void Runner::follow()
     ask(QString(cmd::Subscribe), arguments, [this](const QJsonValue &) { m_client.setFollowing(true); });
 }
 
+void Runner::reasons()
+{
+    const QString status = m_line.status.isEmpty() ? QString(protocol::value::Failed) : m_line.status;
+    ask(QString(cmd::Reasons), {{field::Stage, m_line.stage}, {field::Status, status}},
+        [this, status](const QJsonValue &r) {
+            const MessagePage page = protocol::messagePageFromJson(r.toObject());
+            // --json: the list itself; what it leaves off is said on stderr.
+            if (m_line.json && page.moreReasons)
+                printError(
+                    QStringLiteral("reasons: only the %1 most frequent reasons are listed").arg(page.reasons.size()));
+            print(protocol::toJson(page.reasons),
+                  views::reasons(r.toObject(), QStringLiteral("%1 rows at stage %2").arg(status, m_line.stage),
+                                 terminalWidth()));
+        });
+}
+
 void Runner::requeue()
+{
+    if (!m_line.reason)
+        return requeueRows();
+    // A daemon from before "reason" ignores it, as any argument it does not
+    // know, and would move every row of the status: ask it first.
+    ask(QString(cmd::Help), {}, [this](const QJsonValue &r) {
+        if (!protocol::commandArgumentsFromJson(r.toObject()).value(QString(cmd::Requeue)).contains(field::Reason)) {
+            printError(QStringLiteral("the daemon on %1 cannot requeue by reason (it is older than pepsi-ctl); "
+                                      "nothing was requeued")
+                           .arg(m_client.location().path));
+            return finish(ExitRefused);
+        }
+        requeueRows();
+    });
+}
+
+void Runner::requeueRows()
 {
     if (m_ids)
         return requeueBatch(0);
@@ -198,6 +241,8 @@ void Runner::requeue()
         arguments.insert(field::Limit, *m_line.limit);
     if (m_line.maxAgeMs)
         arguments.insert(field::MaxAgeMs, QJsonValue(*m_line.maxAgeMs));
+    if (m_line.reason)
+        arguments.insert(field::Reason, *m_line.reason);
     ask(QString(cmd::Requeue), arguments, [this](const QJsonValue &r) {
         const bool more = r[field::More].toBool();
         print(
@@ -235,6 +280,8 @@ void Runner::requeueBatch(qsizetype index)
                           {field::Limit, int(ids.size())}};
     if (m_line.maxAgeMs)
         arguments.insert(field::MaxAgeMs, QJsonValue(*m_line.maxAgeMs));
+    if (m_line.reason)
+        arguments.insert(field::Reason, *m_line.reason);
     m_client.request(QString(cmd::Requeue), arguments, [this, index](const Client::Reply &reply) {
         if (!reply.ok) {
             printError(m_batchesDone == 0 ? reply.error

@@ -35,7 +35,9 @@ private:
     void ask(const QString &cmd, const QJsonObject &arguments, std::function<void(const QJsonValue &)> onResult);
     void print(const QJsonValue &result, const QString &forPeople);
     void follow();
+    void reasons();
     void requeue();
+    void requeueRows();
     void requeueBatch(qsizetype index);
     void finish(int status);
 

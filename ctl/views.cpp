@@ -307,6 +307,32 @@ QString message(const QJsonObject &result)
     return text;
 }
 
+QString reasons(const QJsonObject &result, const QString &rows, int width)
+{
+    const MessagePage page = protocol::messagePageFromJson(result);
+    if (page.reasons.isEmpty())
+        return QStringLiteral("no %1\n").arg(rows);
+    Table table(
+        {QStringLiteral("COUNT"), QStringLiteral("OLDEST"), QStringLiteral("NEWEST"), QStringLiteral("REASON")});
+    table.setTextColumns({1, 2, 3});
+    qint64 listed = 0;
+    for (const ReasonCount &each : page.reasons) {
+        table.addRow({QString::number(each.count), formatTime(each.oldest), formatTime(each.newest),
+                      each.reason.isEmpty() ? QStringLiteral("-") : each.reason});
+        listed += each.count;
+    }
+    QString text;
+    // The reason is the last column: a line cut to the width cuts only it.
+    for (QString line : table.render().split(u'\n', Qt::SkipEmptyParts)) {
+        if (width > 1 && line.size() > width)
+            line = line.left(width - 1) + u'…';
+        text += line + u'\n';
+    }
+    if (page.moreReasons)
+        text += QStringLiteral("%1 more rows have reasons less frequent than these\n").arg(page.reasonsTotal - listed);
+    return text;
+}
+
 QString eventLine(const QJsonObject &event)
 {
     const QDateTime when = protocol::timeFromJson(event.value(field::Time));

@@ -24,6 +24,11 @@ QString stats(const QJsonObject &result);
 // command when there is one.
 QString messages(const QJsonValue &result, const QString &stage);
 QString message(const QJsonObject &result);
+// `reasons STAGE`: COUNT, OLDEST, NEWEST, REASON, the most frequent first;
+// each line cut to `width` characters (a terminal's; 0: whole), and what
+// was left off when there were more reasons than the daemon lists. `rows`
+// names them when there are none ("failed rows at stage enrich").
+QString reasons(const QJsonObject &result, const QString &rows, int width);
 // One line per event: its local time, name and fields.
 QString eventLine(const QJsonObject &event);
 

@@ -36,17 +36,88 @@ MessageRow messageRowFromJson(const QJsonObject &object)
     return row;
 }
 
+namespace {
+
+QJsonObject reasonToJson(const ReasonCount &each)
+{
+    return {{field::Reason, textOrNull(each.reason)},
+            {field::Count, double(each.count)},
+            {field::Oldest, timeToJson(each.oldest)},
+            {field::Newest, timeToJson(each.newest)}};
+}
+
+qsizetype compactSize(const QJsonObject &object) { return QJsonDocument(object).toJson(QJsonDocument::Compact).size(); }
+
+// How many of `items` (each `itemBytes` long once encoded) fit in `maxBytes`
+// as elements of one array, `frameBytes(kept)` being the size of the rest of
+// the object around them (the array's brackets included).
+template<typename Frame>
+qsizetype itemsThatFit(const QList<qsizetype> &itemBytes, qsizetype maxBytes, Frame frameBytes)
+{
+    qsizetype kept = 0;
+    qsizetype bytes = 0; // the items so far, with the commas between them
+    for (qsizetype i = 0; i < itemBytes.size(); ++i) {
+        bytes += itemBytes.at(i) + (i > 0 ? 1 : 0);
+        if (bytes + frameBytes(i + 1) > maxBytes)
+            break;
+        kept = i + 1;
+    }
+    return kept;
+}
+
+} // namespace
+
+QJsonArray toJson(const QList<ReasonCount> &reasons)
+{
+    QJsonArray list;
+    for (const ReasonCount &each : reasons)
+        list.append(reasonToJson(each));
+    return list;
+}
+
+MessagePage fittedPage(const MessagePage &page, qsizetype maxBytes)
+{
+    if (compactSize(toJson(page)) <= maxBytes)
+        return page;
+    MessagePage fitted = page;
+    QList<qsizetype> sizes;
+    if (page.byReason) {
+        for (const ReasonCount &each : page.reasons)
+            sizes.append(compactSize(reasonToJson(each)));
+        MessagePage frame = page;
+        frame.reasons.clear();
+        frame.moreReasons = true;
+        const qsizetype frameBytes = compactSize(toJson(frame));
+        const qsizetype kept = itemsThatFit(sizes, maxBytes, [frameBytes](qsizetype) { return frameBytes; });
+        if (kept == 0)
+            return page;
+        fitted.reasons.resize(kept);
+        fitted.moreReasons = true;
+    } else {
+        for (const MessageRow &row : page.rows)
+            sizes.append(compactSize(toJson(row)));
+        // The cursor's digits depend on which row is the last one kept.
+        const auto frameBytes = [&page](qsizetype kept) {
+            MessagePage frame;
+            frame.nextAfterId = page.rows.at(kept - 1).id;
+            return compactSize(toJson(frame));
+        };
+        const qsizetype kept = itemsThatFit(sizes, maxBytes, frameBytes);
+        if (kept == 0)
+            return page;
+        fitted.rows.resize(kept);
+        fitted.nextAfterId = fitted.rows.last().id;
+    }
+    Q_ASSERT(compactSize(toJson(fitted)) <= maxBytes);
+    return fitted;
+}
+
 QJsonObject toJson(const MessagePage &page)
 {
-    if (page.byReason) {
-        QJsonArray reasons;
-        for (const ReasonCount &each : page.reasons)
-            reasons.append(QJsonObject{{field::Reason, textOrNull(each.reason)},
-                                       {field::Count, double(each.count)},
-                                       {field::Oldest, timeToJson(each.oldest)},
-                                       {field::Newest, timeToJson(each.newest)}});
-        return {{field::Reasons, reasons}, {field::More, page.moreReasons}, {field::Total, double(page.reasonsTotal)}};
-    }
+    if (page.byReason)
+        return {{field::Reasons, toJson(page.reasons)},
+                {field::More, page.moreReasons},
+                {field::Total, double(page.reasonsTotal)}};
     QJsonArray rows;
     for (const MessageRow &row : page.rows)
         rows.append(toJson(row));

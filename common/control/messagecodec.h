@@ -3,6 +3,7 @@
 
 #include "control/snapshots.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 
 // The JSON of the `messages` and `message` replies (doc/control-protocol.rst),
@@ -22,5 +23,16 @@ MessagePage messagePageFromJson(const QJsonObject &object);
 // string) with "truncated": true when cut.
 QJsonObject toJson(const MessageDetail &detail);
 MessageDetail messageDetailFromJson(const QJsonObject &object);
+
+// The reasons as the list that `reasons` carries ([{"reason", "count", "oldest", "newest"}...]).
+QJsonArray toJson(const QList<ReasonCount> &reasons);
+
+// `page` cut so that toJson() of it is at most `maxBytes` of compact JSON,
+// measured row by row as it is encoded: the first rows that fit, with
+// nextAfterId then the id of the last one kept (the next page starts right
+// after it); or the most frequent reasons that fit, with moreReasons set.
+// A page that fits is returned as it is; one of which not a single row or
+// reason fits, too (its reply is then refused for its size).
+MessagePage fittedPage(const MessagePage &page, qsizetype maxBytes);
 
 } // namespace pepsi::protocol

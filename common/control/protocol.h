@@ -53,6 +53,7 @@ inline constexpr Name Subscribe{"subscribe"};
 inline constexpr Name Unsubscribe{"unsubscribe"};
 inline constexpr Name Version{"version"};
 inline constexpr Name Workers{"workers"};
+inline constexpr Name Reasons{"reasons"}; // a stage's failure reasons by count
 } // namespace cmd
 
 // Event names ("event").

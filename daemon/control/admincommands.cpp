@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "control/admincommands.h"
 
+#include "config/relativetime.h"
 #include "control/commandargs.h"
 #include "control/protocol.h"
 
@@ -70,6 +71,17 @@ void requeue(const QJsonObject &request, CommandContext &context, const ReplyFun
             return reply(fail(QStringLiteral("'requeue': \"max_age_ms\" must not be negative")));
         what.maxAgeMs = qint64(age.toDouble());
     }
+    if (const QJsonValue since = request.value(field::Since); since.isString()) {
+        // "since" is max_age_ms spelt as pepsi.conf spells a time: both are one bound.
+        const auto within = parseRelativeTime(since.toString());
+        if (!within)
+            return reply(fail(QStringLiteral("'requeue': \"since\": %1").arg(within.error())));
+        if (what.maxAgeMs)
+            return reply(fail(QStringLiteral("'requeue': give \"since\" or \"max_age_ms\", not both")));
+        what.maxAgeMs = qint64(within->count());
+    }
+    if (const QJsonValue reason = request.value(field::Reason); reason.isString())
+        what.reason = reason.toString();
     if (const QJsonValue limit = request.value(field::Limit); isInteger(limit)) {
         if (limit.toDouble() < 1 || limit.toDouble() > MaxRequeueLimit)
             return reply(fail(QStringLiteral("'requeue': \"limit\" must be 1 to %1").arg(MaxRequeueLimit)));

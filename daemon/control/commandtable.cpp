@@ -75,6 +75,15 @@ QByteArray replyLine(const QJsonValue &id, const Reply &reply, qsizetype maxLine
 
 } // namespace
 
+qsizetype resultBudget(const QJsonObject &request, qsizetype maxLine)
+{
+    const QJsonValue id = request.contains(field::Id) ? request.value(field::Id) : QJsonValue(QJsonValue::Null);
+    // The envelope as replyLine() writes it, with a result of "null" in its place.
+    const qsizetype envelope = serialize({{field::Id, id}, {field::Ok, true}, {field::Result, QJsonValue::Null}}).size()
+        - qsizetype(sizeof("null") - 1);
+    return maxLine - envelope;
+}
+
 void CommandContext::queueCounts(DispatchPort::Freshness freshness, Answer<QueueCounts> answer) const
 {
     using Freshness = DispatchPort::Freshness;
@@ -137,6 +146,14 @@ const QList<CommandSpec> &commandTable()
          {},
          nullptr,
          querycommands::queues},
+        {QString(cmd::Reasons),
+         false,
+         QStringLiteral("the reasons of a stage's rows in one status (default failed) with their counts, oldest "
+                        "and newest"),
+         {stageArg, {field::Status, ArgType::String, false}},
+         nullptr,
+         operatorcommands::reasons,
+         operatorcommands::messagesNarrowing},
         {QString(cmd::Reload),
          true,
          QStringLiteral("re-read config_overlay now and start a claim round"),
@@ -145,12 +162,14 @@ const QList<CommandSpec> &commandTable()
          admincommands::reload},
         {QString(cmd::Requeue),
          true,
-         QStringLiteral("move failed or timeout rows of a stage back to pending"),
+         QStringLiteral("move failed or timeout rows of a stage back to pending (all, or by ids, reason, since)"),
          {stageArg,
           {field::Status, ArgType::String, true},
           {field::Ids, ArgType::IntegerArray, false},
           {field::MaxAgeMs, ArgType::Integer, false},
-          {field::Limit, ArgType::Integer, false}},
+          {field::Limit, ArgType::Integer, false},
+          {field::Reason, ArgType::String, false},
+          {field::Since, ArgType::String, false}},
          nullptr,
          admincommands::requeue},
         {QString(cmd::Resume),

@@ -90,4 +90,9 @@ const QStringList &eventNames();
 // never closes anything: a bad request is an error reply.
 void runRequest(const QByteArray &line, CommandContext &context, std::function<void(QByteArray)> send);
 
+// How many bytes of compact JSON the result of a reply to `request` may take
+// so that its whole line ({"id", "ok", "result"} and the newline) is at most
+// maxLine: what a command that fills its reply up to the limit measures against.
+qsizetype resultBudget(const QJsonObject &request, qsizetype maxLine);
+
 } // namespace pepsi

@@ -3,6 +3,7 @@
 
 #include "config/configuration.h"
 #include "config/stagegraph.h"
+#include "control/messagecodec.h"
 #include "control/metricstext.h"
 #include "control/protocol.h"
 #include "control/snapshotcodec.h"
@@ -38,25 +39,53 @@ QString valueText(const QJsonValue &value)
     return value.isString() ? value.toString() : QString::number(integerOf(value));
 }
 
+// The stage and status of `messages` and `reasons`, checked; the
+// dispatcher's picture tells the stages.
+Result<MessagesRequest, QString> stageAndStatus(QLatin1StringView command, const QJsonObject &request,
+                                                const CommandContext &context)
+{
+    MessagesRequest what;
+    what.stage = request.value(field::Stage).toString();
+    what.status = request.value(field::Status).toString(QString(protocol::value::Failed));
+    const DispatchPicture now = context.board.picture();
+    const QStringList stages = knownStages(now);
+    if (!stages.contains(what.stage))
+        return failure(unknownStage(command, what.stage, stages));
+    static const QStringList listable{protocol::value::Pending, protocol::value::Running, protocol::value::Paused,
+                                      protocol::value::Failed, protocol::value::Timeout};
+    if (what.status == protocol::value::Done)
+        return failure(QStringLiteral("'%1': done rows are not listed: they have no index of their own and "
+                                      "their history may hold millions (\"message\" shows one by id)")
+                           .arg(command));
+    if (!listable.contains(what.status))
+        return failure(QStringLiteral("'%1': \"status\" must be one of %2, not \"%3\"")
+                           .arg(command, listable.join(u", "), what.status.left(64)));
+    if (const auto down = now.databaseUnreachable())
+        return failure(QString(QStringLiteral("'%1': ").arg(command) + *down));
+    return what;
+}
+
+// Asks for the page and answers with as much of it as fits in the reply's line.
+void answerPage(QLatin1StringView command, const MessagesRequest &what, const QJsonObject &request,
+                CommandContext &context, const ReplyFunction &reply)
+{
+    const qsizetype budget = resultBudget(request, context.maxLine);
+    context.operatorQueries.messages(
+        what, context.connection, [reply, command, budget](const Result<MessagePage, QString> &page) {
+            if (!page)
+                return reply(fail(QStringLiteral("'%1': ").arg(command) + page.error()));
+            reply(QJsonValue(protocol::toJson(protocol::fittedPage(page.value(), budget))));
+        });
+}
+
 } // namespace
 
 void messages(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
 {
-    MessagesRequest what;
-    what.stage = request.value(field::Stage).toString();
-    what.status = request.value(field::Status).toString();
-    const DispatchPicture now = context.board.picture();
-    const QStringList stages = knownStages(now);
-    if (!stages.contains(what.stage))
-        return reply(fail(unknownStage(cmd::Messages, what.stage, stages)));
-    static const QStringList listable{protocol::value::Pending, protocol::value::Running, protocol::value::Paused,
-                                      protocol::value::Failed, protocol::value::Timeout};
-    if (what.status == protocol::value::Done)
-        return reply(fail(QStringLiteral("'messages': done rows are not listed: they have no index of their own and "
-                                         "their history may hold millions (\"message\" shows one by id)")));
-    if (!listable.contains(what.status))
-        return reply(fail(QStringLiteral("'messages': \"status\" must be one of %1, not \"%2\"")
-                              .arg(listable.join(u", "), what.status.left(64))));
+    auto checked = stageAndStatus(cmd::Messages, request, context);
+    if (!checked)
+        return reply(fail(checked.error()));
+    MessagesRequest what = checked.value();
     if (const QJsonValue after = request.value(field::AfterId); after.isDouble()) {
         if (integerOf(after) < 0)
             return reply(fail(QStringLiteral("'messages': \"after_id\" must not be negative")));
@@ -75,25 +104,24 @@ void messages(const QJsonObject &request, CommandContext &context, const ReplyFu
         what.maxAgeMs = integerOf(age);
     }
     what.reasons = request.value(field::Reasons).toBool();
-    if (const auto down = now.databaseUnreachable())
-        return reply(fail(QStringLiteral("'messages': ") + *down));
-    context.operatorQueries.messages(what, context.connection, [reply](const Result<MessagePage, QString> &page) {
-        if (!page)
-            return reply(fail(QStringLiteral("'messages': ") + page.error()));
-        reply(QJsonValue(protocol::toJson(page.value())));
-    });
+    answerPage(cmd::Messages, what, request, context, reply);
 }
 
-QString messagesNarrowing(const QJsonObject &request)
+void reasons(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
 {
-    // The reasons are at most MaxMessageReasons, with no limit of their own.
-    if (request.value(field::Reasons).toBool())
-        return QString(NothingNarrower);
-    const QJsonValue limit = request.value(field::Limit);
-    const qint64 rows = limit.isDouble() ? integerOf(limit) : MessagesRequest{}.limit;
-    if (rows <= 1)
-        return QString(NothingNarrower);
-    return QStringLiteral("ask for fewer rows (a \"limit\" below %1)").arg(rows);
+    auto checked = stageAndStatus(cmd::Reasons, request, context);
+    if (!checked)
+        return reply(fail(checked.error()));
+    MessagesRequest what = checked.value();
+    what.reasons = true;
+    answerPage(cmd::Reasons, what, request, context, reply);
+}
+
+QString messagesNarrowing(const QJsonObject &)
+{
+    // A page holds as many rows (or reasons) as fit: only one that does not
+    // fit on its own (a reason of 1000 characters and an "id" of 60 KiB) gets here.
+    return QString(NothingNarrower);
 }
 
 void message(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)

@@ -39,6 +39,8 @@ struct RequeueRequest
     QList<qint64> ids;                         // empty: any
     std::optional<qint64> maxAgeMs;            // only rows whose `updated` is at most this old
     int limit = protocol::DefaultRequeueLimit; // 1..protocol::MaxRequeueLimit
+    // Only rows with this reason, as `messages` filters them ("": rows without one).
+    std::optional<QString> reason;
 };
 
 struct RequeueOutcome

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "storage/controlstore.h"
 
+#include "storage/messagestore.h"
 #include "storage/pgarray.h"
 
 #include <QSqlDatabase>
@@ -64,13 +65,16 @@ namespace {
 // rows locked by another session, move the first `limit` of them back to
 // pending (re-checking the status: only this dispatcher and the stages write
 // rows, and a stage may have moved one meanwhile) and remove dispatch_error.
-// The extra row only tells whether more match.
+// The extra row only tells whether more match. The reason is compared as
+// `messages` and `reasons` list it (MessageStore::MaxReasonChars), so that a
+// reason from their lists finds its rows.
 const QString RequeueSql = QStringLiteral(R"sql(
 WITH picked AS (
     SELECT workqueue_id FROM workqueue
      WHERE stage = :stage AND status = CAST(:status AS workqueue_status)
        AND (cardinality(CAST(:ids AS bigint[])) = 0 OR workqueue_id = ANY (CAST(:ids2 AS bigint[])))
        AND (CAST(:maxage AS bigint) < 0 OR updated >= now() - CAST(:maxage2 AS bigint) * interval '1 millisecond')
+       AND (NOT CAST(:byreason AS boolean) OR coalesce(left(state ->> 'dispatch_error', %1), '') = CAST(:reason AS text))
      ORDER BY workqueue_id
      LIMIT CAST(:limit AS integer) + 1
        FOR UPDATE SKIP LOCKED
@@ -82,7 +86,8 @@ WITH picked AS (
     RETURNING 1
 )
 SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM picked) > CAST(:limit3 AS integer)
-)sql");
+)sql")
+                               .arg(MessageStore::MaxReasonChars);
 
 // The delete and the insert touch different rows: one statement, one
 // transaction, one config_changed.
@@ -151,6 +156,10 @@ std::optional<RequeueOutcome> ControlStore::requeue(const RequeueRequest &reques
     query.bindValue(QStringLiteral(":ids2"), ids);
     query.bindValue(QStringLiteral(":maxage"), maxAge);
     query.bindValue(QStringLiteral(":maxage2"), maxAge);
+    query.bindValue(QStringLiteral(":byreason"), request.reason.has_value());
+    // Never a null string: NULL would equal nothing, "" asks for the rows without a reason.
+    const QString reason = request.reason.value_or(QString());
+    query.bindValue(QStringLiteral(":reason"), reason.isNull() ? QStringLiteral("") : reason);
     query.bindValue(QStringLiteral(":limit"), request.limit);
     query.bindValue(QStringLiteral(":limit2"), request.limit);
     query.bindValue(QStringLiteral(":limit3"), request.limit);

@@ -194,6 +194,8 @@ void FakeDispatch::requeueRows(const RequeueRequest &request, uint uid, Answer<R
                    .arg(ids.join(u','))
                    .arg(request.maxAgeMs ? QString::number(*request.maxAgeMs) : u"-"_s)
                    .arg(request.limit);
+    if (request.reason)
+        m_calls.last() += u" reason="_s + *request.reason;
     if (!m_requeueMovesRows)
         return answer(RequeueOutcome{3, false});
     // As the daemon's statement: the matching rows, oldest id first, up to the limit.
@@ -203,7 +205,8 @@ void FakeDispatch::requeueRows(const RequeueRequest &request, uint uid, Answer<R
     for (MessageRow &row : m_messages) {
         if (row.stage != request.stage || row.status != request.status
             || (!wanted.isEmpty() && !wanted.contains(row.id))
-            || (request.maxAgeMs && row.updated.msecsTo(now) > *request.maxAgeMs))
+            || (request.maxAgeMs && row.updated.msecsTo(now) > *request.maxAgeMs)
+            || (request.reason && row.reason != *request.reason))
             continue;
         if (outcome.requeued == request.limit) {
             outcome.more = true;

@@ -55,8 +55,8 @@ public:
     QString m_drainError;  // non-empty: a drain fails with it
     QList<pepsi::MessageRow> m_messages;
     QMap<qint64, pepsi::MessageDetail> m_messageDetails;
-    QStringList
-        m_calls; // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000", "set stage-score PARALLELISM 8 0"
+    QStringList m_calls; // "drain enrich 0", "requeue enrich failed 3 ids=1,2 limit=1000 [reason=R]", "set stage-score
+                         // PARALLELISM 8 0"
     // true: a requeue moves the matching rows of m_messages to pending and
     // counts them; false: it moves none and answers 3.
     bool m_requeueMovesRows = false;

@@ -70,6 +70,16 @@ void tst_ControlAdmin::requests_data()
     QTest::newRow("requeue negative age")
         << R"({"cmd":"requeue","stage":"enrich","status":"timeout","max_age_ms":-1})"_ba << false << QString()
         << "must not be negative"_ba;
+    QTest::newRow("requeue since not a time")
+        << R"({"cmd":"requeue","stage":"enrich","status":"failed","since":"lately"})"_ba << false << QString()
+        << R"('requeue': "since": )"_ba;
+    QTest::newRow("requeue since a number") << R"({"cmd":"requeue","stage":"enrich","status":"failed","since":600})"_ba
+                                            << false << QString() << R"("since" must be a string)"_ba;
+    QTest::newRow("requeue since and max_age_ms")
+        << R"({"cmd":"requeue","stage":"enrich","status":"failed","since":"10m","max_age_ms":5})"_ba << false
+        << QString() << R"(give "since" or "max_age_ms", not both)"_ba;
+    QTest::newRow("requeue reason a number") << R"({"cmd":"requeue","stage":"enrich","status":"failed","reason":3})"_ba
+                                             << false << QString() << R"("reason" must be a string)"_ba;
     // The bounds of doc/quality.rst, "Limits": 10000 ids, limit 1..10000.
     const auto requeueIds = [](int count) {
         return QByteArray(R"({"cmd":"requeue","stage":"enrich","status":"failed","ids":[)"_ba
@@ -137,6 +147,12 @@ void tst_ControlAdmin::adminCommandsReachTheDaemon()
         R"({"cmd":"requeue","stage":"enrich","status":"failed","ids":[4,5],"max_age_ms":60000,"limit":7})"_ba);
     QCOMPARE(requeued.value(u"result"_s)[u"requeued"_s].toInt(), 3);
     QCOMPARE(requeued.value(u"result"_s)[u"more"_s].toBool(), false);
+    // "since" as pepsi.conf spells a time, onto max_age_ms; "reason" as given.
+    QVERIFY(
+        client
+            .request(R"({"cmd":"requeue","stage":"enrich","status":"failed","reason":"status 3: x","since":"10m"})"_ba)
+            .value(u"ok"_s)
+            .toBool());
     QCOMPARE(client.request(R"({"cmd":"set","stage":"score","option":"MAX_MESSAGES","value":"50"})"_ba)
                  .value(u"ok"_s)
                  .toBool(),
@@ -144,6 +160,7 @@ void tst_ControlAdmin::adminCommandsReachTheDaemon()
     QCOMPARE(m_daemon->dispatch().m_calls,
              QStringList({u"drain enrich "_s + uid, u"resume enrich "_s + uid, u"reload "_s + uid,
                           u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s,
+                          u"requeue enrich failed "_s + uid + u" ids= age=600000 limit=1000 reason=status 3: x"_s,
                           u"set stage-score MAX_MESSAGES 50 "_s + uid}));
 }
 

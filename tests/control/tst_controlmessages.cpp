@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The control socket's messages and message against a fake dispatcher,
 // through a real QLocalSocket: a stage's rows paged by id, one row's state,
-// the reasons with their counts, the reason and age filters, a page that
-// would pass the line limit, and every bad argument.
+// the reasons with their counts (and the `reasons` command), the reason and
+// age filters, a page that holds as many rows as fit in the line, and every
+// bad argument.
 #include "control/controlserver.h"
 #include "controltestclient.h"
 #include "directserverfixture.h"
 #include "requesttable.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 #include <memory>
 
@@ -24,6 +26,7 @@ private Q_SLOTS:
     void requests();
     void messagesPageFitsTheLine();
     void messagesReasonsAndFilters();
+    void reasonsCommand();
 };
 
 void tst_ControlMessages::requests_data()
@@ -82,22 +85,89 @@ void tst_ControlMessages::requests()
     verifyRequest(*m_daemon, line, ok, path, expected);
 }
 
-// A page of 500 rows with long reasons passes the line limit: refused, naming "limit"; fewer rows fit.
+// A page of 500 rows with long reasons would pass the line limit: the reply
+// holds as many as fit with the cursor right after the last, whatever the
+// request's id, and paging along it returns every row exactly once.
 void tst_ControlMessages::messagesPageFitsTheLine()
 {
-    for (qint64 id = 1000; id < 1500; ++id)
-        m_daemon->dispatch().m_messages.append(
-            MessageRow{id, u"score"_s, u"failed"_s, 1, QDateTime::currentDateTimeUtc(), QString(1000, u'r')});
+    QList<qint64> expected;
+    for (qint64 id = 1000; id < 1700; ++id) {
+        m_daemon->dispatch().m_messages.append(MessageRow{id, u"score"_s, u"failed"_s, 1,
+                                                          QDateTime::currentDateTimeUtc(),
+                                                          u"status 3: %1 "_s.arg(id) + QString(300, u'r')});
+        expected.append(id);
+    }
     ControlTestClient client;
     QVERIFY(client.connectTo(m_daemon->path()));
-    const QJsonObject refused =
-        client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":500})"_ba);
-    QCOMPARE(refused.value(u"ok"_s).toBool(), false);
-    QVERIFY2(refused.value(u"error"_s).toString().contains(u"ask for fewer rows (a \"limit\" below 500)"_s),
-             qPrintable(refused.value(u"error"_s).toString()));
-    const QJsonObject page = client.request(R"({"cmd":"messages","stage":"score","status":"failed","limit":50})"_ba);
-    QCOMPARE(page.value(u"result"_s)[u"messages"_s].toArray().size(), 50);
-    QCOMPARE(page.value(u"result"_s)[u"next_after_id"_s].toInteger(), 1049);
+    const QByteArray longId = '"' + QByteArray(20000, 'i') + '"';
+    QList<qint64> seen;
+    qint64 after = 0;
+    for (int page = 0; page < 100; ++page) {
+        // Every other request with an id of 20 KB: the envelope counts too.
+        const QByteArray line = R"({"cmd":"messages","stage":"score","status":"failed","limit":500,"after_id":)"_ba
+            + QByteArray::number(after) + (page % 2 ? ",\"id\":" + longId : QByteArray()) + '}';
+        client.sendRaw(line + '\n');
+        QVERIFY(QTest::qWaitFor([&client] { return client.socket().canReadLine(); }, 10000));
+        const QByteArray reply = client.socket().readLine();
+        QVERIFY2(reply.size() <= 64 * 1024, qPrintable(QString::number(reply.size())));
+        const QJsonObject object = QJsonDocument::fromJson(reply).object();
+        QVERIFY2(object.value(u"ok"_s).toBool(), reply.left(300).constData());
+        const QJsonArray rows = object.value(u"result"_s)[u"messages"_s].toArray();
+        QVERIFY(!rows.isEmpty());
+        QVERIFY(rows.size() < 500);
+        for (const QJsonValue row : rows)
+            seen.append(row[u"id"_s].toInteger());
+        const QJsonValue next = object.value(u"result"_s)[u"next_after_id"_s];
+        if (next.isNull())
+            break;
+        QCOMPARE(next.toInteger(), seen.last()); // exactly after the last row of this page
+        after = next.toInteger();
+    }
+    QCOMPARE(seen, expected);
+    m_daemon->dispatch().m_messages.clear();
+}
+
+// `reasons`: the grouping of `messages` with "reasons": true as a command of
+// its own, failed unless another status is asked; a list that would pass the
+// line keeps the most frequent reasons and says "more".
+void tst_ControlMessages::reasonsCommand()
+{
+    m_daemon->dispatch().m_messages.clear();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (qint64 id = 1; id <= 5; ++id)
+        m_daemon->dispatch().m_messages.append(
+            MessageRow{id, u"score"_s, u"failed"_s, 1, now.addSecs(-id), id <= 3 ? u"a"_s : u"b"_s});
+    m_daemon->dispatch().m_messages.append(MessageRow{6, u"score"_s, u"timeout"_s, 1, now, u"timeout after 5 s"_s});
+    ControlTestClient client;
+    QVERIFY(client.connectTo(m_daemon->path()));
+    const QJsonObject failed = client.request(R"({"cmd":"reasons","stage":"score"})"_ba);
+    const QJsonObject viaMessages =
+        client.request(R"({"cmd":"messages","stage":"score","status":"failed","reasons":true})"_ba);
+    QCOMPARE(failed.value(u"result"_s), viaMessages.value(u"result"_s));
+    const QJsonArray reasons = failed.value(u"result"_s)[u"reasons"_s].toArray();
+    QCOMPARE(reasons.size(), 2);
+    QCOMPARE(reasons.at(0).toObject().keys(), QStringList({u"count"_s, u"newest"_s, u"oldest"_s, u"reason"_s}));
+    QCOMPARE(reasons.at(0)[u"count"_s].toInteger(), 3);
+    const QJsonObject timeout = client.request(R"({"cmd":"reasons","stage":"score","status":"timeout"})"_ba);
+    QCOMPARE(timeout.value(u"result"_s)[u"reasons"_s][0][u"reason"_s].toString(), u"timeout after 5 s"_s);
+    QCOMPARE(client.request(R"({"cmd":"reasons","stage":"nope"})"_ba).value(u"error"_s).toString(),
+             u"'reasons': unknown stage \"nope\" (stages: enrich, score)"_s);
+    QVERIFY(client.request(R"({"cmd":"reasons","stage":"score","status":"done"})"_ba)
+                .value(u"error"_s)
+                .toString()
+                .startsWith(u"'reasons': done rows are not listed"_s));
+
+    // 100 reasons of 1000 characters: about 100 KB, more than a line.
+    m_daemon->dispatch().m_messages.clear();
+    for (qint64 id = 1; id <= 100; ++id)
+        m_daemon->dispatch().m_messages.append(
+            MessageRow{id, u"score"_s, u"failed"_s, 1, now, QString::number(id).rightJustified(1000, u'x')});
+    const QJsonObject cut = client.request(R"({"cmd":"reasons","stage":"score"})"_ba);
+    QVERIFY2(cut.value(u"ok"_s).toBool(), qPrintable(cut.value(u"error"_s).toString()));
+    QVERIFY(cut.value(u"result"_s)[u"reasons"_s].toArray().size() < 100);
+    QCOMPARE(cut.value(u"result"_s)[u"more"_s].toBool(), true);
+    QCOMPARE(cut.value(u"result"_s)[u"total"_s].toInteger(), 100);
+    m_daemon->dispatch().m_messages.clear();
 }
 
 // `messages` with "reasons": the reasons with counts and times instead of

@@ -49,6 +49,16 @@ void tst_CtlCommandLine::accepted_data()
     QTest::newRow("messages") << QStringList{u"messages"_s,   u"a"_s,       u"--status"_s, u"timeout"_s,
                                              u"--limit=50"_s, u"--after"_s, u"99"_s}
                               << u"messages"_s << u"a"_s << u"status=timeout limit=50 after=99"_s;
+    QTest::newRow("messages --after 0 --all") << QStringList{u"messages"_s, u"a"_s, u"--after"_s, u"0"_s, u"--all"_s}
+                                              << u"messages"_s << u"a"_s << u"after=0 all"_s;
+    QTest::newRow("reasons") << QStringList{u"reasons"_s, u"a"_s, u"--status"_s, u"timeout"_s} << u"reasons"_s << u"a"_s
+                             << u"status=timeout"_s;
+    QTest::newRow("requeue --reason --since")
+        << QStringList{u"requeue"_s, u"a"_s,  u"--status"_s, u"failed"_s, u"--reason"_s, u"status 3: no -- way"_s,
+                       u"--since"_s, u"10m"_s}
+        << u"requeue"_s << u"a"_s << u"status=failed maxage=600000 reason=status 3: no -- way"_s;
+    QTest::newRow("requeue --reason=''") << QStringList{u"requeue"_s, u"a"_s, u"--status=failed"_s, u"--reason="_s}
+                                         << u"requeue"_s << u"a"_s << u"status=failed reason="_s;
     QTest::newRow("message") << QStringList{u"message"_s, u"42"_s} << u"message"_s << QString() << u"id=42"_s;
     QTest::newRow("drain") << QStringList{u"drain"_s, u"a"_s} << u"drain"_s << u"a"_s << u""_s;
     QTest::newRow("resume") << QStringList{u"resume"_s, u"a"_s} << u"resume"_s << u"a"_s << u""_s;
@@ -105,6 +115,10 @@ void tst_CtlCommandLine::accepted()
         got << u"after=%1"_s.arg(*line.afterId);
     if (line.maxAgeMs)
         got << u"maxage=%1"_s.arg(*line.maxAgeMs);
+    if (line.all)
+        got << u"all"_s;
+    if (line.reason)
+        got << u"reason="_s + *line.reason;
     if (line.messageId)
         got << u"id=%1"_s.arg(line.messageId);
     if (!line.option.isEmpty())
@@ -141,6 +155,20 @@ void tst_CtlCommandLine::refused_data()
                                      << u"requeue: --limit must be 1 to 10000"_s;
     QTest::newRow("messages limit 501") << QStringList{u"messages"_s, u"a"_s, u"--limit=501"_s}
                                         << u"messages: --limit must be 1 to 500"_s;
+    QTest::newRow("messages --after -1") << QStringList{u"messages"_s, u"a"_s, u"--after=-1"_s}
+                                         << u"messages: --after needs a message id (0: from the start)"_s;
+    QTest::newRow("messages --all=yes") << QStringList{u"messages"_s, u"a"_s, u"--all=yes"_s}
+                                        << u"option --all takes no value"_s;
+    QTest::newRow("reasons --limit") << QStringList{u"reasons"_s, u"a"_s, u"--limit=3"_s}
+                                     << u"reasons: unknown option \"--limit\""_s;
+    QTest::newRow("reasons without stage")
+        << QStringList{u"reasons"_s} << u"reasons: missing argument (pepsi-ctl reasons STAGE [--status S])"_s;
+    QTest::newRow("requeue --since lately")
+        << QStringList{u"requeue"_s, u"a"_s, u"--status=failed"_s, u"--since"_s, u"lately"_s}
+        << u"requeue: --since: "_s;
+    QTest::newRow("requeue --since and --max-age")
+        << QStringList{u"requeue"_s, u"a"_s, u"--status=failed"_s, u"--since=1h"_s, u"--max-age=2h"_s}
+        << u"requeue: give --since or --max-age, not both"_s;
     QTest::newRow("message abc") << QStringList{u"message"_s, u"abc"_s} << u"message: \"abc\" is not a message id"_s;
     QTest::newRow("message -5") << QStringList{u"message"_s, u"--"_s, u"-5"_s} << u"is not a message id"_s;
     QTest::newRow("set unknown option") << QStringList{u"set"_s, u"a"_s, u"PROGRAM"_s, u"/bin/sh"_s}

@@ -68,6 +68,7 @@ private Q_SLOTS:
     void queuesWithoutAges();
     void workers();
     void messagesPage();
+    void reasons();
     void eventLine();
 };
 
@@ -183,6 +184,29 @@ void tst_CtlViews::messagesPage()
     const QStringList lines = squeezed(views::messages(page, u"a"_s));
     QCOMPARE(lines[1], u"7 failed 2 2026-12-02 19:51:47 status 3: no such customer"_s);
     QCOMPARE(lines[2], u"more: pepsi-ctl messages a --after 7"_s);
+}
+
+// reasons: the most frequent first; a line cut to the terminal's width, or whole without one.
+void tst_CtlViews::reasons()
+{
+    const QString longReason = u"status 3: "_s + QString(200, u'x');
+    const QJsonObject result =
+        object(QByteArray(R"({"reasons": [{"reason": ")" + longReason.toUtf8() + R"(", "count": 12,
+        "oldest": "2026-12-02T19:51:47.000Z", "newest": "2026-12-02T20:01:00.000Z"}, {"reason": null, "count": 1,
+        "oldest": "2026-12-02T19:00:00.000Z", "newest": "2026-12-02T19:00:00.000Z"}], "more": true, "total": 20})")
+                   .constData());
+    const QString whole = views::reasons(result, u"failed rows at stage a"_s, 0);
+    const QStringList lines = whole.split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines[0], u"COUNT  OLDEST               NEWEST               REASON"_s);
+    QCOMPARE(lines[1], u"   12  2026-12-02 19:51:47  2026-12-02 20:01:00  "_s + longReason);
+    QCOMPARE(lines[2], u"    1  2026-12-02 19:00:00  2026-12-02 19:00:00  -"_s);
+    QCOMPARE(lines[3], u"7 more rows have reasons less frequent than these"_s);
+    const QStringList cut = views::reasons(result, u"failed rows at stage a"_s, 80).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(cut[1].size(), 80);
+    QCOMPARE(cut[1], lines[1].left(79) + u'…');
+    QCOMPARE(cut[2], lines[2]);
+    QCOMPARE(views::reasons(object(R"({"reasons": [], "more": false, "total": 0})"), u"failed rows at stage a"_s, 80),
+             u"no failed rows at stage a\n"_s);
 }
 
 void tst_CtlViews::eventLine()
