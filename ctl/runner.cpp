@@ -2,6 +2,7 @@
 #include "runner.h"
 
 #include "control/protocol.h"
+#include "control/reloadcodec.h"
 #include "interrupt.h"
 #include "output.h"
 #include "views.h"
@@ -152,12 +153,11 @@ void Runner::run()
     }
     if (command == cmd::Reload)
         return ask(command, {}, [this](const QJsonValue &r) {
-            QStringList names;
-            for (const QJsonValue name : r[field::Stages].toArray())
-                names.append(name.toString());
+            const ReloadSnapshot reload = protocol::reloadFromJson(r.toObject());
             print(r,
-                  QStringLiteral("reloaded; stages: %1\n")
-                      .arg(names.isEmpty() ? QStringLiteral("none") : names.join(u", ")));
+                  QStringLiteral("reloaded; stages: %1\n%2\n")
+                      .arg(reload.stages.isEmpty() ? QStringLiteral("none") : reload.stages.join(u", "),
+                           protocol::describe(reload.changed)));
         });
     printError(QStringLiteral("no such command: %1").arg(command));
     finish(ExitUsage);

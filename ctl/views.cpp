@@ -2,6 +2,7 @@
 #include "views.h"
 
 #include "control/protocol.h"
+#include "control/reloadcodec.h"
 #include "control/snapshotcodec.h"
 #include "table.h"
 
@@ -272,6 +273,13 @@ QString eventLine(const QJsonObject &event)
     const QDateTime when = protocol::timeFromJson(event.value(field::Time));
     QString line = (when.isValid() ? when.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz")) : QStringLiteral("-"))
         + QStringLiteral("  ") + event.value(field::Event).toString();
+    if (event.value(field::Event).toString() == protocol::event::Reload) {
+        // What changed, as the daemon's log line says it.
+        const ReloadSnapshot reload = protocol::reloadFromJson(event);
+        return line
+            + QStringLiteral(" source=%1 stages=%2: %3\n")
+                  .arg(reload.source, reload.stages.join(u','), protocol::describe(reload.changed));
+    }
     for (auto it = event.constBegin(); it != event.constEnd(); ++it) {
         if (it.key() != field::Event && it.key() != field::Time && it.key() != field::Seq)
             line += u' ' + it.key() + u'=' + compact(it.value());
