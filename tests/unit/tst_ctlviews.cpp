@@ -189,6 +189,12 @@ void tst_CtlViews::eventLine()
     QCOMPARE(views::eventLine(object(R"({"event": "tick", "seq": 9, "time": "2026-12-02T19:51:48.000Z", "claimed": 3,
                                          "stages": {"a": {"busy": 1, "rate_10s": 2004.123456}}})")),
              u"19:51:48.000  tick claimed=3 stages={a={busy=1 rate_10s=2004.12}}\n"_s);
+    // A reload says what changed as the daemon's log does.
+    QCOMPARE(views::eventLine(object(R"({"event": "reload", "seq": 10, "time": "2026-12-02T19:51:49.000Z",
+                                         "source": "signal", "stages": ["a", "x"],
+                                         "changed": {"added": ["x"], "removed": ["y"],
+                                                     "changed": {"a": {"PROGRAM": {"old": "/a", "new": "/b"}}}}})")),
+             u"19:51:49.000  reload source=signal stages=a,x: added x; removed y; a PROGRAM /a \u2192 /b\n"_s);
 }
 
 QTEST_APPLESS_MAIN(tst_CtlViews)
