@@ -56,8 +56,6 @@ void Dispatcher::applyGraph(const StageGraph &graph)
 
 Result<ReloadSnapshot, QString> Dispatcher::reload(const QString &source, bool command)
 {
-    // Whatever caused it, this reload reads the notifications' changes too.
-    m_reloader.cancelPending();
     if (!m_session->isUp()) {
         m_reloadPending = true;
         m_pendingSource = source;
@@ -70,7 +68,6 @@ Result<ReloadSnapshot, QString> Dispatcher::reload(const QString &source, bool c
         statementFailed(m_reloader.overlayError());
         return QStringLiteral("reading config_overlay failed; it is read again once the database answers");
     }
-    m_reloadPending = false;
     const auto candidate =
         m_reloader.prepare(*overlay, command ? PipelineReloader::Check::Programs : PipelineReloader::Check::Parse);
     if (!candidate.problems.isEmpty() && command) {
@@ -83,6 +80,10 @@ Result<ReloadSnapshot, QString> Dispatcher::reload(const QString &source, bool c
         refuseReload(candidate.problems.join(QStringLiteral("; ")));
         return QStringLiteral("the reloaded configuration does not parse; the dispatcher is stopping (see its log)");
     }
+    // Whatever caused it, this reload read the changes that notifications
+    // waiting to be coalesced announce (a refused one did not apply them).
+    m_reloader.cancelPending();
+    m_reloadPending = false;
     m_reloader.accept(candidate);
     for (const QString &option : candidate.pipeline.ignored)
         qCWarning(lcMain).noquote() << option << "is read only at start; ignored until a restart";
