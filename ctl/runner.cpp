@@ -4,6 +4,7 @@
 #include "control/helpcodec.h"
 #include "control/messagecodec.h"
 #include "control/protocol.h"
+#include "control/reloadcodec.h"
 #include "interrupt.h"
 #include "messagepager.h"
 #include "output.h"
@@ -170,12 +171,11 @@ void Runner::run()
     }
     if (command == cmd::Reload)
         return ask(command, {}, [this](const QJsonValue &r) {
-            QStringList names;
-            for (const QJsonValue name : r[field::Stages].toArray())
-                names.append(name.toString());
+            const ReloadSnapshot reload = protocol::reloadFromJson(r.toObject());
             print(r,
-                  QStringLiteral("reloaded; stages: %1\n")
-                      .arg(names.isEmpty() ? QStringLiteral("none") : names.join(u", ")));
+                  QStringLiteral("reloaded; stages: %1\n%2\n")
+                      .arg(reload.stages.isEmpty() ? QStringLiteral("none") : reload.stages.join(u", "),
+                           protocol::describe(reload.changed)));
         });
     printError(QStringLiteral("no such command: %1").arg(command));
     finish(ExitUsage);

@@ -3,6 +3,7 @@
 
 #include "control/failurecodec.h"
 #include "control/protocol.h"
+#include "control/reloadcodec.h"
 #include "control/snapshotcodec.h"
 #include "table.h"
 
@@ -341,6 +342,13 @@ QString eventLine(const QJsonObject &event)
         + QStringLiteral("  ") + name;
     if (const QString said = failureText(name, event); !said.isEmpty())
         return line + u' ' + said + u'\n';
+    if (name == protocol::event::Reload) {
+        // What changed, as the daemon's log line says it.
+        const ReloadSnapshot reload = protocol::reloadFromJson(event);
+        return line
+            + QStringLiteral(" source=%1 stages=%2: %3\n")
+                  .arg(reload.source, reload.stages.join(u','), protocol::describe(reload.changed));
+    }
     for (auto it = event.constBegin(); it != event.constEnd(); ++it) {
         if (it.key() != field::Event && it.key() != field::Time && it.key() != field::Seq)
             line += u' ' + it.key() + u'=' + compact(it.value());

@@ -232,6 +232,12 @@ inline constexpr Name Option{"option"};
 inline constexpr Name Value{"value"};
 // metrics
 inline constexpr Name Text{"text"};
+// reload (reply and event): what changed
+inline constexpr Name Changed{"changed"};
+inline constexpr Name Added{"added"};
+inline constexpr Name Removed{"removed"};
+inline constexpr Name Old{"old"};
+inline constexpr Name New{"new"};
 // last: from here on `Name` in this namespace is this field, not the type
 inline constexpr QLatin1StringView Name{"name"};
 } // namespace field

@@ -301,4 +301,37 @@ struct StageFailureEvent
     bool operator==(const StageFailureEvent &) const = default;
 };
 
+// One option of a stage that a reload changed, as named in pepsi.conf
+// ("PROGRAM", "PARALLELISM", ...), with its value before and after.
+struct OptionChange
+{
+    QString option;
+    QString before;
+    QString after;
+
+    bool operator==(const OptionChange &) const = default;
+};
+
+// What a reload changed: stages added and removed (names, sorted), and per
+// stage that both graphs have, the options whose value differs.
+struct ReloadChanges
+{
+    QStringList added;
+    QStringList removed;
+    QMap<QString, QList<OptionChange>> changed;
+
+    bool isEmpty() const { return added.isEmpty() && removed.isEmpty() && changed.isEmpty(); }
+    bool operator==(const ReloadChanges &) const = default;
+};
+
+// The `reload` reply, and the `reload` event's fields with its "source".
+struct ReloadSnapshot
+{
+    QStringList stages; // the new graph's names
+    ReloadChanges changed;
+    QString source; // the event's (protocol::value::Socket, ...); not in the reply
+
+    bool operator==(const ReloadSnapshot &) const = default;
+};
+
 } // namespace pepsi

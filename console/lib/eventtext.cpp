@@ -3,6 +3,7 @@
 
 #include "control/failurecodec.h"
 #include "control/protocol.h"
+#include "control/reloadcodec.h"
 
 #include "keyedtablemodel.h"
 
@@ -212,7 +213,10 @@ QString EventText::details(const QJsonObject &e)
             : source == value::Signal               ? tr("SIGHUP")
             : source == value::Set                  ? tr("a setting changed with set")
                                                     : source;
-        return tr("configuration reloaded (%1); stages: %2").arg(why, stages.join(u", "_s));
+        const QString text = tr("configuration reloaded (%1); stages: %2").arg(why, stages.join(u", "_s));
+        // Stage and option names and their values, as pepsi.conf spells them: not translated.
+        const ReloadChanges changes = protocol::reloadChangesFromJson(e.value(field::Changed).toObject());
+        return changes.isEmpty() ? text : text + u"; "_s + protocol::describe(changes);
     }
     if (name == event::DatabaseLost)
         return tr("lost the database: %1").arg(str(field::Reason));

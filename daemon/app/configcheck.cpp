@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "app/configcheck.h"
 
-#include "app/accountaccess.h"
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
 #include "control/protocol.h"
+#include "core/pipelinecheck.h"
 #include "core/pipelineconfig.h"
 #include "storage/overlaystore.h"
 #include "storage/queueconnection.h"
 #include "storage/schemacheck.h"
+#include "workers/accountaccess.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -36,20 +37,6 @@ QString source(const Configuration::Entry *entry)
     if (entry->origin.file.isEmpty())
         return QStringLiteral("overlay");
     return QStringLiteral("file ") + entry->origin.describe();
-}
-
-// The entry an error points at, if it points at one rather than at a section.
-std::optional<std::pair<QString, QString>> entryAt(const Configuration &config, const ConfigOrigin &origin)
-{
-    for (const QString &section : config.sections()) {
-        for (const QString &option : config.options(section)) {
-            const ConfigOrigin &o = config.entry(section, option)->origin;
-            if (o.file == origin.file && o.line == origin.line && o.overlaySection == origin.overlaySection
-                && o.overlayOption == origin.overlayOption)
-                return std::make_pair(section, option);
-        }
-    }
-    return std::nullopt;
 }
 
 } // namespace
@@ -124,29 +111,9 @@ bool ConfigCheck::readOverlay(const QString &database, const Configuration &file
     return true;
 }
 
-// StageGraph stops at the first problem; each one found is set aside (the
-// option, or the section when an option is missing) and the graph read again.
-void ConfigCheck::collectGraphProblems(Configuration merged)
+void ConfigCheck::collectGraphProblems(const Configuration &merged)
 {
-    for (int round = 0; round < 1000; ++round) {
-        const auto graph = StageGraph::fromConfiguration(merged);
-        if (graph)
-            return;
-        m_problems << graph.error().toString();
-        if (const auto at = entryAt(merged, graph.error().origin)) {
-            merged = merged.without(at->first, at->second);
-            continue;
-        }
-        const ConfigOrigin &origin = graph.error().origin;
-        const auto sections = merged.sections();
-        const auto section = std::find_if(sections.begin(), sections.end(), [&](const QString &s) {
-            const ConfigOrigin o = merged.sectionOrigin(s);
-            return o.file == origin.file && o.line == origin.line && o.overlaySection == origin.overlaySection;
-        });
-        if (section == sections.end() || (origin.line == 0 && origin.overlaySection.isEmpty()))
-            return;
-        merged = merged.without(*section);
-    }
+    m_problems << PipelineCheck::graphProblems(merged);
 }
 
 void ConfigCheck::describe(const Configuration &merged)
@@ -194,17 +161,7 @@ void ConfigCheck::checkPrograms(const Configuration &merged, const QString &user
         return;
     }
     m_found << QStringLiteral("programs and the socket directory checked as %1").arg(account->accountName());
-    for (const QString &section : merged.sections()) {
-        if (!section.startsWith(QStringLiteral("stage-")))
-            continue;
-        const auto program = merged.string(section, QStringLiteral("program"));
-        if (!program || program->trimmed().isEmpty())
-            continue; // reported with the graph
-        QString why;
-        if (account->findProgram(program->trimmed(), &why).isEmpty())
-            m_problems << where(merged, section, QStringLiteral("program")) + QStringLiteral(": ") + section
-                    + QStringLiteral(": ") + why;
-    }
+    m_problems << PipelineCheck::programProblems(merged, *account);
 }
 
 void ConfigCheck::checkSocketDirectory(const Configuration &merged, const QString &socket, const QString &user)
@@ -233,10 +190,8 @@ void ConfigCheck::checkSocketDirectory(const Configuration &merged, const QStrin
 
 QString ConfigCheck::where(const Configuration &merged, const QString &section, const QString &option) const
 {
-    if (const Configuration::Entry *entry = merged.entry(section, option))
-        return entry->origin.describe();
-    const ConfigOrigin origin = merged.sectionOrigin(section);
-    return origin.line > 0 || !origin.overlaySection.isEmpty() ? origin.describe() : m_path;
+    const QString at = PipelineCheck::where(merged, section, option);
+    return at.isEmpty() ? m_path : at;
 }
 
 } // namespace pepsi

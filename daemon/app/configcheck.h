@@ -22,7 +22,7 @@ public:
 
 private:
     bool readOverlay(const QString &database, const Configuration &file, QList<OverlayRow> *rows);
-    void collectGraphProblems(Configuration merged);
+    void collectGraphProblems(const Configuration &merged);
     void describe(const Configuration &merged);
     void checkPrograms(const Configuration &merged, const QString &user);
     void checkSocketDirectory(const Configuration &merged, const QString &socket, const QString &user);

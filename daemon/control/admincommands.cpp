@@ -4,6 +4,7 @@
 #include "config/relativetime.h"
 #include "control/commandargs.h"
 #include "control/protocol.h"
+#include "control/reloadcodec.h"
 
 #include <QJsonArray>
 
@@ -35,10 +36,12 @@ void setDrained(const QJsonObject &request, CommandContext &context, const Reply
 
 void reload(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
-    context.port.reload(context.peer.uid, context.connection, [reply](const Result<QStringList, QString> &names) {
-        if (!names)
-            return reply(fail(names.error()));
-        reply(QJsonValue(QJsonObject{{field::Stages, QJsonArray::fromStringList(*names)}}));
+    context.port.reload(context.peer.uid, context.connection, [reply](const Result<ReloadSnapshot, QString> &reloaded) {
+        if (!reloaded)
+            return reply(fail(reloaded.error()));
+        ReloadSnapshot answer = reloaded.value();
+        answer.source.clear(); // the event's, not the reply's
+        reply(QJsonValue(protocol::toJson(answer)));
     });
 }
 

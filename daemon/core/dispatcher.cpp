@@ -22,11 +22,13 @@ using namespace std::chrono;
 
 Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settings, bool standby, QObject *parent)
     : QObject(parent)
-    , m_file(file)
-    , m_fileSettings(settings)
-    , m_settings(settings)
+    , m_reloader(file, settings)
     , m_standby(standby)
 {
+    connect(&m_reloader, &PipelineReloader::due, this, [this](const QString &source) {
+        if (m_pipelineBuilt && (m_lifecycle == Lifecycle::Running || m_lifecycle == Lifecycle::Reconnecting))
+            reload(source);
+    });
     connect(&m_settlements, &SettlementWriter::holdOver, this, &Dispatcher::requestRound);
     connect(&m_stats, &StatisticsFlusher::writeFailed, this, &Dispatcher::statementFailed);
     m_stats.setInFlightSource([this] { return m_pools.inFlight(); });
@@ -61,6 +63,7 @@ Dispatcher::~Dispatcher()
     m_pools.clear();
     m_settlements.setSession(nullptr);
     m_stats.setSession(nullptr);
+    m_reloader.setOverlayStore(nullptr);
     m_session.reset();
 }
 
@@ -83,7 +86,7 @@ void Dispatcher::rowsPending(const QString &stage)
 void Dispatcher::onNotified(const QString &channel, const QString &payload)
 {
     if (channel == NotifyListener::ConfigChannel)
-        m_state->configChanged();
+        m_reloader.configChanged(m_state->configChanged());
     if (channel == NotifyListener::WorkqueueChannel) {
         // The insert trigger names the lowest id it inserted pending per
         // stage ({"stage": id}); an empty or unreadable payload (too many
@@ -95,9 +98,7 @@ void Dispatcher::onNotified(const QString &channel, const QString &payload)
         for (auto it = firsts.begin(); it != firsts.end(); ++it)
             m_floors.lower(it.key(), it.value().toInteger());
         requestRound();
-    } else if (channel == NotifyListener::ConfigChannel && m_pipelineBuilt
-               && (m_lifecycle == Lifecycle::Running || m_lifecycle == Lifecycle::Reconnecting))
-        reload();
+    }
 }
 
 void Dispatcher::onAdvanced(const QString &stage, qint64 messageId, const QList<FusedRun> &fused)
@@ -138,7 +139,7 @@ void Dispatcher::runRound()
     if (m_lifecycle != Lifecycle::Running)
         return;
     if (m_reloadPending)
-        reload();
+        reload(m_pendingSource);
     if (!resetOrphansIfDue())
         return;
 

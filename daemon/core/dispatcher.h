@@ -4,6 +4,8 @@
 #include "config/configuration.h"
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
+#include "control/protocol.h"
+#include "core/pipelinereloader.h"
 #include "core/poolset.h"
 #include "core/roundscheduler.h"
 #include "core/settlementwriter.h"
@@ -33,7 +35,9 @@ class WorkerPool;
 // first and the pools once the session is up, and tears them down in reverse
 // (pools, then the session). Its life is one Lifecycle state, and every way
 // out (a signal, a bad reload, the lock taken by another dispatcher, a
-// database it cannot use) goes through stop().
+// database it cannot use) goes through stop(). Where the graph comes from
+// (file, overlay, checks, what changed) is its PipelineReloader's; it applies
+// the graph that one hands it.
 class Dispatcher : public QObject
 {
     Q_OBJECT
@@ -48,10 +52,10 @@ public:
     // Stop claiming, drain and stop workers, put back what they held, flush
     // the statistics, then finished(exitCode).
     void shutdown(int exitCode = 0);
-    // SIGHUP: read the configuration file again, then reload as on
-    // config_changed. Not serving yet (a standby, a database not reached at
-    // start), the file is kept for when it starts; with the database down, the
-    // reload waits for it. A file or graph that does not parse stops with exit 1.
+    // SIGHUP: reload (the file and the overlay, as every reload). Not
+    // serving yet (a standby, a database not reached at start), the file is
+    // kept for when it starts; with the database down, the reload waits for
+    // it. A file or graph that does not parse stops with exit 1.
     void reloadFile();
     // The control socket's view of this dispatcher and its admin side (a child).
     DispatchState *state() const { return m_state; }
@@ -63,7 +67,7 @@ public:
     // What the control plane (DispatchState) reads: the state in force, by
     // const reference or copy, and nothing it could change.
     const StageGraph &graph() const { return m_graph; }
-    const DispatchSettings &settings() const { return m_settings; } // the overlay applied
+    const DispatchSettings &settings() const { return m_reloader.settings(); } // the overlay applied
     bool isStandby() const { return m_standby; }
     // Pools built and not stopping; the database may be down (Reconnecting).
     bool isServing() const;
@@ -91,7 +95,10 @@ public:
     // Rows of `stage` went back to pending behind the dispatcher's back (an
     // operator's requeue): its next claim walks the stage from the start.
     void rowsPending(const QString &stage);
-    void reloadNow() { reload(); }
+    // The `reload` command: the file and the overlay read again and checked
+    // (every PROGRAM too); refused with every problem, nothing changed, or
+    // the new graph's names and what changed.
+    Result<ReloadSnapshot, QString> reloadNow() { return reload(QString(protocol::value::Socket), true); }
     bool setDrained(const QString &stage, bool drained);
 
 Q_SIGNALS:
@@ -124,18 +131,18 @@ private:
     bool startPipeline();
     void onSettle(const Settlement &settlement);
     void onPoolDrained(WorkerPool *pool);
-    void reload();
+    // Every reload, whatever its `source` (protocol::value::*). `command`:
+    // refuse what does not pass the check; otherwise what does not parse
+    // stops the process.
+    Result<ReloadSnapshot, QString> reload(const QString &source, bool command = false);
     // A reloaded file or graph that does not parse: drain and exit 1.
-    void refuseReload(const ConfigError &error);
+    void refuseReload(const QString &problems);
     void applyGraph(const StageGraph &graph);
     WorkerPool *createPool(const StageConfig &stage);
     QList<qint64> heldIds() const;
 
-    Configuration m_file;
-    DispatchSettings m_fileSettings;
-    DispatchSettings m_settings; // with the overlay applied at start
-    StageGraph m_graph;
-    QList<OverlayRow> m_overlay; // what the graph was built from
+    PipelineReloader m_reloader;
+    StageGraph m_graph; // applied
     bool m_standby = false;
 
     std::unique_ptr<DatabaseSession> m_session;
@@ -154,6 +161,7 @@ private:
     bool m_pipelineBuilt = false; // pools exist (the session may be down)
     bool m_resetDue = false;      // running rows nobody holds go back to pending before the next claim
     bool m_reloadPending = false;
+    QString m_pendingSource; // of the reload that waits
 
     DispatchState *m_state = nullptr; // a child
 };

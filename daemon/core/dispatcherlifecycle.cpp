@@ -5,25 +5,11 @@
 #include "core/dispatcher.h"
 #include "core/dispatchstate.h"
 
-#include "core/pipelineconfig.h"
 #include "model/logcategories.h"
 #include "storage/databasesession.h"
 #include "workers/workerpool.h"
 
-#include <algorithm>
-
 namespace pepsi {
-
-namespace {
-
-bool sameOverlay(const QList<OverlayRow> &a, const QList<OverlayRow> &b)
-{
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const OverlayRow &x, const OverlayRow &y) {
-        return x.section == y.section && x.option == y.option && x.value == y.value;
-    });
-}
-
-} // namespace
 
 QString Dispatcher::lastDatabaseError() const
 {
@@ -41,8 +27,9 @@ void Dispatcher::setLifecycle(Lifecycle state)
 
 void Dispatcher::start()
 {
-    m_session =
-        std::make_unique<DatabaseSession>(m_settings.database, SessionLimits::of(m_settings), m_standby, nullptr);
+    const DispatchSettings &settings = m_reloader.settings();
+    m_session = std::make_unique<DatabaseSession>(settings.database, SessionLimits::of(settings), m_standby, nullptr);
+    m_reloader.setOverlayStore(&m_session->overlay());
     m_settlements.setSession(m_session.get());
     m_stats.setSession(m_session.get());
     connect(m_session.get(), &DatabaseSession::up, this, &Dispatcher::onDatabaseUp);
@@ -73,7 +60,7 @@ void Dispatcher::start()
     });
     connect(m_session.get(), &DatabaseSession::schemaRefused, this,
             [this](const QString &message) { stop(78, message, StopMode::Abandon); });
-    m_schedule.setPollInterval(m_settings.pollInterval);
+    m_schedule.setPollInterval(settings.pollInterval);
     m_schedule.startHeartbeat();
     m_session->open();
 }
@@ -92,12 +79,13 @@ void Dispatcher::onDatabaseUp(bool first)
             return;
     } else {
         // A config_changed sent while the connection was down is lost: look.
-        const auto overlay = m_session->overlay().read();
+        const auto overlay = m_reloader.readOverlay();
         if (!overlay)
-            return statementFailed(m_session->overlay().lastError());
-        if (m_reloadPending || !sameOverlay(*overlay, m_overlay)) {
-            qCInfo(lcMain) << "config_overlay changed while the database was unreachable; reloading";
-            reload();
+            return statementFailed(m_reloader.overlayError());
+        if (m_reloadPending || m_reloader.overlayDiffers(*overlay)) {
+            if (!m_reloadPending)
+                qCInfo(lcMain) << "config_overlay changed while the database was unreachable; reloading";
+            reload(m_reloadPending ? m_pendingSource : QString(protocol::value::Reconnect));
         }
     }
     setLifecycle(Lifecycle::Running);
@@ -108,25 +96,23 @@ void Dispatcher::onDatabaseUp(bool first)
 
 bool Dispatcher::startPipeline()
 {
-    const auto overlay = m_session->overlay().read();
+    const auto overlay = m_reloader.readOverlay();
     if (!overlay) {
-        statementFailed(m_session->overlay().lastError());
+        statementFailed(m_reloader.overlayError());
         return false;
     }
-    const auto pipeline = PipelineConfig::atStart(m_file, *overlay, m_fileSettings);
+    const auto pipeline = m_reloader.start(*overlay);
     if (!pipeline) {
         stop(78, QStringLiteral("bad configuration: ") + pipeline.error().toString(), StopMode::Abandon);
         return false;
     }
     for (const QString &option : pipeline->ignored)
         qCWarning(lcMain).noquote() << option << "cannot change once the dispatcher runs; ignored";
-    m_settings = pipeline->settings;
-    m_overlay = *overlay;
     // Every running row is an orphan now; only the lock holder may reset them.
     if (!resetOrphansIfDue())
         return false;
-    m_schedule.setPollInterval(m_settings.pollInterval);
-    m_stats.start(m_settings.statsInterval);
+    m_schedule.setPollInterval(pipeline->settings.pollInterval);
+    m_stats.start(pipeline->settings.statsInterval);
     applyGraph(pipeline->graph);
     m_pipelineBuilt = true;
     qCInfo(lcMain).noquote() << "listening; stages:"
@@ -167,6 +153,7 @@ void Dispatcher::stop(int exitCode, const QString &why, StopMode mode)
         qCCritical(lcMain).noquote() << why;
     m_exitCode = exitCode;
     setLifecycle(Lifecycle::Stopping);
+    m_reloader.cancelPending();
     m_notifier.stopping();
     m_schedule.stop();
     m_stats.stop();

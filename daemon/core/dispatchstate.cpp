@@ -2,6 +2,7 @@
 #include "core/dispatchstate.h"
 
 #include "control/failurecodec.h"
+#include "control/reloadcodec.h"
 #include "core/dispatcher.h"
 #include "model/dispatchboard.h"
 #include "model/logcategories.h"
@@ -105,7 +106,6 @@ void DispatchState::databaseUp(bool first)
     m_databaseError.clear();
     if (!first) {
         m_operator->reconnect();
-        m_reloadSource = QString(protocol::value::Reconnect);
         emitEvent(QString(event::DatabaseRestored),
                   {{field::AfterMs, double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
     }
@@ -171,21 +171,18 @@ void DispatchState::watchPool(WorkerPool *pool)
     });
 }
 
-void DispatchState::reloaded()
+void DispatchState::reloaded(const ReloadSnapshot &reload)
 {
-    emitEvent(QString(event::Reload),
-              {{field::Stages, QJsonArray::fromStringList(m_d.graph().names())}, {field::Source, m_reloadSource}});
-    m_reloadSource = QString(protocol::value::Notify);
+    emitEvent(QString(event::Reload), protocol::toJson(reload));
 }
 
-void DispatchState::configChanged()
+QString DispatchState::configChanged()
 {
     if (m_setsUnheard > 0) {
         --m_setsUnheard;
-        m_reloadSource = QString(protocol::value::Set);
-    } else {
-        m_reloadSource = QString(protocol::value::Notify);
+        return QString(protocol::value::Set);
     }
+    return QString(protocol::value::Notify);
 }
 
 Lifecycle DispatchState::lifecycle() const { return m_d.lifecycle(); }

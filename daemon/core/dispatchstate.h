@@ -39,14 +39,14 @@ public:
     // the same cause, so that a reload or lifecycle change that follows knows
     // what caused it and the events keep the order of their causes: the
     // session is up (`first`: for the first time) or down; a config_changed
-    // notification came; a pool was created; a reload took effect.
+    // notification came (returns the source its reload names: `set` when
+    // it is the echo of a `set`, else `notify`); a pool was created; a
+    // reload took effect (its `reload` event).
     void databaseUp(bool first);
     void databaseDown(const QString &reason);
-    void configChanged();
+    QString configChanged();
     void watchPool(WorkerPool *pool);
-    void reloaded();
-    // The next reload was asked for by `source` (protocol::value::Signal: SIGHUP).
-    void reloadRequested(const QString &source) { m_reloadSource = source; }
+    void reloaded(const ReloadSnapshot &reload);
 
     // Keeps `board` (owned by the caller, outliving this) up to date for the
     // control thread: at once before every event and lifecycle change and
@@ -70,7 +70,7 @@ public:
 protected:
     void countQueues(Freshness freshness, Answer<QueueCounts> answer) override;
     // These two act and answer at once, on the dispatch loop.
-    void reloadNow(uint uid, Answer<QStringList> answer) override;
+    void reloadNow(uint uid, Answer<ReloadSnapshot> answer) override;
     void setDrained(const QString &stage, bool drained, uint uid, Answer<bool> answer) override;
     // These two on the operator thread.
     void requeueRows(const RequeueRequest &request, uint uid, Answer<RequeueOutcome> answer) override;
@@ -82,7 +82,7 @@ private:
     QList<PoolSnapshot> pools() const;
     QList<WorkerSnapshot> workers() const;
     StatsSnapshot stats() const;
-    Result<QStringList, QString> reload(uint uid);
+    Result<ReloadSnapshot, QString> reload(uint uid);
     std::optional<QString> drainOrResume(const QString &stage, bool drained, uint uid);
     std::optional<QString> databaseUnreachable() const;
     QString notRunning() const;
@@ -99,7 +99,6 @@ private:
     const QString m_account;
     QString m_databaseError;
     QElapsedTimer m_downSince;
-    QString m_reloadSource = QString(protocol::value::Notify);
     // `set` writes whose config_changed notification has not come yet: that
     // notification's reload names `set` as its source. The notification and
     // the write's answer reach the loop in either order, so the count goes up

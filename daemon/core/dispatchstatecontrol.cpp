@@ -20,27 +20,21 @@ QString DispatchState::notRunning() const
     return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(lifecycle()));
 }
 
-void DispatchState::reloadNow(uint uid, Answer<QStringList> answer)
+void DispatchState::reloadNow(uint uid, Answer<ReloadSnapshot> answer)
 {
-    Result<QStringList, QString> names = reload(uid);
+    Result<ReloadSnapshot, QString> reloaded = reload(uid);
     publishPicture();
-    answer(std::move(names));
+    answer(std::move(reloaded));
 }
 
-Result<QStringList, QString> DispatchState::reload(uint uid)
+Result<ReloadSnapshot, QString> DispatchState::reload(uint uid)
 {
     if (!m_d.isServing())
         return notRunning();
     if (!m_d.isDatabaseUp())
-        return QStringLiteral("the database is unreachable; the overlay is read again once it is back");
+        return QStringLiteral("the database is unreachable; the configuration is read again once it is back");
     qCInfo(lcMain).noquote() << "reload requested on the control socket by uid" << uid;
-    m_reloadSource = QString(protocol::value::Socket);
-    m_d.reloadNow();
-    if (!m_d.isServing())
-        return QStringLiteral("the reloaded configuration does not parse; the dispatcher is stopping (see its log)");
-    if (m_d.isReloadPending())
-        return QStringLiteral("reading config_overlay failed; it is read again once the database answers");
-    return m_d.graph().names();
+    return m_d.reloadNow();
 }
 
 std::optional<QString> DispatchState::drainOrResume(const QString &stage, bool drained, uint uid)

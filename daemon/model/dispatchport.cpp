@@ -16,9 +16,9 @@ void DispatchPort::queueCounts(Freshness freshness, QObject *asker, Answer<Queue
          [this, freshness](const Answer<QueueCounts> &back) { countQueues(freshness, back); });
 }
 
-void DispatchPort::reload(uint uid, QObject *asker, Answer<QStringList> answer)
+void DispatchPort::reload(uint uid, QObject *asker, Answer<ReloadSnapshot> answer)
 {
-    post(asker, std::move(answer), [this, uid](const Answer<QStringList> &back) { reloadNow(uid, back); });
+    post(asker, std::move(answer), [this, uid](const Answer<ReloadSnapshot> &back) { reloadNow(uid, back); });
 }
 
 void DispatchPort::drain(const QString &stage, uint uid, QObject *asker, Answer<bool> answer)

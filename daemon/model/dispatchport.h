@@ -39,8 +39,9 @@ public:
     // One count off the dispatch loop, shared by every asker; an error while
     // the database is down.
     void queueCounts(Freshness freshness, QObject *asker, Answer<QueueCounts> answer);
-    // The stage names of the graph now in force, or why not.
-    void reload(uint uid, QObject *asker, Answer<QStringList> answer);
+    // The stage names of the graph now in force and what changed, or why
+    // not (every problem of a configuration it refused).
+    void reload(uint uid, QObject *asker, Answer<ReloadSnapshot> answer);
     // Errors: an unknown stage, or not running.
     void drain(const QString &stage, uint uid, QObject *asker, Answer<bool> answer);
     void resume(const QString &stage, uint uid, QObject *asker, Answer<bool> answer);
@@ -58,7 +59,7 @@ protected:
     // The calls above, on the dispatch loop. Each calls `answer` once, at
     // once or later, on the loop's thread.
     virtual void countQueues(Freshness freshness, Answer<QueueCounts> answer) = 0;
-    virtual void reloadNow(uint uid, Answer<QStringList> answer) = 0;
+    virtual void reloadNow(uint uid, Answer<ReloadSnapshot> answer) = 0;
     virtual void setDrained(const QString &stage, bool drained, uint uid, Answer<bool> answer) = 0;
     virtual void requeueRows(const RequeueRequest &request, uint uid, Answer<RequeueOutcome> answer) = 0;
     virtual void writeSetting(const OverlaySetting &setting, uint uid, Answer<bool> answer) = 0;

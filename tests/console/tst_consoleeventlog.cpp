@@ -93,6 +93,10 @@ void TestConsoleEventLog::eventDetails_data()
     QTest::newRow("reload after set") << QByteArray(R"({"event": "reload", "stages": ["a"], "source": "set"})")
                                       << u"reload"_s
                                       << u"configuration reloaded (a setting changed with set); stages: a"_s << false;
+    QTest::newRow("reload with changes")
+        << QByteArray(R"({"event": "reload", "stages": ["a", "x"], "source": "signal", "changed": {"added": ["x"],
+                         "removed": [], "changed": {"a": {"PROGRAM": {"old": "/a", "new": "/b"}}}}})")
+        << u"reload"_s << u"configuration reloaded (SIGHUP); stages: a, x; added x; a PROGRAM /a \u2192 /b"_s << false;
     QTest::newRow("start failed") << QByteArray(R"({"event": "start_failed", "stage": "a",
                                                    "cause": "exited with status 78 before answering",
                                                    "stderr": "no such table"})")

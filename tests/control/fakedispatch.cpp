@@ -164,10 +164,10 @@ void FakeDispatch::writeSetting(const OverlaySetting &setting, uint uid, Answer<
     answer(true);
 }
 
-void FakeDispatch::reloadNow(uint uid, Answer<QStringList> answer)
+void FakeDispatch::reloadNow(uint uid, Answer<ReloadSnapshot> answer)
 {
     m_calls << u"reload %1"_s.arg(uid);
-    answer(m_graph.names());
+    answer(ReloadSnapshot{m_graph.names(), {}, {}});
 }
 
 void FakeDispatch::setDrained(const QString &stage, bool drained, uint uid, Answer<bool> answer)

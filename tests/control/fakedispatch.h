@@ -71,7 +71,7 @@ protected:
     // Counts answer at once, as a warm cache would (unless m_deferAnswers).
     void countQueues(Freshness freshness, pepsi::Answer<pepsi::QueueCounts> answer) override;
     // The admin calls answer at once.
-    void reloadNow(uint uid, pepsi::Answer<QStringList> answer) override;
+    void reloadNow(uint uid, pepsi::Answer<pepsi::ReloadSnapshot> answer) override;
     void setDrained(const QString &stage, bool drained, uint uid, pepsi::Answer<bool> answer) override;
     void requeueRows(const pepsi::RequeueRequest &request, uint uid,
                      pepsi::Answer<pepsi::RequeueOutcome> answer) override;

@@ -94,9 +94,9 @@ void tst_DispatchPort::anAskerGoneHearsNothing()
 void tst_DispatchPort::onTheLoopsOwnThreadAtOnce()
 {
     bool answered = false;
-    m_fake.reload(0, this, [&answered](const Result<QStringList, QString> &names) {
+    m_fake.reload(0, this, [&answered](const Result<ReloadSnapshot, QString> &reloaded) {
         answered = true;
-        QCOMPARE(names.value(), (QStringList{u"enrich"_s, u"score"_s}));
+        QCOMPARE(reloaded.value().stages, (QStringList{u"enrich"_s, u"score"_s}));
     });
     QVERIFY(answered);
     QCOMPARE(m_fake.m_calls, QStringList{u"reload 0"_s});

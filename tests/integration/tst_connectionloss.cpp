@@ -249,8 +249,9 @@ void tst_ConnectionLoss::overlayChangedWhileDisconnected()
     clock.start();
     QVERIFY(m_db->allowConnections(true));
 
-    QVERIFY2(daemon->waitForLog(QRegularExpression(u"pipeline reloaded; stages: s t"_s), 15000),
-             qPrintable(daemon->log()));
+    QVERIFY2(
+        daemon->waitForLog(QRegularExpression(u"pipeline reloaded \\(reconnect\\): added t; stages: s t"_s), 15000),
+        qPrintable(daemon->log()));
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"stage = 't' AND status = 'done'"_s), 3, 5000);
     qInfo("down %lld ms in all; stage t (from the overlay) done %lld ms after connections were allowed again",
           reconnectMs(*daemon), clock.elapsed());

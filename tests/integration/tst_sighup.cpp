@@ -75,7 +75,9 @@ void tst_Sighup::fileChangesTakeEffect()
     QVERIFY(hangup(daemon));
 
     // THEN the pipeline is rebuilt from the file: more workers of a, and b runs
-    QVERIFY2(daemon.waitForLog(QRegularExpression(u"pipeline reloaded; stages: a b"_s)), qPrintable(daemon.log()));
+    QVERIFY2(daemon.waitForLog(QRegularExpression(
+                 u"pipeline reloaded \\(signal\\): added b; a PARALLELISM 1 \u2192 3; stages: a b"_s)),
+             qPrintable(daemon.log()));
     QTRY_VERIFY_WITH_TIMEOUT(mostOfA > 1, 10000);
     QVERIFY(!queue.insert(u"b"_s, 5).isEmpty());
     QTRY_COMPARE_WITH_TIMEOUT(queue.count(u"stage = 'b' AND status = 'done'"_s), 5, 15000);

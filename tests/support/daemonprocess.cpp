@@ -146,6 +146,14 @@ void DaemonProcess::setStageOption(const QString &stage, const QString &option, 
     qWarning("setStageOption: no stage %s", qPrintable(stage));
 }
 
+void DaemonProcess::setStageProgram(const QString &stage, const QString &program)
+{
+    for (Stage &each : m_stages) {
+        if (each.name == stage)
+            each.program = program;
+    }
+}
+
 void DaemonProcess::appendRaw(const QByteArray &text) { m_raw += text; }
 
 QString DaemonProcess::configPath() const { return m_dir.filePath(u"pepsi.conf"_s); }

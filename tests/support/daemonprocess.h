@@ -45,6 +45,8 @@ public:
     void addStage(const QString &name, const QString &program, const Options &options = {});
     // Sets (or adds) one option of a stage added before; the next
     // writeConfig() writes it (a test of SIGHUP changes the file under a running daemon).
+    // A stage's PROGRAM, replaced.
+    void setStageProgram(const QString &stage, const QString &program);
     void setStageOption(const QString &stage, const QString &option, const QString &value);
     // Text appended verbatim after everything generated (for broken files).
     void appendRaw(const QByteArray &text);

@@ -228,6 +228,12 @@ void tst_CtlViews::eventLine()
     QCOMPARE(views::eventLine(object(R"({"event": "stage_recovered", "seq": 12, "time": "2026-12-02T19:51:58.000Z",
                                          "stage": "deliver", "failure_share": 0.0997})")),
              u"19:51:58.000  stage_recovered deliver: 9 % of its runs in the last 10 s failed (recovered)\n"_s);
+    // A reload says what changed as the daemon's log does.
+    QCOMPARE(views::eventLine(object(R"({"event": "reload", "seq": 10, "time": "2026-12-02T19:51:49.000Z",
+                                         "source": "signal", "stages": ["a", "x"],
+                                         "changed": {"added": ["x"], "removed": ["y"],
+                                                     "changed": {"a": {"PROGRAM": {"old": "/a", "new": "/b"}}}}})")),
+             u"19:51:49.000  reload source=signal stages=a,x: added x; removed y; a PROGRAM /a \u2192 /b\n"_s);
 }
 
 QTEST_APPLESS_MAIN(tst_CtlViews)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "app/accountaccess.h"
+#include "workers/accountaccess.h"
 
 #include <QFileInfo>
 #include <cerrno>
