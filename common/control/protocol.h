@@ -224,6 +224,9 @@ inline constexpr Name Option{"option"};
 inline constexpr Name Value{"value"};
 // metrics
 inline constexpr Name Text{"text"};
+// stages: where each option's value comes from, and the file's value under an overlay row
+inline constexpr Name Sources{"sources"};
+inline constexpr Name FileValues{"file_values"};
 // last: from here on `Name` in this namespace is this field, not the type
 inline constexpr QLatin1StringView Name{"name"};
 } // namespace field
@@ -250,6 +253,10 @@ inline constexpr Name Socket{"socket"};       // the `reload` command
 inline constexpr Name Reconnect{"reconnect"}; // the database came back
 inline constexpr Name Signal{"signal"};       // SIGHUP
 inline constexpr Name Set{"set"};             // the `set` command's config_overlay write
+// a `stages` option's source (config/optionsource.h)
+inline constexpr Name File{"file"};
+inline constexpr Name Overlay{"overlay"};
+inline constexpr Name Default{"default"};
 } // namespace value
 
 } // namespace pepsi::protocol
