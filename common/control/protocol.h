@@ -51,6 +51,7 @@ inline constexpr Name Stats{"stats"};
 inline constexpr Name Status{"status"};
 inline constexpr Name Subscribe{"subscribe"};
 inline constexpr Name Unsubscribe{"unsubscribe"};
+inline constexpr Name Unset{"unset"};
 inline constexpr Name Version{"version"};
 inline constexpr Name Workers{"workers"};
 } // namespace cmd

@@ -4,13 +4,15 @@
 #include "control/commandtable.h"
 
 // The operator's commands (doc/control-protocol.rst):
-// `messages`, `message`, `set` and `metrics`, each answered off the dispatch
+// `messages`, `message`, `set`, `unset` and `metrics`, each answered off the dispatch
 // loop. Their arguments' types are already checked (commandTable()).
 namespace pepsi::operatorcommands {
 
 void messages(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 void message(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 void set(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
+// Removes the config_overlay row `set` wrote; refused when there is none.
+void unset(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 void metrics(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 // What narrows a `messages` reply that passed the line limit (CommandSpec::narrowedBy).
 QString messagesNarrowing(const QJsonObject &request);

@@ -109,9 +109,13 @@ void DispatchState::writeSetting(const OverlaySetting &setting, uint uid, Answer
     // Logged whatever the asker does meanwhile: the row is written either way.
     m_operator->setOverlay(setting, this, [this, setting, uid, answer](Result<bool, QString> written) {
         if (written) {
-            qCInfo(lcMain).noquote() << QStringLiteral(
-                                            "config_overlay (%1, %2) set to %3 on the control socket by uid %4")
-                                            .arg(setting.section, setting.option, setting.value)
+            // A removal that found no row notifies all the same (the trigger
+            // fires per statement), so it stays counted in m_setsUnheard.
+            const QString change =
+                !setting.value ? QStringLiteral("removed") : QStringLiteral("set to ") + *setting.value;
+            qCInfo(lcMain).noquote() << QStringLiteral("config_overlay (%1, %2) %3 on the control socket by uid %4")
+                                            .arg(setting.section, setting.option,
+                                                 *written ? change : QStringLiteral("not removed: no such row"))
                                             .arg(uid);
         } else {
             // Nothing was written, so no notification comes of it.

@@ -96,6 +96,12 @@ INSERT INTO config_overlay (section, option, value) VALUES (:section3, :option3,
     ON CONFLICT (section, option) DO UPDATE SET value = excluded.value
 )sql");
 
+// The rows withOverlay() would apply to the option (names compare as there).
+const QString UnsetOverlaySql = QStringLiteral(R"sql(
+DELETE FROM config_overlay
+ WHERE lower(btrim(section)) = lower(:section) AND lower(btrim(option)) = lower(:option)
+)sql");
+
 } // namespace
 
 ControlStore::ControlStore(QString connectionName)
@@ -173,13 +179,31 @@ bool ControlStore::setOverlay(const OverlaySetting &setting)
         query.bindValue(QLatin1StringView(name), setting.section);
     for (const char *name : {":option", ":option2", ":option3"})
         query.bindValue(QLatin1StringView(name), setting.option);
-    query.bindValue(QStringLiteral(":value"), setting.value);
+    query.bindValue(QStringLiteral(":value"), setting.value.value_or(QString()));
     if (!query.exec()) {
         m_lastError = QStringLiteral("writing config_overlay (%1, %2) failed: ").arg(setting.section, setting.option)
             + query.lastError().text().trimmed();
         return false;
     }
     return true;
+}
+
+std::optional<bool> ControlStore::unsetOverlay(const OverlaySetting &setting)
+{
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    if (!query.prepare(UnsetOverlaySql)) {
+        m_lastError =
+            QStringLiteral("preparing the config_overlay removal failed: ") + query.lastError().text().trimmed();
+        return std::nullopt;
+    }
+    query.bindValue(QStringLiteral(":section"), setting.section);
+    query.bindValue(QStringLiteral(":option"), setting.option);
+    if (!query.exec()) {
+        m_lastError = QStringLiteral("removing config_overlay (%1, %2) failed: ").arg(setting.section, setting.option)
+            + query.lastError().text().trimmed();
+        return std::nullopt;
+    }
+    return query.numRowsAffected() > 0;
 }
 
 } // namespace pepsi
