@@ -37,7 +37,7 @@ struct CommandLine
     std::optional<qint64> afterId;  // messages --after
     std::optional<qint64> maxAgeMs; // requeue --max-age
     qint64 messageId = 0;           // message
-    QString option;                 // set: upper case
+    QString option;                 // set, unset: upper case
     qint64 value = 0;               // set
     bool idsFromStdin = false;      // requeue --ids -
     bool withIds = true;            // workers --no-ids
