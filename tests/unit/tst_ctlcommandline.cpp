@@ -60,6 +60,8 @@ void tst_CtlCommandLine::accepted_data()
         << u"requeue"_s << u"a"_s << u"status=timeout stdin limit=10000 maxage=3600000"_s;
     QTest::newRow("set, option any case")
         << QStringList{u"set"_s, u"a"_s, u"parallelism"_s, u"8"_s} << u"set"_s << u"a"_s << u"PARALLELISM=8"_s;
+    QTest::newRow("unset, option any case")
+        << QStringList{u"unset"_s, u"a"_s, u"queue_limit"_s} << u"unset"_s << u"a"_s << u"QUEUE_LIMIT=0"_s;
     QTest::newRow("reload") << QStringList{u"reload"_s} << u"reload"_s << QString() << u""_s;
     QTest::newRow("metrics") << QStringList{u"metrics"_s} << u"metrics"_s << QString() << u""_s;
     QTest::newRow("-- ends options") << QStringList{u"--"_s, u"status"_s} << u"status"_s << QString() << u""_s;
@@ -140,6 +142,10 @@ void tst_CtlCommandLine::refused_data()
                                         << u"set: OPTION is one of PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES"_s;
     QTest::newRow("set value") << QStringList{u"set"_s, u"a"_s, u"PARALLELISM"_s, u"many"_s}
                                << u"set: VALUE must be a whole number above zero"_s;
+    QTest::newRow("unset unknown option") << QStringList{u"unset"_s, u"a"_s, u"NEXT"_s}
+                                          << u"unset: OPTION is one of PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES"_s;
+    QTest::newRow("unset a value") << QStringList{u"unset"_s, u"a"_s, u"PARALLELISM"_s, u"2"_s}
+                                   << u"unset: unexpected argument \"2\""_s;
     QTest::newRow("unknown event") << QStringList{u"events"_s, u"boom"_s} << u"events: unknown event \"boom\""_s;
 }
 
@@ -162,7 +168,7 @@ void tst_CtlCommandLine::helpAndVersion()
 // The usage text names every command, as pepsi-ctl(1) and the completion do.
 void tst_CtlCommandLine::everyCommandInUsage()
 {
-    QCOMPARE(CommandLine::commands().size(), 14);
+    QCOMPARE(CommandLine::commands().size(), 15);
     for (const QString &command : CommandLine::commands())
         QVERIFY2(CommandLine::usage().contains(u"\n  "_s + command + u' '), qPrintable(command));
 }
