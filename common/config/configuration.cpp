@@ -2,6 +2,7 @@
 #include "config/configuration.h"
 
 #include "config/relativetime.h"
+#include "config/variableexpander.h"
 
 #include <QFile>
 #include <QStringDecoder>
@@ -13,151 +14,7 @@ namespace pepsi {
 
 namespace {
 
-const QString kPaths = QStringLiteral("paths");
-
-// A runaway [PATHS] (A = $B$B, B = $C$C, ...) doubles per level; stop it long
-// before it eats the machine.
-constexpr qsizetype kMaxExpandedSize = 1 << 20;
-
-bool isNameChar(QChar c)
-{
-    return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9') || c == u'_';
-}
-
 QString quoted(const QString &text) { return u'"' + text + u'"'; }
-
-// $VAR, ${VAR} and ${VAR:-default}: [PATHS] first (its values expanded in
-// turn), then the environment. As in the shell, the default also replaces a
-// variable that is set but empty. A '$' not followed by a name stays literal.
-class Expander
-{
-public:
-    explicit Expander(const Configuration &config)
-        : m_config(config)
-    { }
-
-    // On failure returns false and sets m_error to the reason.
-    bool expand(QStringView raw, QString &out)
-    {
-        const qsizetype n = raw.size();
-        for (qsizetype i = 0; i < n; ++i) {
-            const QChar c = raw[i];
-            if (c != u'$' || i + 1 == n) {
-                out += c;
-                continue;
-            }
-            if (raw[i + 1] == u'{') {
-                if (!expandBraced(raw, i, out))
-                    return false;
-            } else if (isNameChar(raw[i + 1])) {
-                qsizetype j = i + 1;
-                while (j < n && isNameChar(raw[j]))
-                    ++j;
-                if (!substitute(raw.mid(i + 1, j - i - 1).toString(), nullptr, out))
-                    return false;
-                i = j - 1;
-            } else {
-                out += c;
-            }
-            if (out.size() > kMaxExpandedSize)
-                return fail(QStringLiteral("value longer than %1 characters after expansion").arg(kMaxExpandedSize));
-        }
-        return true;
-    }
-
-    QString error() const { return m_error; }
-
-private:
-    // raw[i] is the '$' of "${"; leaves i on the closing '}'.
-    bool expandBraced(QStringView raw, qsizetype &i, QString &out)
-    {
-        const qsizetype n = raw.size();
-        qsizetype j = i + 2;
-        while (j < n && isNameChar(raw[j]))
-            ++j;
-        const QString name = raw.mid(i + 2, j - i - 2).toString();
-        if (j == n)
-            return fail(QStringLiteral("unterminated \"${") + name + u'"');
-        if (name.isEmpty())
-            return fail(QStringLiteral("missing variable name after \"${\""));
-        if (raw[j] == u'}') {
-            i = j;
-            return substitute(name, nullptr, out);
-        }
-        if (raw[j] != u':' || j + 1 == n || raw[j + 1] != u'-')
-            return fail(QStringLiteral("bad variable reference \"${") + name + raw[j]
-                        + QStringLiteral("\" (expected \"}\" or \":-\")"));
-        // The default may itself hold ${...}: find the brace that closes ours.
-        const qsizetype defaultStart = j + 2;
-        int depth = 1;
-        for (j = defaultStart; j < n; ++j) {
-            if (raw[j] == u'{' && j > 0 && raw[j - 1] == u'$')
-                ++depth;
-            else if (raw[j] == u'}' && --depth == 0)
-                break;
-        }
-        if (j == n)
-            return fail(QStringLiteral("unterminated \"${") + name + QStringLiteral(":-\""));
-        i = j;
-        const QStringView defaultText = raw.mid(defaultStart, j - defaultStart);
-        return substitute(name, &defaultText, out);
-    }
-
-    bool substitute(const QString &name, const QStringView *defaultText, QString &out)
-    {
-        QString value;
-        bool found = false;
-        if (const Configuration::Entry *e = m_config.entry(kPaths, name)) {
-            const QString key = name.toLower();
-            const qsizetype loopStart = m_stack.indexOf(key);
-            if (loopStart >= 0) {
-                QStringList chain;
-                for (qsizetype k = loopStart; k < m_stack.size(); ++k)
-                    chain << u'$' + m_stack[k].toUpper();
-                chain << u'$' + key.toUpper();
-                return fail(QStringLiteral("variable loop in [PATHS]: ") + chain.join(QStringLiteral(" -> ")), false);
-            }
-            m_stack.push_back(key);
-            m_stackOrigins.push_back(e->origin);
-            if (!expand(e->rawValue, value))
-                return false;
-            m_stack.pop_back();
-            m_stackOrigins.pop_back();
-            found = true;
-        } else {
-            const QByteArray envName = name.toLatin1();
-            if (qEnvironmentVariableIsSet(envName.constData())) {
-                value = qEnvironmentVariable(envName.constData());
-                found = true;
-            }
-        }
-        if (defaultText && value.isEmpty())
-            return expand(*defaultText, out);
-        if (!found)
-            return fail(QStringLiteral("undefined variable $") + name);
-        out += value;
-        return true;
-    }
-
-    // A failure inside a [PATHS] value is reported against the option being
-    // read, so say which [PATHS] line really holds the bad text.
-    bool fail(const QString &reason, bool withContext = true)
-    {
-        m_error = reason;
-        if (withContext && !m_stack.isEmpty()) {
-            m_error += QStringLiteral(" in [PATHS] ") + m_stack.last().toUpper();
-            const QString where = m_stackOrigins.last().describe();
-            if (!where.isEmpty())
-                m_error += QStringLiteral(" (") + where + u')';
-        }
-        return false;
-    }
-
-    const Configuration &m_config;
-    QStringList m_stack; // lower-case [PATHS] names being expanded, outermost first
-    QList<ConfigOrigin> m_stackOrigins;
-    QString m_error;
-};
 
 // The typed accessors' errors read "OPTION: reason".
 ConfigError optionError(const Configuration::Entry &e, const QString &option, const QString &reason)
@@ -421,7 +278,7 @@ Result<bool, ConfigError> Configuration::boolean(const QString &section, const Q
 
 Result<QString, ConfigError> Configuration::expand(const QString &raw, const ConfigOrigin &origin) const
 {
-    Expander expander(*this);
+    VariableExpander expander(*this);
     QString out;
     if (!expander.expand(raw, out))
         return ConfigError{origin, expander.error()};
