@@ -97,10 +97,10 @@ INSERT INTO config_overlay (section, option, value) VALUES (:section3, :option3,
 )sql");
 
 // The rows withOverlay() would apply to the option (names compare as there).
-const QString UnsetOverlaySql = QStringLiteral(R"sql(
-DELETE FROM config_overlay
- WHERE lower(btrim(section)) = lower(:section) AND lower(btrim(option)) = lower(:option)
-)sql");
+const QString OverlayRowsWhere =
+    QStringLiteral(" WHERE lower(btrim(section)) = lower(:section) AND lower(btrim(option)) = lower(:option)");
+const QString CountOverlaySql = QStringLiteral("SELECT count(*) FROM config_overlay") + OverlayRowsWhere;
+const QString UnsetOverlaySql = QStringLiteral("DELETE FROM config_overlay") + OverlayRowsWhere;
 
 } // namespace
 
@@ -190,6 +190,20 @@ bool ControlStore::setOverlay(const OverlaySetting &setting)
 
 std::optional<bool> ControlStore::unsetOverlay(const OverlaySetting &setting)
 {
+    // Looked for first: the trigger notifies per statement, so a DELETE that
+    // removes nothing would still reload the graph, retiring every worker,
+    // for an `unset` that is refused.
+    QSqlQuery count(QSqlDatabase::database(m_connectionName, false));
+    count.prepare(CountOverlaySql);
+    count.bindValue(QStringLiteral(":section"), setting.section);
+    count.bindValue(QStringLiteral(":option"), setting.option);
+    if (!count.exec() || !count.next()) {
+        m_lastError = QStringLiteral("reading config_overlay (%1, %2) failed: ").arg(setting.section, setting.option)
+            + count.lastError().text().trimmed();
+        return std::nullopt;
+    }
+    if (count.value(0).toLongLong() == 0)
+        return false;
     QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
     if (!query.prepare(UnsetOverlaySql)) {
         m_lastError =

@@ -31,8 +31,8 @@ public:
     // names that way): its trigger's config_changed reloads the graph.
     bool setOverlay(const OverlaySetting &setting);
     // Removes the config_overlay rows that name the option (in any case, with
-    // blanks around it); false when there was none. Its trigger notifies
-    // config_changed either way.
+    // blanks around it), whose trigger's config_changed reloads the graph;
+    // false, and no statement that would notify, when there is none.
     std::optional<bool> unsetOverlay(const OverlaySetting &setting);
 
     QString lastError() const { return m_lastError; }

@@ -209,12 +209,17 @@ void tst_CtlSources::unsetWithoutARow()
     // A row of another stage stays where it is.
     QString out;
     QVERIFY(runAndReload({u"set"_s, u"ingest"_s, u"PARALLELISM"_s, u"2"_s}, &out));
+    const int before = reloads();
     const CtlRun run = runCtl(at() + arguments);
     QVERIFY2(run.finished && run.exitCode == exitCode, qPrintable(run.describe()));
     QVERIFY2(run.err.contains(error), qPrintable(run.err));
     QVERIFY(run.out.isEmpty());
     QCOMPARE(m_db->scalar(u"SELECT count(*) FROM config_overlay WHERE section = 'stage-ingest'"_s), 1);
     QCOMPARE(stage(u"ingest"_s)[u"sources"_s][u"PARALLELISM"_s].toString(), u"overlay"_s);
+    // Refused without a statement that notifies: no reload retires the
+    // workers for it, and the next overlay change is the only reload since.
+    QVERIFY(runAndReload({u"set"_s, u"ingest"_s, u"PARALLELISM"_s, u"3"_s}, &out));
+    QCOMPARE(reloads(), before + 1);
 }
 
 QTEST_GUILESS_MAIN(tst_CtlSources)
