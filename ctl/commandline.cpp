@@ -55,6 +55,7 @@ const QList<CommandSpec> &specs()
          {status, QStringLiteral("--ids"), limit, QStringLiteral("--max-age"), QStringLiteral("--reason"),
           QStringLiteral("--since")}},
         {cmd::Set, "set STAGE OPTION VALUE", 3, 3, true, {}},
+        {cmd::Unset, "unset STAGE OPTION", 2, 2, true, {}},
         {cmd::Reload, "reload", 0, 0, false, {}},
         {cmd::Metrics, "metrics", 0, 0, false, {}},
         {QLatin1StringView("top"), "top [--interval S]", 0, 0, false, {QStringLiteral("--interval")}},
@@ -157,6 +158,7 @@ QString CommandLine::usage()
         "    --since DURATION only the rows that reached the status within DURATION (10m, 2h, 30s)\n"
         "    --limit N        at most N rows (1 to 10000; default 1000)\n"
         "  set STAGE OPTION VALUE  write a config_overlay row (PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES)\n"
+        "  unset STAGE OPTION      remove that config_overlay row: the file's value or the default applies\n"
         "  reload             re-read config_overlay and start a claim round\n"
         "  metrics            the Prometheus text format\n"
         "  top                a live view: status and failures per stage, refreshed until q or Ctrl-C\n"
@@ -254,11 +256,13 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
         if (!id)
             return QStringLiteral("message: \"%1\" is not a message id").arg(positional.first().left(64));
         line.messageId = *id;
-    } else if (line.command == cmd::Set) {
+    } else if (line.command == cmd::Set || line.command == cmd::Unset) {
         line.option = positional.at(0).toUpper();
         if (!protocol::settableOptions().contains(line.option))
-            return QStringLiteral("set: OPTION is one of %1, not \"%2\"")
-                .arg(protocol::settableOptions().join(u", "), positional.at(0).left(64));
+            return QStringLiteral("%1: OPTION is one of %2, not \"%3\"")
+                .arg(line.command, protocol::settableOptions().join(u", "), positional.at(0).left(64));
+    }
+    if (line.command == cmd::Set) {
         const auto value = positiveInteger(positional.at(1));
         if (!value)
             return QStringLiteral("set: VALUE must be a whole number above zero, not \"%1\"")

@@ -39,7 +39,7 @@ struct CommandLine
     std::optional<QString> reason;  // requeue --reason
     bool all = false;               // messages --all: every page
     qint64 messageId = 0;           // message
-    QString option;                 // set: upper case
+    QString option;                 // set, unset: upper case
     qint64 value = 0;               // set
     bool idsFromStdin = false;      // requeue --ids -
     bool withIds = true;            // workers --no-ids

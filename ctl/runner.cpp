@@ -169,6 +169,16 @@ void Runner::run()
                       .arg(m_line.value));
         });
     }
+    if (command == cmd::Unset) {
+        QJsonObject arguments = stage;
+        arguments.insert(field::Option, m_line.option);
+        return ask(command, arguments, [this](const QJsonValue &r) {
+            print(r,
+                  QStringLiteral("%1: %2 removed from config_overlay; the file's value or the default applies once "
+                                 "the graph reloads\n")
+                      .arg(m_line.stage, m_line.option));
+        });
+    }
     if (command == cmd::Reload)
         return ask(command, {}, [this](const QJsonValue &r) {
             const ReloadSnapshot reload = protocol::reloadFromJson(r.toObject());

@@ -227,12 +227,30 @@ QString stages(const QJsonObject &result)
                  QStringLiteral("NEXT"), QStringLiteral("PROGRAM")});
     table.setTextColumns({0, 4, 5, 6, 7});
     const auto yesNo = [](bool flag) { return flag ? QStringLiteral("yes") : QStringLiteral("no"); };
+    // "2 (overlay)": what an operator set live outlasts restarts, so it must not pass for the file's.
+    QStringList live;
     for (const StageInfo &stage : protocol::stagesFromJson(result).stages) {
-        table.addRow({stage.name, QString::number(stage.parallelism), QString::number(stage.queueLimit),
-                      QString::number(stage.maxMessages), yesNo(stage.fuse), yesNo(stage.drained),
-                      stage.next.isEmpty() ? QStringLiteral("-") : stage.next.join(u' '), stage.program});
+        const auto shown = [&stage, &live](const QString &option, const QString &value) -> QString {
+            const OptionProvenance provenance = stage.sources.value(option);
+            if (provenance.source != OptionSource::Overlay)
+                return value;
+            live.append(QStringLiteral("  %1 %2 = %3; %4\n")
+                            .arg(stage.name, option, value,
+                                 provenance.fileValue ? QStringLiteral("the file says ") + *provenance.fileValue
+                                                      : QStringLiteral("the file has none (the default)")));
+            return value + QStringLiteral(" (overlay)");
+        };
+        table.addRow({stage.name, shown(QStringLiteral("PARALLELISM"), QString::number(stage.parallelism)),
+                      shown(QStringLiteral("QUEUE_LIMIT"), QString::number(stage.queueLimit)),
+                      shown(QStringLiteral("MAX_MESSAGES"), QString::number(stage.maxMessages)),
+                      shown(QStringLiteral("FUSE"), yesNo(stage.fuse)), yesNo(stage.drained),
+                      shown(QStringLiteral("NEXT"), stage.next.isEmpty() ? QStringLiteral("-") : stage.next.join(u' ')),
+                      shown(QStringLiteral("PROGRAM"), stage.program)});
     }
     QString text = table.render();
+    if (!live.isEmpty())
+        text += QStringLiteral("\nset live in config_overlay (pepsi-ctl unset STAGE OPTION removes one):\n")
+            + live.join(QString());
     // Every setting the daemon sends, by its name on the wire (a newer daemon's too).
     const QJsonObject settings = result.value(field::Settings).toObject();
     if (!settings.isEmpty()) {

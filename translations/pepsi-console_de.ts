@@ -1028,6 +1028,26 @@
         <source>PARALLELISM and QUEUE_LIMIT can be set here (the context menu) by root and the service account.</source>
         <translation>PARALLELISM und QUEUE_LIMIT lassen sich hier setzen (Kontextmenü), von root und dem Dienstkonto.</translation>
     </message>
+    <message>
+        <source>Set live (config_overlay); the file says %1.</source>
+        <translation>Im laufenden Betrieb gesetzt (config_overlay); die Datei sagt %1.</translation>
+    </message>
+    <message>
+        <source>Set live (config_overlay); the file has none, the default applies without it.</source>
+        <translation>Im laufenden Betrieb gesetzt (config_overlay); die Datei hat keinen Wert, ohne ihn gilt die Voreinstellung.</translation>
+    </message>
+    <message>
+        <source>From the configuration file.</source>
+        <translation>Aus der Konfigurationsdatei.</translation>
+    </message>
+    <message>
+        <source>The default: neither the file nor config_overlay sets it.</source>
+        <translation>Die Voreinstellung: weder die Datei noch config_overlay setzt den Wert.</translation>
+    </message>
+    <message>
+        <source>%1 (live)</source>
+        <translation>%1 (live)</translation>
+    </message>
 </context>
 <context>
     <name>pepsi::console::QueueModel</name>

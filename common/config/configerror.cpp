@@ -5,7 +5,7 @@ namespace pepsi {
 
 QString ConfigOrigin::describe() const
 {
-    if (!overlaySection.isEmpty() || !overlayOption.isEmpty()) {
+    if (isOverlay()) {
         // A stage that exists only in the overlay has no single row to blame
         // for a missing option: name just the section then.
         if (overlayOption.isEmpty())

@@ -16,6 +16,7 @@ struct ConfigOrigin
 
     static ConfigOrigin fromFile(const QString &file, int line) { return {file, line, {}, {}}; }
     static ConfigOrigin fromOverlay(const QString &section, const QString &option) { return {{}, 0, section, option}; }
+    bool isOverlay() const { return !overlaySection.isEmpty() || !overlayOption.isEmpty(); }
     // "pepsi.conf:12", "pepsi.conf", or "config_overlay (stage-enrich, PARALLELISM)"
     QString describe() const;
 };

@@ -109,7 +109,7 @@ Result<Configuration, ConfigError> Configuration::parse(const QByteArray &text, 
             return ConfigError{origin,
                                QStringLiteral("duplicate option ") + name.toUpper() + QStringLiteral(" in [") + section
                                    + QStringLiteral("] (first set on line ") + QString::number(it->origin.line) + u')'};
-        options.insert(key, Entry{value, origin});
+        options.insert(key, Entry{value, origin, std::nullopt});
     }
     return config;
 }
@@ -168,8 +168,13 @@ Configuration Configuration::withOverlay(const QList<OverlayRow> &rows) const
         // real option anyway.
         if (section.isEmpty() || option.isEmpty())
             continue;
-        result.m_sections[section].insert(
-            option, Entry{row.value.trimmed(), ConfigOrigin::fromOverlay(section, option.toUpper())});
+        QHash<QString, Entry> &options = result.m_sections[section];
+        const Entry *under = options.contains(option) ? &options[option] : nullptr;
+        std::optional<QString> fileValue =
+            under ? (under->origin.isOverlay() ? under->fileValue : under->rawValue) : std::optional<QString>();
+        options.insert(
+            option,
+            Entry{row.value.trimmed(), ConfigOrigin::fromOverlay(section, option.toUpper()), std::move(fileValue)});
         if (!result.m_sectionOrigins.contains(section))
             result.m_sectionOrigins.insert(section, ConfigOrigin::fromOverlay(section, {}));
     }

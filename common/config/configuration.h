@@ -31,6 +31,8 @@ public:
     {
         QString rawValue;
         ConfigOrigin origin;
+        // Under an overlay row: the file's raw value it replaced, if the file has one.
+        std::optional<QString> fileValue;
     };
 
     // The bounds of doc/quality.rst, "Limits": what a file or the overlay may

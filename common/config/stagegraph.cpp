@@ -154,6 +154,9 @@ Result<StageGraph, ConfigError> StageGraph::fromConfiguration(const Configuratio
         if (!stage)
             return stage.error();
         graph.m_stages << stage.value();
+        OptionSources &sources = graph.m_sources[stage->name];
+        for (const QString &option : stageOptions())
+            sources.insert(option, provenanceOf(config, section, option));
     }
 
     const QStringList names = graph.names();
@@ -172,6 +175,14 @@ Result<StageGraph, ConfigError> StageGraph::fromConfiguration(const Configuratio
         return nextError(config, kStagePrefix + cycle.first(),
                          QStringLiteral("cycle ") + cycle.join(QStringLiteral(" -> ")));
     return graph;
+}
+
+const QStringList &StageGraph::stageOptions()
+{
+    static const QStringList options{QStringLiteral("PROGRAM"),     QStringLiteral("PARALLELISM"),
+                                     QStringLiteral("QUEUE_LIMIT"), QStringLiteral("MAX_MESSAGES"),
+                                     QStringLiteral("NEXT"),        QStringLiteral("FUSE")};
+    return options;
 }
 
 const StageConfig *StageGraph::stage(const QString &name) const

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "config/configuration.h"
+#include "config/optionsource.h"
 #include "result.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -37,13 +39,22 @@ public:
     // Also refuses what Configuration::withOverlay refused (overlayError()).
     static Result<StageGraph, ConfigError> fromConfiguration(const Configuration &config);
 
+    // The options of a [stage-NAME] section that the dispatcher reads, as
+    // pepsi.conf spells them; any other belongs to the stage program.
+    static const QStringList &stageOptions();
+
     const QList<StageConfig> &stages() const { return m_stages; } // sorted by name
     const StageConfig *stage(const QString &name) const;
+    // Where each of stageOptions() of a stage took its value from. Kept beside
+    // the stages rather than in StageConfig: a value that moves from the file
+    // to an overlay row unchanged leaves the stage as it was.
+    OptionSources sources(const QString &name) const { return m_sources.value(name); }
     QStringList names() const;
     QStringList predecessors(const QString &name) const;
 
 private:
     QList<StageConfig> m_stages;
+    QHash<QString, OptionSources> m_sources;
 };
 
 } // namespace pepsi

@@ -51,6 +51,7 @@ inline constexpr Name Stats{"stats"};
 inline constexpr Name Status{"status"};
 inline constexpr Name Subscribe{"subscribe"};
 inline constexpr Name Unsubscribe{"unsubscribe"};
+inline constexpr Name Unset{"unset"};
 inline constexpr Name Version{"version"};
 inline constexpr Name Workers{"workers"};
 inline constexpr Name Reasons{"reasons"}; // a stage's failure reasons by count
@@ -238,6 +239,9 @@ inline constexpr Name Added{"added"};
 inline constexpr Name Removed{"removed"};
 inline constexpr Name Old{"old"};
 inline constexpr Name New{"new"};
+// stages: where each option's value comes from, and the file's value under an overlay row
+inline constexpr Name Sources{"sources"};
+inline constexpr Name FileValues{"file_values"};
 // last: from here on `Name` in this namespace is this field, not the type
 inline constexpr QLatin1StringView Name{"name"};
 } // namespace field
@@ -264,6 +268,10 @@ inline constexpr Name Socket{"socket"};       // the `reload` command
 inline constexpr Name Reconnect{"reconnect"}; // the database came back
 inline constexpr Name Signal{"signal"};       // SIGHUP
 inline constexpr Name Set{"set"};             // the `set` command's config_overlay write
+// a `stages` option's source (config/optionsource.h)
+inline constexpr Name File{"file"};
+inline constexpr Name Overlay{"overlay"};
+inline constexpr Name Default{"default"};
 } // namespace value
 
 } // namespace pepsi::protocol

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "config/optionsource.h"
+
 #include <QDateTime>
 #include <QList>
 #include <QMap>
@@ -227,6 +229,7 @@ struct StageInfo
     bool fuse = false;
     QStringList predecessors;
     bool drained = false;
+    OptionSources sources; // PROGRAM, PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES, NEXT, FUSE
 
     bool operator==(const StageInfo &) const = default;
 };

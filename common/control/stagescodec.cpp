@@ -20,11 +20,63 @@ QStringList namesFromJson(const QJsonValue &value)
     return names;
 }
 
+// {"sources": {"PARALLELISM": "overlay", ...}, "file_values": {"PARALLELISM": "4"}}:
+// the file's value only where an overlay row covers one.
+void addSources(QJsonObject &object, const OptionSources &sources)
+{
+    QJsonObject names;
+    QJsonObject fileValues;
+    for (auto it = sources.cbegin(); it != sources.cend(); ++it) {
+        names.insert(it.key(), optionSourceName(it->source));
+        if (it->fileValue)
+            fileValues.insert(it.key(), *it->fileValue);
+    }
+    object.insert(field::Sources, names);
+    object.insert(field::FileValues, fileValues);
+}
+
+OptionSources sourcesFromJson(const QJsonObject &object)
+{
+    OptionSources sources;
+    const QJsonObject names = object.value(field::Sources).toObject();
+    const QJsonObject fileValues = object.value(field::FileValues).toObject();
+    for (auto it = names.constBegin(); it != names.constEnd(); ++it) {
+        const auto source = optionSourceFromName(it.value().toString());
+        if (!source)
+            continue; // a newer daemon's word: no claim is better than a wrong one
+        const QJsonValue fileValue = fileValues.value(it.key());
+        sources.insert(it.key(), {*source, fileValue.isString() ? std::optional(fileValue.toString()) : std::nullopt});
+    }
+    return sources;
+}
+
 } // namespace
+
+QString optionSourceName(OptionSource source)
+{
+    switch (source) {
+    case OptionSource::Default:
+        return QString(value::Default);
+    case OptionSource::File:
+        return QString(value::File);
+    case OptionSource::Overlay:
+        return QString(value::Overlay);
+    }
+    return {};
+}
+
+std::optional<OptionSource> optionSourceFromName(const QString &name)
+{
+    for (const OptionSource source : {OptionSource::Default, OptionSource::File, OptionSource::Overlay}) {
+        if (optionSourceName(source) == name)
+            return source;
+    }
+    return std::nullopt;
+}
 
 QJsonObject toJson(const StageInfo &stage)
 {
-    return {
+    QJsonObject object{
         {field::Name, stage.name},
         {field::Program, stage.program},
         {field::Parallelism, stage.parallelism},
@@ -35,6 +87,8 @@ QJsonObject toJson(const StageInfo &stage)
         {field::Predecessors, QJsonArray::fromStringList(stage.predecessors)},
         {field::Drained, stage.drained},
     };
+    addSources(object, stage.sources);
+    return object;
 }
 
 StageInfo stageInfoFromJson(const QJsonObject &object)
@@ -49,6 +103,7 @@ StageInfo stageInfoFromJson(const QJsonObject &object)
     stage.fuse = object.value(field::Fuse).toBool();
     stage.predecessors = namesFromJson(object.value(field::Predecessors));
     stage.drained = object.value(field::Drained).toBool();
+    stage.sources = sourcesFromJson(object);
     return stage;
 }
 

@@ -4,10 +4,15 @@
 #include "control/snapshots.h"
 
 #include <QJsonObject>
+#include <optional>
 
 // The JSON of the `stages` reply (doc/control-protocol.rst), both ways, as
 // control/snapshotcodec.h does for the other snapshots.
 namespace pepsi::protocol {
+
+// "file", "overlay", "default"; nullopt for a name this side does not know.
+QString optionSourceName(OptionSource source);
+std::optional<OptionSource> optionSourceFromName(const QString &name);
 
 // The `stages` reply: {"stages": [...], "settings": {...}}.
 QJsonObject toJson(const StageInfo &stage);

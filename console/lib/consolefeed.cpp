@@ -127,6 +127,7 @@ void ConsoleFeed::onStatus(const StatusSnapshot &status)
 void ConsoleFeed::onStages(const StagesSnapshot &stages)
 {
     m_graph = PipelineGraph::fromStages(stages);
+    m_pools->applyStages(stages);
     Q_EMIT graphChanged();
 }
 

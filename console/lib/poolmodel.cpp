@@ -5,6 +5,7 @@
 #include "control/snapshotcodec.h"
 
 #include <QDateTime>
+#include <QFont>
 
 namespace pepsi::console {
 
@@ -56,6 +57,30 @@ void PoolModel::applyEvent(const QJsonObject &event)
     put(pool->stage, *pool);
 }
 
+void PoolModel::applyStages(const StagesSnapshot &stages)
+{
+    m_sources.clear();
+    for (const StageInfo &stage : stages.stages)
+        m_sources.insert(stage.name, stage.sources);
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, Parallelism), index(rowCount() - 1, QueueLimit));
+}
+
+QString PoolModel::sourceText(const OptionProvenance &provenance) const
+{
+    switch (provenance.source) {
+    case OptionSource::Overlay:
+        return provenance.fileValue
+            ? tr("Set live (config_overlay); the file says %1.").arg(*provenance.fileValue)
+            : tr("Set live (config_overlay); the file has none, the default applies without it.");
+    case OptionSource::File:
+        return tr("From the configuration file.");
+    case OptionSource::Default:
+        return tr("The default: neither the file nor config_overlay sets it.");
+    }
+    return {};
+}
+
 QString PoolModel::stateOf(const PoolSnapshot &pool)
 {
     if (pool.retired)
@@ -79,8 +104,25 @@ QVariant PoolModel::cell(const QString &key, const PoolSnapshot &pool, int colum
         return column == Stage || column == State ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (column == Stage)
         return role == Qt::DisplayRole || role == SortRole ? QVariant(key) : QVariant();
-    if (role == Qt::ToolTipRole && (column == Parallelism || column == QueueLimit))
-        return tr("PARALLELISM and QUEUE_LIMIT can be set here (the context menu) by root and the service account.");
+    if (column == Parallelism || column == QueueLimit) {
+        const auto sources = m_sources.constFind(key);
+        const std::optional<OptionProvenance> provenance = sources == m_sources.cend()
+            ? std::nullopt
+            : std::optional(sources->value(column == Parallelism ? u"PARALLELISM"_s : u"QUEUE_LIMIT"_s));
+        const int value = column == Parallelism ? pool.parallelism : pool.queueLimit;
+        if (role == Qt::ToolTipRole) {
+            const QString settable =
+                tr("PARALLELISM and QUEUE_LIMIT can be set here (the context menu) by root and the service account.");
+            return provenance ? sourceText(*provenance) + u'\n' + settable : settable;
+        }
+        if (role == Qt::DisplayRole && provenance && provenance->source == OptionSource::Overlay)
+            return tr("%1 (live)").arg(value);
+        if (role == Qt::FontRole && provenance && provenance->source == OptionSource::Overlay) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+    }
     if (column == State) {
         const QString state = stateOf(pool);
         if (role == SortRole)

@@ -2,8 +2,10 @@
 #include "app/configcheck.h"
 
 #include "config/dispatchsettings.h"
+#include "config/optionsource.h"
 #include "config/stagegraph.h"
 #include "control/protocol.h"
+#include "control/stagescodec.h"
 #include "core/pipelinecheck.h"
 #include "core/pipelineconfig.h"
 #include "storage/overlaystore.h"
@@ -30,13 +32,18 @@ QString withShortTimeout(const QString &database)
     return database + QStringLiteral(" connect_timeout=3");
 }
 
-QString source(const Configuration::Entry *entry)
+// The source as the `stages` reply names it, with the file's line, or what
+// the file says under an overlay row: "file pepsi.conf:7", "overlay; the file
+// says 4", "default".
+QString source(const Configuration &merged, const QString &section, const QString &option)
 {
-    if (!entry)
-        return QStringLiteral("default");
-    if (entry->origin.file.isEmpty())
-        return QStringLiteral("overlay");
-    return QStringLiteral("file ") + entry->origin.describe();
+    const OptionProvenance provenance = provenanceOf(merged, section, option);
+    QString text = protocol::optionSourceName(provenance.source);
+    if (provenance.source == OptionSource::File)
+        text += u' ' + merged.entry(section, option)->origin.describe();
+    else if (provenance.fileValue)
+        text += QStringLiteral("; the file says ") + *provenance.fileValue;
+    return text;
 }
 
 } // namespace
@@ -121,9 +128,7 @@ void ConfigCheck::describe(const Configuration &merged)
     const auto graph = StageGraph::fromConfiguration(merged);
     if (!graph)
         return;
-    const QStringList stageOptions{QStringLiteral("program"),     QStringLiteral("parallelism"),
-                                   QStringLiteral("queue_limit"), QStringLiteral("max_messages"),
-                                   QStringLiteral("next"),        QStringLiteral("fuse")};
+    const QStringList &stageOptions = StageGraph::stageOptions();
     for (const StageConfig &stage : graph->stages()) {
         const QString section = QStringLiteral("stage-") + stage.name;
         m_found << QStringLiteral("stage %1").arg(stage.name);
@@ -135,12 +140,12 @@ void ConfigCheck::describe(const Configuration &merged)
                                  stage.fuse ? QStringLiteral("yes") : QStringLiteral("no")};
         for (qsizetype i = 0; i < stageOptions.size(); ++i)
             m_found << QStringLiteral("  %1 = %2 (%3)")
-                           .arg(stageOptions[i].toUpper(), values[i], source(merged.entry(section, stageOptions[i])));
+                           .arg(stageOptions[i], values[i], source(merged, section, stageOptions[i]));
         for (const QString &option : merged.options(section))
-            if (!stageOptions.contains(option))
+            if (!stageOptions.contains(option.toUpper()))
                 m_found << QStringLiteral("  %1 = %2 (%3; for the stage program)")
                                .arg(option.toUpper(), merged.entry(section, option)->rawValue,
-                                    source(merged.entry(section, option)));
+                                    source(merged, section, option));
     }
     for (const StageConfig &stage : graph->stages())
         for (const QString &successor : stage.next)
@@ -149,7 +154,7 @@ void ConfigCheck::describe(const Configuration &merged)
         for (const QString &option : merged.options(section))
             m_found << QStringLiteral("[%1] %2 = %3 (%4)")
                            .arg(section, option.toUpper(), merged.entry(section, option)->rawValue,
-                                source(merged.entry(section, option)));
+                                source(merged, section, option));
 }
 
 void ConfigCheck::checkPrograms(const Configuration &merged, const QString &user)

@@ -203,6 +203,13 @@ const QList<CommandSpec> &commandTable()
          QStringLiteral("receive events (all, or the named ones)"),
          {{field::Events, ArgType::StringArray, false}},
          querycommands::subscribe},
+        {QString(cmd::Unset),
+         true,
+         QStringLiteral("remove the config_overlay row that set wrote; the file's value or the default applies again "
+                        "(the graph reloads)"),
+         {stageArg, {field::Option, ArgType::String, true}},
+         nullptr,
+         operatorcommands::unset},
         {QString(cmd::Unsubscribe), false, QStringLiteral("stop receiving events"), {}, querycommands::unsubscribe},
         {QString(cmd::Version),
          false,

@@ -162,28 +162,64 @@ std::optional<QString> settingError(const QString &stage, const QString &option,
     return std::nullopt;
 }
 
-void set(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+namespace {
+
+// The row `set` writes and `unset` removes, checked alike: a stage of the
+// graph in force, and an option `set` may write.
+Result<OverlaySetting, QString> overlayRow(QLatin1StringView command, const QJsonObject &request,
+                                           const StageGraph &graph)
 {
     const QString stage = request.value(field::Stage).toString();
     const QString option = request.value(field::Option).toString().trimmed().toUpper();
-    const QString value = valueText(request.value(field::Value)).trimmed();
-    const StageGraph graph = context.board.picture().graph;
     if (!graph.stage(stage))
-        return reply(fail(unknownStage(cmd::Set, stage, graph.names())));
+        return failure(unknownStage(command, stage, graph.names()));
     if (!protocol::settableOptions().contains(option))
-        return reply(
-            fail(QStringLiteral("'set': \"option\" must be one of %1, not \"%2\"")
-                     .arg(protocol::settableOptions().join(u", "), request.value(field::Option).toString().left(64))));
-    if (const auto bad = settingError(stage, option, value))
+        return failure(QStringLiteral("'%1': \"option\" must be one of %2, not \"%3\"")
+                           .arg(command, protocol::settableOptions().join(u", "),
+                                request.value(field::Option).toString().left(64)));
+    return OverlaySetting{QStringLiteral("stage-") + stage, option, std::nullopt};
+}
+
+// Writes or removes the row; the reply names the stage, the option and the value written.
+void changeOverlay(QLatin1StringView command, const QString &stage, const OverlaySetting &row, CommandContext &context,
+                   const ReplyFunction &reply)
+{
+    context.port.set(row, context.peer.uid, context.connection,
+                     [reply, command, stage, row](const Result<bool, QString> &changed) {
+                         if (!changed)
+                             return reply(fail(QStringLiteral("'%1': ").arg(command) + changed.error()));
+                         if (!*changed)
+                             return reply(fail(QStringLiteral("'%1': config_overlay has no %2 row for stage %3; "
+                                                              "nothing was removed")
+                                                   .arg(command, row.option, stage)));
+                         QJsonObject result{{field::Stage, stage}, {field::Option, row.option}};
+                         if (row.value)
+                             result.insert(field::Value, *row.value);
+                         reply(QJsonValue(result));
+                     });
+}
+
+} // namespace
+
+void set(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    const QString stage = request.value(field::Stage).toString();
+    auto row = overlayRow(cmd::Set, request, context.board.picture().graph);
+    if (!row)
+        return reply(fail(row.error()));
+    const QString value = valueText(request.value(field::Value)).trimmed();
+    if (const auto bad = settingError(stage, row->option, value))
         return reply(fail(*bad));
-    const OverlaySetting setting{QStringLiteral("stage-") + stage, option, value};
-    context.port.set(
-        setting, context.peer.uid, context.connection,
-        [reply, stage, option, value](const Result<bool, QString> &written) {
-            if (!written)
-                return reply(fail(QStringLiteral("'set': ") + written.error()));
-            reply(QJsonValue(QJsonObject{{field::Stage, stage}, {field::Option, option}, {field::Value, value}}));
-        });
+    row.value().value = value;
+    changeOverlay(cmd::Set, stage, row.value(), context, reply);
+}
+
+void unset(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply)
+{
+    const auto row = overlayRow(cmd::Unset, request, context.board.picture().graph);
+    if (!row)
+        return reply(fail(row.error()));
+    changeOverlay(cmd::Unset, request.value(field::Stage).toString(), row.value(), context, reply);
 }
 
 void metrics(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)

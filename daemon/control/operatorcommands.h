@@ -4,9 +4,10 @@
 #include "control/commandtable.h"
 
 // The operator's commands (doc/control-protocol.rst):
-// `messages`, `reasons`, `message`, `set` and `metrics`, each answered off
-// the dispatch loop. A page of `messages` or `reasons` holds as many rows as
-// fit in the reply's line, never more than asked. Their arguments' types are already checked (commandTable()).
+// `messages`, `reasons`, `message`, `set`, `unset` and `metrics`, each
+// answered off the dispatch loop. A page of `messages` or `reasons` holds as
+// many rows as fit in the reply's line, never more than asked. Their
+// arguments' types are already checked (commandTable()).
 namespace pepsi::operatorcommands {
 
 void messages(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
@@ -15,6 +16,8 @@ void messages(const QJsonObject &request, CommandContext &context, const ReplyFu
 void reasons(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 void message(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 void set(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
+// Removes the config_overlay row `set` wrote; refused when there is none.
+void unset(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 void metrics(const QJsonObject &request, CommandContext &context, const ReplyFunction &reply);
 // What narrows a `messages` or `reasons` reply that passed the line limit (CommandSpec::narrowedBy).
 QString messagesNarrowing(const QJsonObject &request);

@@ -64,7 +64,8 @@ StageInfo stageInfo(const DispatchPicture &now, const StageConfig &stage)
             stage.next,
             stage.fuse,
             now.graph.predecessors(stage.name),
-            now.isDrained(stage.name)};
+            now.isDrained(stage.name),
+            now.graph.sources(stage.name)};
 }
 
 SettingsSnapshot settingsSnapshot(const DispatchSettings &settings)

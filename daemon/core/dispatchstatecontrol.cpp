@@ -102,10 +102,18 @@ void DispatchState::writeSetting(const OverlaySetting &setting, uint uid, Answer
     ++m_setsUnheard;
     // Logged whatever the asker does meanwhile: the row is written either way.
     m_operator->setOverlay(setting, this, [this, setting, uid, answer](Result<bool, QString> written) {
-        if (written) {
-            qCInfo(lcMain).noquote() << QStringLiteral(
-                                            "config_overlay (%1, %2) set to %3 on the control socket by uid %4")
-                                            .arg(setting.section, setting.option, setting.value)
+        if (written && !*written) {
+            // No row to remove: nothing was deleted, so no notification comes.
+            m_setsUnheard = std::max(0, m_setsUnheard - 1);
+            qCInfo(lcMain).noquote() << QStringLiteral("config_overlay (%1, %2) not removed on the control socket by "
+                                                       "uid %3: no such row")
+                                            .arg(setting.section, setting.option)
+                                            .arg(uid);
+        } else if (written) {
+            const QString change =
+                !setting.value ? QStringLiteral("removed") : QStringLiteral("set to ") + *setting.value;
+            qCInfo(lcMain).noquote() << QStringLiteral("config_overlay (%1, %2) %3 on the control socket by uid %4")
+                                            .arg(setting.section, setting.option, change)
                                             .arg(uid);
         } else {
             // Nothing was written, so no notification comes of it.

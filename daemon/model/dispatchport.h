@@ -47,8 +47,10 @@ public:
     void resume(const QString &stage, uint uid, QObject *asker, Answer<bool> answer);
     // Off the dispatch loop, in order with the operator's queries.
     void requeue(const RequeueRequest &request, uint uid, QObject *asker, Answer<RequeueOutcome> answer);
-    // Writes one config_overlay row (already validated), off the dispatch
-    // loop; its config_changed reloads the graph as any overlay change does.
+    // Writes one config_overlay row (already validated), or removes it when
+    // the setting has no value, off the dispatch loop; its config_changed
+    // reloads the graph as any overlay change does. The answer says whether
+    // a row changed: false only for a removal that found no row.
     void set(const OverlaySetting &setting, uint uid, QObject *asker, Answer<bool> answer);
 
 Q_SIGNALS:

@@ -64,12 +64,12 @@ struct MessagesRequest
     bool reasons = false;
 };
 
-// `set`: one [stage-NAME] option in config_overlay, already validated.
+// `set` and `unset`: one [stage-NAME] option in config_overlay, already validated.
 struct OverlaySetting
 {
-    QString section; // "stage-enrich"
-    QString option;  // "PARALLELISM"
-    QString value;   // "8"
+    QString section;              // "stage-enrich"
+    QString option;               // "PARALLELISM"
+    std::optional<QString> value; // "8"; nothing: remove the row (`unset`)
 };
 
 // Something that happened, for subscribers (doc/control-protocol.rst, Events):

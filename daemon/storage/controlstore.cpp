@@ -101,6 +101,12 @@ INSERT INTO config_overlay (section, option, value) VALUES (:section3, :option3,
     ON CONFLICT (section, option) DO UPDATE SET value = excluded.value
 )sql");
 
+// The rows withOverlay() would apply to the option (names compare as there).
+const QString OverlayRowsWhere =
+    QStringLiteral(" WHERE lower(btrim(section)) = lower(:section) AND lower(btrim(option)) = lower(:option)");
+const QString CountOverlaySql = QStringLiteral("SELECT count(*) FROM config_overlay") + OverlayRowsWhere;
+const QString UnsetOverlaySql = QStringLiteral("DELETE FROM config_overlay") + OverlayRowsWhere;
+
 } // namespace
 
 ControlStore::ControlStore(QString connectionName)
@@ -182,13 +188,45 @@ bool ControlStore::setOverlay(const OverlaySetting &setting)
         query.bindValue(QLatin1StringView(name), setting.section);
     for (const char *name : {":option", ":option2", ":option3"})
         query.bindValue(QLatin1StringView(name), setting.option);
-    query.bindValue(QStringLiteral(":value"), setting.value);
+    query.bindValue(QStringLiteral(":value"), setting.value.value_or(QString()));
     if (!query.exec()) {
         m_lastError = QStringLiteral("writing config_overlay (%1, %2) failed: ").arg(setting.section, setting.option)
             + query.lastError().text().trimmed();
         return false;
     }
     return true;
+}
+
+std::optional<bool> ControlStore::unsetOverlay(const OverlaySetting &setting)
+{
+    // Looked for first: the trigger notifies per statement, so a DELETE that
+    // removes nothing would still reload the graph, retiring every worker,
+    // for an `unset` that is refused.
+    QSqlQuery count(QSqlDatabase::database(m_connectionName, false));
+    count.prepare(CountOverlaySql);
+    count.bindValue(QStringLiteral(":section"), setting.section);
+    count.bindValue(QStringLiteral(":option"), setting.option);
+    if (!count.exec() || !count.next()) {
+        m_lastError = QStringLiteral("reading config_overlay (%1, %2) failed: ").arg(setting.section, setting.option)
+            + count.lastError().text().trimmed();
+        return std::nullopt;
+    }
+    if (count.value(0).toLongLong() == 0)
+        return false;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName, false));
+    if (!query.prepare(UnsetOverlaySql)) {
+        m_lastError =
+            QStringLiteral("preparing the config_overlay removal failed: ") + query.lastError().text().trimmed();
+        return std::nullopt;
+    }
+    query.bindValue(QStringLiteral(":section"), setting.section);
+    query.bindValue(QStringLiteral(":option"), setting.option);
+    if (!query.exec()) {
+        m_lastError = QStringLiteral("removing config_overlay (%1, %2) failed: ").arg(setting.section, setting.option)
+            + query.lastError().text().trimmed();
+        return std::nullopt;
+    }
+    return query.numRowsAffected() > 0;
 }
 
 } // namespace pepsi

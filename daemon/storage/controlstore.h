@@ -12,7 +12,7 @@ namespace pepsi {
 // must read indexes only, never the history of done rows.
 extern const QString QueueCountsSql;
 
-// The statements behind the control socket's `queues`, `requeue` and `set`,
+// The statements behind the control socket's `queues`, `requeue`, `set` and `unset`,
 // on the operator connection (storage/operatorthread.h). Each is a single
 // autocommit statement with bounded work.
 class ControlStore
@@ -30,6 +30,10 @@ public:
     // option in another case or with blanks around it (the overlay compares
     // names that way): its trigger's config_changed reloads the graph.
     bool setOverlay(const OverlaySetting &setting);
+    // Removes the config_overlay rows that name the option (in any case, with
+    // blanks around it), whose trigger's config_changed reloads the graph;
+    // false, and no statement that would notify, when there is none.
+    std::optional<bool> unsetOverlay(const OverlaySetting &setting);
 
     QString lastError() const { return m_lastError; }
 

@@ -183,6 +183,8 @@ void OperatorThread::setOverlay(const OverlaySetting &setting, QObject *context,
     submit<bool>(
         [setting](OperatorWorker &worker) {
             return worker.ask(worker.store(), [&setting](ControlStore &store) {
+                if (!setting.value)
+                    return store.unsetOverlay(setting);
                 return store.setOverlay(setting) ? std::optional(true) : std::nullopt;
             });
         },

@@ -48,6 +48,7 @@ public:
     void messages(const MessagesRequest &request, QObject *context, Done<MessagePage> done) override;
     // An error naming the id when there is no such row.
     void message(qint64 id, QObject *context, Done<MessageDetail> done) override;
+    // Writes the row, or removes it for a setting without a value (false: there was none).
     void setOverlay(const OverlaySetting &setting, QObject *context, Done<bool> done);
     // The dispatcher is stopping: jobs not yet begun are answered with an
     // error instead of touching the database (a requeue after a stop began

@@ -160,7 +160,7 @@ void FakeDispatch::message(qint64 id, QObject *, Answer<MessageDetail> answer)
 
 void FakeDispatch::writeSetting(const OverlaySetting &setting, uint uid, Answer<bool> answer)
 {
-    m_calls << u"set %1 %2 %3 %4"_s.arg(setting.section, setting.option, setting.value).arg(uid);
+    m_calls << u"set %1 %2 %3 %4"_s.arg(setting.section, setting.option, setting.value.value_or(u"(unset)"_s)).arg(uid);
     answer(true);
 }
 

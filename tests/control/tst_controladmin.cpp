@@ -111,6 +111,7 @@ void tst_ControlAdmin::adminRefused_data()
     QTest::newRow("resume") << R"({"cmd":"resume","stage":"enrich"})"_ba;
     QTest::newRow("requeue") << R"({"cmd":"requeue","stage":"enrich","status":"failed"})"_ba;
     QTest::newRow("set") << R"({"cmd":"set","stage":"enrich","option":"PARALLELISM","value":2})"_ba;
+    QTest::newRow("unset") << R"({"cmd":"unset","stage":"enrich","option":"PARALLELISM"})"_ba;
 }
 
 void tst_ControlAdmin::adminRefused()
@@ -157,11 +158,14 @@ void tst_ControlAdmin::adminCommandsReachTheDaemon()
                  .value(u"ok"_s)
                  .toBool(),
              true);
-    QCOMPARE(m_daemon->dispatch().m_calls,
-             QStringList({u"drain enrich "_s + uid, u"resume enrich "_s + uid, u"reload "_s + uid,
-                          u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s,
-                          u"requeue enrich failed "_s + uid + u" ids= age=600000 limit=1000 reason=status 3: x"_s,
-                          u"set stage-score MAX_MESSAGES 50 "_s + uid}));
+    QCOMPARE(client.request(R"({"cmd":"unset","stage":"score","option":"max_messages"})"_ba).value(u"result"_s),
+             QJsonObject({{u"stage"_s, u"score"_s}, {u"option"_s, u"MAX_MESSAGES"_s}}));
+    QCOMPARE(
+        m_daemon->dispatch().m_calls,
+        QStringList({u"drain enrich "_s + uid, u"resume enrich "_s + uid, u"reload "_s + uid,
+                     u"requeue enrich failed "_s + uid + u" ids=4,5 age=60000 limit=7"_s,
+                     u"requeue enrich failed "_s + uid + u" ids= age=600000 limit=1000 reason=status 3: x"_s,
+                     u"set stage-score MAX_MESSAGES 50 "_s + uid, u"set stage-score MAX_MESSAGES (unset) "_s + uid}));
 }
 
 void tst_ControlAdmin::adminRequestIsLoggedCut()

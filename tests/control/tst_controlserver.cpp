@@ -154,8 +154,8 @@ void tst_ControlServer::everyCommandIsInHelp()
     QCOMPARE(names,
              QStringList({u"drain"_s, u"help"_s, u"message"_s, u"messages"_s, u"metrics"_s, u"queues"_s, u"reasons"_s,
                           u"reload"_s, u"requeue"_s, u"resume"_s, u"set"_s, u"stages"_s, u"stats"_s, u"status"_s,
-                          u"subscribe"_s, u"unsubscribe"_s, u"version"_s, u"workers"_s}));
-    QCOMPARE(admin, QStringList({u"drain"_s, u"reload"_s, u"requeue"_s, u"resume"_s, u"set"_s}));
+                          u"subscribe"_s, u"unset"_s, u"unsubscribe"_s, u"version"_s, u"workers"_s}));
+    QCOMPARE(admin, QStringList({u"drain"_s, u"reload"_s, u"requeue"_s, u"resume"_s, u"set"_s, u"unset"_s}));
     // Every command answers something other than "unknown command".
     for (const QString &name : std::as_const(names)) {
         const QJsonObject reply = client.request(QJsonObject{{u"cmd"_s, name}});

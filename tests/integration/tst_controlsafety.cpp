@@ -98,15 +98,17 @@ void tst_ControlSafety::adminRefusedToOtherUsers()
     QCOMPARE(::chmod(QFile::encodeName(QFileInfo(socket).absolutePath()).constData(), 0755), 0);
     QCOMPARE(::chmod(QFile::encodeName(socket).constData(), 0666), 0);
 
-    const QStringList admin{uR"({"id":"r","cmd":"reload"})"_s, uR"({"id":"d","cmd":"drain","stage":"a"})"_s,
+    const QStringList admin{uR"({"id":"r","cmd":"reload"})"_s,
+                            uR"({"id":"d","cmd":"drain","stage":"a"})"_s,
                             uR"({"id":"u","cmd":"resume","stage":"a"})"_s,
                             uR"({"id":"q","cmd":"requeue","stage":"a","status":"failed"})"_s,
-                            uR"({"id":"s","cmd":"set","stage":"a","option":"PARALLELISM","value":2})"_s};
+                            uR"({"id":"s","cmd":"set","stage":"a","option":"PARALLELISM","value":2})"_s,
+                            uR"({"id":"x","cmd":"unset","stage":"a","option":"PARALLELISM"})"_s};
     const QList<QJsonObject> replies =
         runAs("pepsi-test", socket, admin + QStringList{uR"({"cmd":"version"})"_s, uR"({"cmd":"status"})"_s});
-    QCOMPARE(replies.size(), 7);
+    QCOMPARE(replies.size(), 8);
     const uint testUid = uidOf("pepsi-test");
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 6; ++i) {
         QCOMPARE(replies[i].value(u"ok"_s).toBool(), false);
         const QString error = replies[i].value(u"error"_s).toString();
         QVERIFY2(error.startsWith(u"permission denied: '"_s)
@@ -115,12 +117,12 @@ void tst_ControlSafety::adminRefusedToOtherUsers()
                              .arg(testUid)),
                  qPrintable(error));
     }
-    QCOMPARE(replies[5].value(u"result"_s)[u"peer"_s][u"admin"_s].toBool(), false);
-    QCOMPARE(uint(replies[5].value(u"result"_s)[u"peer"_s][u"uid"_s].toInteger()), testUid);
-    QCOMPARE(replies[6].value(u"ok"_s).toBool(), true);
-    QCOMPARE(replies[6].value(u"result"_s)[u"stages"_s][u"a"_s][u"drained"_s].toBool(), false);
+    QCOMPARE(replies[6].value(u"result"_s)[u"peer"_s][u"admin"_s].toBool(), false);
+    QCOMPARE(uint(replies[6].value(u"result"_s)[u"peer"_s][u"uid"_s].toInteger()), testUid);
+    QCOMPARE(replies[7].value(u"ok"_s).toBool(), true);
+    QCOMPARE(replies[7].value(u"result"_s)[u"stages"_s][u"a"_s][u"drained"_s].toBool(), false);
     QCOMPARE(m_db->scalar(u"SELECT count(*) FROM config_overlay"_s), 0); // set wrote nothing
-    for (const QString &command : {u"reload"_s, u"drain"_s, u"resume"_s, u"requeue"_s, u"set"_s})
+    for (const QString &command : {u"reload"_s, u"drain"_s, u"resume"_s, u"requeue"_s, u"set"_s, u"unset"_s})
         QVERIFY(daemon.waitForLog(QRegularExpression(u"refused %1 to uid %2 pid \\d+"_s.arg(command).arg(testUid))));
 
     // The service account itself may.

@@ -70,6 +70,8 @@ void tst_CtlCommandLine::accepted_data()
         << u"requeue"_s << u"a"_s << u"status=timeout stdin limit=10000 maxage=3600000"_s;
     QTest::newRow("set, option any case")
         << QStringList{u"set"_s, u"a"_s, u"parallelism"_s, u"8"_s} << u"set"_s << u"a"_s << u"PARALLELISM=8"_s;
+    QTest::newRow("unset, option any case")
+        << QStringList{u"unset"_s, u"a"_s, u"queue_limit"_s} << u"unset"_s << u"a"_s << u"QUEUE_LIMIT=0"_s;
     QTest::newRow("reload") << QStringList{u"reload"_s} << u"reload"_s << QString() << u""_s;
     QTest::newRow("metrics") << QStringList{u"metrics"_s} << u"metrics"_s << QString() << u""_s;
     QTest::newRow("top") << QStringList{u"top"_s} << u"top"_s << QString() << u""_s;
@@ -175,6 +177,10 @@ void tst_CtlCommandLine::refused_data()
                                         << u"set: OPTION is one of PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES"_s;
     QTest::newRow("set value") << QStringList{u"set"_s, u"a"_s, u"PARALLELISM"_s, u"many"_s}
                                << u"set: VALUE must be a whole number above zero"_s;
+    QTest::newRow("unset unknown option") << QStringList{u"unset"_s, u"a"_s, u"NEXT"_s}
+                                          << u"unset: OPTION is one of PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES"_s;
+    QTest::newRow("unset a value") << QStringList{u"unset"_s, u"a"_s, u"PARALLELISM"_s, u"2"_s}
+                                   << u"unset: unexpected argument \"2\""_s;
     QTest::newRow("unknown event") << QStringList{u"events"_s, u"boom"_s} << u"events: unknown event \"boom\""_s;
     QTest::newRow("top too often") << QStringList{u"top"_s, u"--interval"_s, u"0.05"_s}
                                    << u"top: --interval is a time of at least 0.1 s"_s;

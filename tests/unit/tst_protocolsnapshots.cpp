@@ -272,7 +272,8 @@ void TestProtocolSnapshots::wireNames_data()
     const QJsonObject stages = wire(toJson(StagesSnapshot{{StageInfo{}}, {}}));
     QTest::newRow("stages") << QJsonValue(stages) << u"settings stages"_s;
     QTest::newRow("stage") << stages[u"stages"_s][0]
-                           << u"drained fuse max_messages name next parallelism predecessors program queue_limit"_s;
+                           << u"drained file_values fuse max_messages name next parallelism predecessors program "
+                              "queue_limit sources"_s;
     QTest::newRow("settings") << stages[u"settings"_s]
                               << u"config_file db_pool_size max_runtime_ms poll_interval_ms stats_interval_ms "
                                  "tempfail_delay_ms worker_idle_timeout_ms"_s;
@@ -296,8 +297,9 @@ void TestProtocolSnapshots::wireNames()
 void TestProtocolSnapshots::stagesAndTick()
 {
     StagesSnapshot stages{
-        {StageInfo{u"enrich"_s, u"/usr/lib/pepsi/enrich"_s, 4, 4, 1000, {u"score"_s}, false, {u"ingest"_s}, true}},
+        {StageInfo{u"enrich"_s, u"/usr/lib/pepsi/enrich"_s, 4, 4, 1000, {u"score"_s}, false, {u"ingest"_s}, true, {}}},
         SettingsSnapshot{300000, 5000, 30000, 60000, 30000, 8, u"/etc/pepsi/pepsi.conf"_s}};
+    stages.stages[0].sources = {{u"PARALLELISM"_s, {OptionSource::Overlay, u"8"_s}}, {u"FUSE"_s, {}}};
     QCOMPARE(stagesFromJson(wire(toJson(stages))), stages);
     stages.settings.configFile.clear(); // none: null, not ""
     QVERIFY(wire(toJson(stages))[u"settings"_s][u"config_file"_s].isNull());

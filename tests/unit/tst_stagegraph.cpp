@@ -7,6 +7,7 @@ using pepsi::Configuration;
 using pepsi::OverlayRow;
 using pepsi::StageConfig;
 using pepsi::StageGraph;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -62,6 +63,7 @@ private Q_SLOTS:
     void emptyGraph();
     void stageProgramOptionsAreKept();
     void overlayAddsAndOverrides();
+    void sourcesBesideTheValues();
     void errors_data();
     void errors();
 };
@@ -132,6 +134,28 @@ void TestStageGraph::overlayAddsAndOverrides()
     QCOMPARE(graph->stages(),
              (QList<StageConfig>{stage("a", "a", 6, 4, 1000, {QStringLiteral("b")}, false),
                                  stage("b", "/bin/b", 4, 4, 1000, {}, false)}));
+}
+
+void TestStageGraph::sourcesBesideTheValues()
+{
+    using pepsi::OptionSource;
+    // Two rows naming one option: the file's value is still what lies under them.
+    const auto graph = graphFrom("[stage-a]\nPROGRAM = a\nPARALLELISM = 2\nFUSE = yes\n",
+                                 {QStringLiteral("stage-a|PARALLELISM|5"), QStringLiteral("stage-a| parallelism |6"),
+                                  QStringLiteral("stage-a|QUEUE_LIMIT|8"), QStringLiteral("stage-b|PROGRAM|/bin/b")});
+    QVERIFY2(graph.ok(), qPrintable(graph.ok() ? QString() : graph.error().toString()));
+    const pepsi::OptionSources a = graph->sources(QStringLiteral("a"));
+    QCOMPARE(a.keys(),
+             (QStringList{u"FUSE"_s, u"MAX_MESSAGES"_s, u"NEXT"_s, u"PARALLELISM"_s, u"PROGRAM"_s, u"QUEUE_LIMIT"_s}));
+    QCOMPARE(a.value(u"PROGRAM"_s), (pepsi::OptionProvenance{OptionSource::File, std::nullopt}));
+    QCOMPARE(a.value(u"FUSE"_s), (pepsi::OptionProvenance{OptionSource::File, std::nullopt}));
+    QCOMPARE(a.value(u"PARALLELISM"_s), (pepsi::OptionProvenance{OptionSource::Overlay, u"2"_s}));
+    QCOMPARE(a.value(u"QUEUE_LIMIT"_s), (pepsi::OptionProvenance{OptionSource::Overlay, std::nullopt}));
+    QCOMPARE(a.value(u"MAX_MESSAGES"_s), (pepsi::OptionProvenance{OptionSource::Default, std::nullopt}));
+    QCOMPARE(graph->sources(QStringLiteral("b")).value(u"PROGRAM"_s).source, OptionSource::Overlay);
+    QCOMPARE(graph->sources(QStringLiteral("b")).value(u"NEXT"_s).source, OptionSource::Default);
+    // Where a value comes from is not part of the stage: the same values compare equal.
+    QCOMPARE(graph->stages().first(), stage("a", "a", 5, 8, 1000, {}, true)); // rows apply in (section, option) order
 }
 
 void TestStageGraph::errors_data()
