@@ -1298,8 +1298,8 @@
         <translation>%1 anhalten</translation>
     </message>
     <message>
-        <source>Stage %1 is failing now: %2 % of its runs in the last %3 s failed (%4). Requeued messages will probably fail again.</source>
-        <translation>Stufe %1 schlägt gerade fehl: %2 % ihrer Läufe der letzten %3 s sind fehlgeschlagen (%4). Erneut eingereihte Nachrichten werden wahrscheinlich wieder fehlschlagen.</translation>
+        <source>Stage %1 is failing now: %2 % of its runs in the last 10 s failed (%3). Requeued messages will probably fail again.</source>
+        <translation>Stufe %1 schlägt gerade fehl: %2 % ihrer Läufe der letzten 10 s sind fehlgeschlagen (%3). Erneut eingereihte Nachrichten werden wahrscheinlich wieder fehlschlagen.</translation>
     </message>
     <message>
         <source>The daemon moves at most %L1 at a time: the console asks in batches until that many are moved.</source>
@@ -1405,8 +1405,8 @@
         <translation>%1 (%2 %)</translation>
     </message>
     <message>
-        <source>The failed part of the 10-second rate: failures, timeouts and crashes made up this share of the runs that ended in the last %1 s. Highlighted from %2 %.</source>
-        <translation>Der fehlgeschlagene Teil der 10-Sekunden-Rate: Fehler, Zeitüberschreitungen und Abstürze machten diesen Anteil der Läufe aus, die in den letzten %1 s endeten. Hervorgehoben ab %2 %.</translation>
+        <source>The failed part of the 10-second rate: failures, timeouts and crashes made up this share of the runs that ended in the last 10 s, as the daemon counts them. Highlighted while the daemon says the stage is failing.</source>
+        <translation>Der fehlgeschlagene Teil der 10-Sekunden-Rate: Fehler, Zeitüberschreitungen und Abstürze machten diesen Anteil der Läufe aus, die in den letzten 10 s endeten, wie der Daemon sie zählt. Hervorgehoben, solange der Daemon die Stufe als fehlschlagend meldet.</translation>
     </message>
 </context>
 <context>

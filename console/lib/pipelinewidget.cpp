@@ -92,11 +92,11 @@ QStringList PipelineWidget::lines(const QString &stage) const
     const double failing = m_throughput ? m_throughput->failureRate(stage) : 0;
     const double rate = stats.rate10s;
     // One figure a line: a box is narrow, and German words are long.
-    if (m_throughput && m_throughput->isFailureShareKnown(stage)) {
+    if (m_throughput && m_throughput->contains(stage)) {
         out << tr("done %1").arg(formatRate(qMax(0.0, rate - failing)));
         out << tr("failing %1").arg(formatRate(failing));
     } else {
-        out << tr("done ?") << tr("failing ?"); // the first seconds: one snapshot cannot tell
+        out << tr("done ?") << tr("failing ?"); // no statistics of the stage yet
     }
     out << (counted ? tr("failed %L1").arg(queue.failed) : tr("failed ?"));
     out << (counted ? tr("timed out %L1").arg(queue.timeout) : tr("timed out ?"));

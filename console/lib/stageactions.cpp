@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "stageactions.h"
 
+#include "control/failurecodec.h"
 #include "control/protocol.h"
 
 #include "consolefeed.h"
@@ -12,7 +13,6 @@
 #include <QAction>
 #include <QIcon>
 #include <QJsonArray>
-#include <QLocale>
 #include <QMessageBox>
 #include <algorithm>
 #include <limits>
@@ -175,11 +175,10 @@ QString StageActions::failingWarning(const QString &stage) const
                   nullptr, int(std::min<qint64>(inARow, std::numeric_limits<int>::max())))
             .arg(stage);
     }
-    return tr("Stage %1 is failing now: %2 % of its runs in the last %3 s failed (%4). Requeued messages will "
+    return tr("Stage %1 is failing now: %2 % of its runs in the last 10 s failed (%3). Requeued messages will "
               "probably fail again.")
         .arg(stage)
-        .arg(QLocale().toString(100.0 * throughput->failureShare(stage), 'f', 0))
-        .arg(ThroughputModel::FailureWindowSeconds)
+        .arg(protocol::failurePercent(throughput->failureShare(stage)))
         .arg(formatRate(throughput->failureRate(stage)));
 }
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "throughputmodel.h"
 
+#include "control/failurecodec.h"
 #include "control/protocol.h"
-
-#include <QLocale>
 
 namespace pepsi::console {
 
@@ -12,40 +11,20 @@ namespace event = protocol::event;
 namespace field = protocol::field;
 
 namespace {
-// The 10-second rate's failed part. The share, not a rate of its own: both
+// The 10-second rate's failed part: the daemon's share, not a rate of its own: both
 // parts then move with the rate the ticks bring every second, and a burst (a
 // requeue into a stage that fails them all) is not drawn as runs that went
 // well while the snapshots catch up.
-double failedPart(const ThroughputRow &row) { return row.stats.rate10s * row.failShare; }
+double failedPart(const ThroughputRow &row) { return row.stats.rate10s * row.stats.failureShare; }
 
 qint64 failedOf(const StageStatsSnapshot &stats) { return stats.failures + stats.timeouts + stats.crashes; }
 } // namespace
 
 void ThroughputModel::applyStatus(const StatusSnapshot &status)
 {
-    const QDateTime time = status.time.isValid() ? status.time : QDateTime::currentDateTimeUtc();
-    const QDateTime horizon = time.addSecs(-FailureWindowSeconds);
     QMap<QString, ThroughputRow> rows;
-    QMap<QString, QList<Counts>> counts;
-    for (const PoolSnapshot &pool : status.pools) {
-        ThroughputRow row{status.stats.stages.value(pool.stage)};
-        const Counts now{time, row.stats.runs, failedOf(row.stats)};
-        QList<Counts> window = m_counts.value(pool.stage);
-        // Counters that went down: the daemon restarted; its history is not ours.
-        if (!window.isEmpty() && (window.last().runs > now.runs || window.last().failed > now.failed))
-            window.clear();
-        window.append(now);
-        // Keep the newest snapshot at or before the horizon: the window spans it.
-        while (window.size() > 2 && window.at(1).time <= horizon)
-            window.removeFirst();
-        const Counts &first = window.first();
-        const qint64 failed = now.failed - first.failed;
-        const qint64 runs = now.runs - first.runs;
-        row.failShare = runs > 0 ? qBound(0.0, double(failed) / double(runs), 1.0) : 0.0;
-        counts.insert(pool.stage, window);
-        rows.insert(pool.stage, row);
-    }
-    m_counts = counts;
+    for (const PoolSnapshot &pool : status.pools)
+        rows.insert(pool.stage, ThroughputRow{status.stats.stages.value(pool.stage)});
     replaceAll(rows);
 }
 
@@ -54,11 +33,9 @@ double ThroughputModel::failureRate(const QString &stage) const
     return failedPart(pending(stage).value_or(ThroughputRow{}));
 }
 
-bool ThroughputModel::isFailureShareKnown(const QString &stage) const { return m_counts.value(stage).size() >= 2; }
-
 double ThroughputModel::failureShare(const QString &stage) const
 {
-    return pending(stage).value_or(ThroughputRow{}).failShare;
+    return pending(stage).value_or(ThroughputRow{}).stats.failureShare;
 }
 
 bool ThroughputModel::isFailing(const QString &stage) const
@@ -71,7 +48,7 @@ qint64 ThroughputModel::failedInARow(const QString &stage) const
     return pending(stage).value_or(ThroughputRow{}).stats.failedInARow;
 }
 
-bool ThroughputModel::highlighted(const ThroughputRow &row) const { return row.failShare >= FailingShare; }
+bool ThroughputModel::highlighted(const ThroughputRow &row) const { return row.stats.failing; }
 
 qint64 ThroughputModel::failedTotal() const
 {
@@ -87,16 +64,16 @@ void ThroughputModel::applyTick(const TickSnapshot &tick, const QDateTime &tickT
     const QDateTime horizon = time.addSecs(-HistorySeconds);
     for (auto it = tick.stages.cbegin(); it != tick.stages.cend(); ++it) {
         const double rate = it->rate10s;
-        if (std::optional<ThroughputRow> row = pending(it.key())) {
-            row->stats.rate10s = rate;
-            put(it.key(), *row);
-        }
-        // The tick's rate counts failed runs too; the last snapshots say how
-        // many of them failed. Until two snapshots came that is not known:
-        // no sample rather than failures drawn as runs that went well.
-        if (!isFailureShareKnown(it.key()))
+        std::optional<ThroughputRow> row = pending(it.key());
+        // The tick's rate counts failed runs too; the last snapshot's share
+        // says how many of them failed. Before a snapshot brought the stage
+        // that is not known: no sample rather than failures drawn as runs
+        // that went well.
+        if (!row)
             continue;
-        const double failed = rate * failureShare(it.key());
+        row->stats.rate10s = rate;
+        put(it.key(), *row);
+        const double failed = failedPart(*row);
         QList<Sample> &samples = m_history[it.key()];
         samples.append({time, rate - failed, failed});
         while (!samples.isEmpty() && samples.first().time < horizon)
@@ -131,9 +108,8 @@ QVariant ThroughputModel::cell(const QString &key, const ThroughputRow &row, int
         return column == Stage ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == FailRate)
         return tr("The failed part of the 10-second rate: failures, timeouts and crashes made up this share of the "
-                  "runs that ended in the last %1 s. Highlighted from %2 %.")
-            .arg(FailureWindowSeconds)
-            .arg(int(FailingShare * 100));
+                  "runs that ended in the last 10 s, as the daemon counts them. Highlighted while the daemon says the "
+                  "stage is failing.");
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     const StageStatsSnapshot &stats = row.stats;
@@ -147,7 +123,7 @@ QVariant ThroughputModel::cell(const QString &key, const ThroughputRow &row, int
     case FailRate:
         if (role == SortRole)
             return failedPart(row);
-        return tr("%1 (%2 %)").arg(formatRate(failedPart(row))).arg(QLocale().toString(100.0 * row.failShare, 'f', 0));
+        return tr("%1 (%2 %)").arg(formatRate(failedPart(row))).arg(protocol::failurePercent(row.stats.failureShare));
     case BusyTime:
         return role == SortRole ? QVariant(stats.busyUsec) : QVariant(formatDuration(stats.busyUsec / 1000));
     case Runs:

@@ -12,11 +12,10 @@
 namespace pepsi::console {
 
 // A stage's statistics as the last snapshot brought them (the 10-second rate
-// as the last tick did), and the failed share of its recent runs (ours).
+// as the last tick did), with the daemon's failure share and verdict.
 struct ThroughputRow
 {
     StageStatsSnapshot stats;
-    double failShare = 0;
 
     bool operator==(const ThroughputRow &) const = default;
 };
@@ -24,10 +23,11 @@ struct ThroughputRow
 // Per-stage statistics (status → stages.*.stats) and, from every `tick`, the
 // history of each stage's 10-second rate over the last HistorySeconds, for
 // the throughput plot. The daemon's rate counts every run that ended, failed
-// ones too; the failures' share comes from the statistics of the snapshots
-// of the last FailureWindowSeconds, so that a stage that fails everything
-// does not look busy and healthy: history() holds the runs that did not fail
-// and the failures apart, and isFailing() says when most runs fail.
+// ones too; the daemon's failure share of the last snapshot splits it, so
+// that a stage that fails everything does not look busy and healthy:
+// history() holds the runs that did not fail and the failures apart, and
+// isFailing() is the daemon's verdict (doc/control-protocol.rst,
+// stage_failing), never one of our own.
 class ThroughputModel : public RecordTableModel<ThroughputRow>
 {
     Q_OBJECT
@@ -35,9 +35,6 @@ class ThroughputModel : public RecordTableModel<ThroughputRow>
 public:
     enum Column { Stage, Rate10s, FailRate, Rate60s, Runs, Failures, Timeouts, Crashes, BusyTime, ColumnCount };
     static constexpr int HistorySeconds = 600;
-    static constexpr int FailureWindowSeconds = 10;
-    // A stage is failing when at least this share of its recent runs failed.
-    static constexpr double FailingShare = 0.5;
 
     using RecordTableModel::RecordTableModel;
 
@@ -57,13 +54,12 @@ public:
     QDateTime lastSampleTime() const { return m_last; }
     void clearHistory();
 
-    // The share of failures, timeouts and crashes among the runs that ended
-    // in the last FailureWindowSeconds of snapshots (0 when none ended or too
-    // few snapshots came yet), and that share of the current 10-second rate.
+    // The daemon's share of failures, timeouts and crashes among the stage's
+    // recent runs (0 without runs, before the first snapshot, and from a
+    // daemon too old to send it), and that share of the current 10-second rate.
     double failureShare(const QString &stage) const;
     double failureRate(const QString &stage) const;
-    // Whether two snapshots of the stage came, so that the share means something.
-    bool isFailureShareKnown(const QString &stage) const;
+    // The daemon's verdict: from its stage_failing to its stage_recovered.
     bool isFailing(const QString &stage) const;
     // The stage's latest runs that failed since its last success (the
     // daemon's count): says a stage still fails when nothing runs now.
@@ -80,13 +76,6 @@ protected:
     bool highlighted(const ThroughputRow &row) const override;
 
 private:
-    struct Counts
-    {
-        QDateTime time;
-        qint64 runs = 0;
-        qint64 failed = 0;
-    };
-    QMap<QString, QList<Counts>> m_counts; // the snapshots of the failure window
     QMap<QString, QList<Sample>> m_history;
     QDateTime m_last;
 };

@@ -116,8 +116,9 @@ void TestConsoleMessagesView::toolBarAndViewShowOneStage()
     QTRY_VERIFY(m_daemon->count(u"messages"_s) > 0);
 }
 
-// The stage's runs since the last snapshot all failed: the view says so
-// while it is open, and so does the confirmation of a requeue.
+// The stage's runs since the last snapshot all failed and the daemon says
+// it is failing: the view says so while it is open, and so does the
+// confirmation of a requeue.
 void TestConsoleMessagesView::warnsWhileTheStageFails()
 {
     const auto window = openTwentyFailed();
@@ -129,6 +130,8 @@ void TestConsoleMessagesView::warnsWhileTheStageFails()
     stats.stages[u"enrich"_s].runs += 600;
     stats.stages[u"enrich"_s].failures += 600;
     stats.stages[u"enrich"_s].rate10s = 120.0;
+    stats.stages[u"enrich"_s].failureShare = 1.0;
+    stats.stages[u"enrich"_s].failing = true;
     window->client().post(u"status"_s);
     QTRY_VERIFY(window->feed()->throughput()->isFailing(u"enrich"_s));
     window->feed()->flush();

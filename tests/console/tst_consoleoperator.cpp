@@ -73,12 +73,15 @@ void TestConsoleOperator::failingStageShowsFailures()
     QVERIFY(!window.feed()->throughput()->isFailing(u"deliver"_s));
 
     // deliver's runs since the last snapshot all failed (a stage program
-    // answering "3 bad input" for every id); enrich's went well.
+    // answering "3 bad input" for every id), and the daemon says it is
+    // failing; enrich's went well.
     auto &stats = m_daemon->dispatch().m_stats;
     stats.stages[u"deliver"_s].runs += 600;
     stats.stages[u"deliver"_s].failures += 590;
     stats.stages[u"deliver"_s].timeouts += 10;
     stats.stages[u"deliver"_s].rate10s = 120.0;
+    stats.stages[u"deliver"_s].failureShare = 1.0;
+    stats.stages[u"deliver"_s].failing = true;
     stats.stages[u"enrich"_s].runs += 600;
     stats.messages += 1200;
     m_daemon->dispatch().m_queues.stages[u"deliver"_s].failed = 590;

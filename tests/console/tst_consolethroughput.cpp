@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The console's throughput over time: ten minutes of each stage's rate from
-// the ticks, and which share of a stage's runs failed between two snapshots
-// (the failing stage the views warn of), also across a daemon's restart.
+// the ticks, split by the daemon's failure share, and the daemon's verdict on
+// a failing stage (which the views warn of), shown as sent, never recomputed.
 #include "modeltestdata.h"
 #include "throughputmodel.h"
 
@@ -33,13 +33,14 @@ class TestConsoleThroughput : public QObject
 private Q_SLOTS:
     void throughputHistory();
     void throughputFailures();
+    void olderDaemon();
 };
 
 void TestConsoleThroughput::throughputHistory()
 {
     ThroughputModel model;
-    model.applyStatus(twoStages());
-    // One snapshot cannot say which share of the ticks' rate failed: no samples yet.
+    // Before a snapshot brought the stage, nothing says which share of the
+    // ticks' rate failed: no samples yet.
     applyTick(model, {{u"enrich"_s, 5.0}});
     QVERIFY(model.history(u"enrich"_s).isEmpty());
     model.applyStatus(twoStages());
@@ -65,50 +66,87 @@ void TestConsoleThroughput::throughputHistory()
 
 void TestConsoleThroughput::throughputFailures()
 {
-    // Two snapshots 5 s apart: deliver failed 500 of its 510 runs, enrich none of its 1000.
-    const auto status = [](const char *time, qint64 enrichRuns, qint64 deliverRuns, qint64 deliverFailed) {
+    // The daemon's verdict and share, as its encoder sends them: deliver is
+    // failing, enrich failed some runs and is not (below the daemon's
+    // threshold, or recovering: not ours to say).
+    const auto status = [](double deliverShare, bool deliverFailing, double enrichShare) {
         StatusSnapshot snapshot;
-        snapshot.time = QDateTime::fromString(QString::fromLatin1(time), Qt::ISODateWithMs);
         snapshot.pools = {pool(u"deliver"_s, 1, 1, 1, 1, 4), pool(u"enrich"_s, 1, 1, 1, 1, 4)};
-        snapshot.stats.stages[u"enrich"_s].runs = enrichRuns;
+        StageStatsSnapshot &enrich = snapshot.stats.stages[u"enrich"_s];
+        enrich.runs = 1000;
+        enrich.failures = 300;
+        enrich.rate10s = 200.0;
+        enrich.failureShare = enrichShare;
         StageStatsSnapshot &deliver = snapshot.stats.stages[u"deliver"_s];
-        deliver.runs = deliverRuns;
+        deliver.runs = 610;
         deliver.rate10s = 102.0;
-        deliver.failures = deliverFailed - 20;
+        deliver.failures = 500;
         deliver.timeouts = 10;
         deliver.crashes = 10;
+        deliver.failureShare = deliverShare;
+        deliver.failing = deliverFailing;
         return viaWire(snapshot);
     };
     ThroughputModel model;
-    model.applyStatus(status("2026-12-02T19:00:00.000Z", 1000, 100, 20));
-    QCOMPARE(model.failureRate(u"deliver"_s), 0.0); // one snapshot: no share yet
-    model.applyStatus(status("2026-12-02T19:00:05.000Z", 2000, 610, 520));
-    QCOMPARE(model.failureRate(u"deliver"_s), 100.0); // that share of the 10-second rate
-    QCOMPARE(model.failureShare(u"deliver"_s), 500.0 / 510.0);
+    model.applyStatus(status(0.5, true, 0.3));
+    QCOMPARE(model.failureShare(u"deliver"_s), 0.5);
+    QCOMPARE(model.failureRate(u"deliver"_s), 51.0); // that share of the 10-second rate
     QVERIFY(model.isFailing(u"deliver"_s));
-    QCOMPARE(model.failureRate(u"enrich"_s), 0.0);
+    QCOMPARE(model.failureShare(u"enrich"_s), 0.3);
+    QCOMPARE(model.failureRate(u"enrich"_s), 60.0);
     QVERIFY(!model.isFailing(u"enrich"_s));
-    QCOMPARE(model.failedTotal(), qint64(520));
+    QCOMPARE(model.failedTotal(), qint64(820));
     model.flush();
     QVERIFY(cellOf(model, u"deliver"_s, 0, KeyedTableModel::HighlightRole).toBool());
+    QVERIFY(!cellOf(model, u"enrich"_s, 0, KeyedTableModel::HighlightRole).toBool());
+    QCOMPARE(cellOf(model, u"deliver"_s, ThroughputModel::FailRate, KeyedTableModel::SortRole).toDouble(), 51.0);
 
     // A tick's rate counts the failed runs too: the history keeps them apart.
-    applyTick(model, {{u"deliver"_s, 102.0}, {u"enrich"_s, 200.0}},
+    applyTick(model, {{u"deliver"_s, 100.0}, {u"enrich"_s, 200.0}},
               QDateTime::fromString(u"2026-12-02T19:00:06.000Z"_s, Qt::ISODateWithMs));
-    QCOMPARE(model.history(u"deliver"_s).last().rate, 2.0);
-    QCOMPARE(model.history(u"deliver"_s).last().failed, 100.0);
-    QCOMPARE(model.history(u"enrich"_s).last().rate, 200.0);
-    QCOMPARE(model.history(u"enrich"_s).last().failed, 0.0);
+    QCOMPARE(model.history(u"deliver"_s).last().rate, 50.0);
+    QCOMPARE(model.history(u"deliver"_s).last().failed, 50.0);
+    QCOMPARE(model.history(u"enrich"_s).last().rate, 140.0);
+    QCOMPARE(model.history(u"enrich"_s).last().failed, 60.0);
 
-    // 20 s later the window holds the newest snapshots only: deliver is well again.
-    model.applyStatus(status("2026-12-02T19:00:20.000Z", 3000, 1610, 520));
-    model.applyStatus(status("2026-12-02T19:00:25.000Z", 4000, 2610, 520));
+    // A failing stage whose share fell stays failing until the daemon says it
+    // recovered, and is well the moment it does, whatever its share.
+    model.applyStatus(status(0.2, true, 0.3));
+    QVERIFY(model.isFailing(u"deliver"_s));
+    QCOMPARE(model.failureShare(u"deliver"_s), 0.2);
+    model.applyStatus(status(0.05, false, 0.3));
+    QVERIFY(!model.isFailing(u"deliver"_s));
+    QCOMPARE(model.failureShare(u"deliver"_s), 0.05);
+}
+
+void TestConsoleThroughput::olderDaemon()
+{
+    // A daemon from before the failure share sends neither field: share 0, not failing.
+    StatusSnapshot snapshot;
+    snapshot.pools = {pool(u"deliver"_s, 1, 1, 1, 1, 4)};
+    StageStatsSnapshot &deliver = snapshot.stats.stages[u"deliver"_s];
+    deliver.runs = 100;
+    deliver.failures = 100;
+    deliver.rate10s = 10.0;
+    deliver.failureShare = 1.0;
+    deliver.failing = true;
+    QJsonObject json = protocol::toJson(snapshot);
+    QJsonObject stages = json.value(protocol::field::Stages).toObject();
+    QJsonObject stage = stages.value(u"deliver"_s).toObject();
+    QJsonObject stats = stage.value(protocol::field::Stats).toObject();
+    QVERIFY(stats.contains(protocol::field::FailureShare) && stats.contains(protocol::field::Failing));
+    stats.remove(protocol::field::FailureShare);
+    stats.remove(protocol::field::Failing);
+    stage.insert(protocol::field::Stats, stats);
+    stages.insert(u"deliver"_s, stage);
+    json.insert(protocol::field::Stages, stages);
+
+    ThroughputModel model;
+    model.applyStatus(protocol::statusFromJson(wire(json)));
+    QCOMPARE(model.failureShare(u"deliver"_s), 0.0);
     QCOMPARE(model.failureRate(u"deliver"_s), 0.0);
     QVERIFY(!model.isFailing(u"deliver"_s));
-
-    // A restarted daemon counts from zero: no negative rates, no false alarm.
-    model.applyStatus(status("2026-12-02T19:00:30.000Z", 10, 10, 20));
-    QCOMPARE(model.failureRate(u"deliver"_s), 0.0);
+    QCOMPARE(model.failedTotal(), qint64(100));
 }
 
 QTEST_MAIN(TestConsoleThroughput)
