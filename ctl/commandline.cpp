@@ -54,6 +54,7 @@ const QList<CommandSpec> &specs()
         {cmd::Set, "set STAGE OPTION VALUE", 3, 3, true, {}},
         {cmd::Reload, "reload", 0, 0, false, {}},
         {cmd::Metrics, "metrics", 0, 0, false, {}},
+        {QLatin1StringView("bridge"), "bridge", 0, 0, false, {}},
     };
     return list;
 }
@@ -73,7 +74,7 @@ const QStringList &valueOptions()
     static const QStringList names{
         QStringLiteral("-c"),        QStringLiteral("--config"),  QStringLiteral("--socket"), QStringLiteral("-t"),
         QStringLiteral("--timeout"), QStringLiteral("--status"),  QStringLiteral("--limit"),  QStringLiteral("--after"),
-        QStringLiteral("--ids"),     QStringLiteral("--max-age"),
+        QStringLiteral("--ids"),     QStringLiteral("--max-age"), QStringLiteral("--target"),
     };
     return names;
 }
@@ -109,7 +110,7 @@ const QStringList &CommandLine::commands()
 QString CommandLine::usage()
 {
     return QStringLiteral(
-        "Usage: pepsi-ctl [-c FILE] [--socket PATH] [--json] [-t TIME] [-h] [-v] COMMAND [ARGS]\n"
+        "Usage: pepsi-ctl [-c FILE] [--socket PATH | --target TARGET] [--json] [-t TIME] [-h] [-v] COMMAND [ARGS]\n"
         "\n"
         "Command-line client of the pepsi-dispatch control socket.\n"
         "\n"
@@ -117,6 +118,8 @@ QString CommandLine::usage()
         "  -c, --config FILE  configuration file whose CONTROL_SOCKET names the socket\n"
         "                     (default: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf, if readable)\n"
         "  --socket PATH      the control socket (wins over the configuration)\n"
+        "  --target TARGET    a socket path or ssh://[USER@]HOST[:PORT][/SOCKET/PATH]\n"
+        "                     (default: $PEPSI_TARGET, else the local socket)\n"
         "  --json             print the daemon's result as JSON instead of tables\n"
         "  -t, --timeout TIME longest wait for each reply (default 15 s; \"500 ms\", \"1 min\")\n"
         "  -v, --version      print the version and exit\n"
@@ -144,8 +147,11 @@ QString CommandLine::usage()
         "  set STAGE OPTION VALUE  write a config_overlay row (PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES)\n"
         "  reload             re-read config_overlay and start a claim round\n"
         "  metrics            the Prometheus text format\n"
+        "  bridge             relay the protocol between stdin/stdout and the socket\n"
+        "                     (what an ssh:// target runs on the far host)\n"
         "\n"
-        "Exit status: 0 done, 1 the daemon refused, 64 bad command line, 69 no daemon answers.\n");
+        "Exit status: 0 done, 1 the daemon refused, 64 bad command line, 69 no daemon answers\n"
+        "(through ssh: or ssh failed, with its message); bridge: 65 a line over the limit.\n");
 }
 
 Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
@@ -201,6 +207,10 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
             if (value.isEmpty())
                 return QStringLiteral("--socket: the path is empty");
             line.socketPath = value;
+        } else if (arg == u"--target") {
+            if (value.isEmpty())
+                return QStringLiteral("--target: the target is empty");
+            line.target = value;
         } else if (arg == u"--json") {
             line.json = true;
         } else if (arg == u"-t" || arg == u"--timeout") {
@@ -261,6 +271,9 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
                 return QStringLiteral("events: unknown event \"%1\" (known: %2)").arg(name.left(64), known.join(u", "));
         }
     }
+
+    if (line.command == u"bridge" && !line.target.isEmpty())
+        return QStringLiteral("bridge: --target is not for the bridge (it relays to a local socket: --socket)");
 
     line.withIds = !given.contains(QStringLiteral("--no-ids"));
     if (given.contains(QStringLiteral("--status"))) {
