@@ -18,7 +18,7 @@ namespace {
 // How far one side may run ahead of the other before the bridge stops
 // reading it: the slower side's own buffers then hold the rest.
 constexpr qsizetype Backlog = 4 * protocol::MaxLine;
-constexpr qsizetype ReadChunk = 16 * 1024;
+constexpr qsizetype ReadChunk = qsizetype(16) * 1024;
 
 QString tooLong(const QString &from)
 {
@@ -39,7 +39,7 @@ Bridge::~Bridge() { m_socket.disconnect(this); }
 void Bridge::start()
 {
     // A client gone (ssh's session ended) is EPIPE on stdout, handled as its end.
-    std::signal(SIGPIPE, SIG_IGN);
+    (void)std::signal(SIGPIPE, SIG_IGN);
     // stdout is ssh's pipe, written when it takes more; a terminal stays as it is.
     if (!::isatty(STDOUT_FILENO))
         (void)::fcntl(STDOUT_FILENO, F_SETFL, ::fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK);

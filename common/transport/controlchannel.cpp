@@ -6,6 +6,7 @@
 
 #include <QLocalSocket>
 #include <QProcess>
+#include <unistd.h>
 
 namespace pepsi::transport {
 
@@ -78,6 +79,9 @@ void ControlChannel::openSsh()
     m_ssh = new QProcess(this);
     m_ssh->setProcessChannelMode(QProcess::SeparateChannels);
     m_ssh->setReadChannel(QProcess::StandardOutput);
+    // A process group of its own: Ctrl-C on the terminal ends `pepsi-ctl
+    // events` cleanly (exit 0), not ssh under it first.
+    m_ssh->setChildProcessModifier([] { ::setpgid(0, 0); });
     connect(m_ssh, &QProcess::started, this, [this] {
         m_connected = true;
         Q_EMIT connected();
