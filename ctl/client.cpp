@@ -2,6 +2,7 @@
 #include "client.h"
 
 #include "control/protocol.h"
+#include "transport/controlchannel.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -41,10 +42,8 @@ Client::Client(SocketLocation where, std::chrono::milliseconds timeout, QObject 
     : QObject(parent)
     , m_where(std::move(where))
     , m_timeout(timeout)
-    , m_socket(new QLocalSocket(this))
+    , m_channel(new transport::ControlChannel(m_where.target(), this))
 {
-    // Qt reads no further ahead than a line may be long.
-    m_socket->setReadBufferSize(protocol::MaxLine);
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, [this] {
         if (!m_connected)
@@ -55,22 +54,22 @@ Client::Client(SocketLocation where, std::chrono::milliseconds timeout, QObject 
                  .arg(m_where.path, pendingCommand())
                  .arg(m_timeout.count()));
     });
-    connect(m_socket, &QLocalSocket::connected, this, [this] {
+    connect(m_channel, &transport::ControlChannel::connected, this, [this] {
         m_connected = true;
         m_deadline.stop();
         Q_EMIT connected();
     });
-    connect(m_socket, &QLocalSocket::readyRead, this, &Client::onReadyRead);
-    connect(m_socket, &QLocalSocket::disconnected, this, &Client::onDisconnected);
-    connect(m_socket, &QLocalSocket::errorOccurred, this, &Client::onError);
+    connect(m_channel, &transport::ControlChannel::readyRead, this, &Client::onReadyRead);
+    connect(m_channel, &transport::ControlChannel::closed, this, &Client::onClosed);
+    connect(m_channel, &transport::ControlChannel::failed, this, &Client::onFailed);
 }
 
-Client::~Client() { m_socket->disconnect(this); }
+Client::~Client() { m_channel->disconnect(this); }
 
 void Client::connectToDaemon()
 {
     m_deadline.start(m_timeout);
-    m_socket->connectToServer(m_where.path);
+    m_channel->open();
 }
 
 void Client::request(const QString &cmd, const QJsonObject &arguments, ReplyHandler onReply)
@@ -88,7 +87,7 @@ void Client::request(const QString &cmd, const QJsonObject &arguments, ReplyHand
                         .arg(line.size() + 1)
                         .arg(protocol::MaxLine));
     m_pending.enqueue({id, cmd, std::move(onReply)});
-    m_socket->write(line + '\n');
+    m_channel->device()->write(line + '\n');
     armDeadline();
 }
 
@@ -110,8 +109,9 @@ QString Client::pendingCommand() const { return m_pending.isEmpty() ? QString() 
 
 void Client::onReadyRead()
 {
-    while (!m_failed && m_socket->bytesAvailable() > 0) {
-        const QByteArray bytes = m_socket->read(protocol::MaxLine);
+    QIODevice *device = m_channel->device();
+    while (!m_failed && device->bytesAvailable() > 0) {
+        const QByteArray bytes = device->read(protocol::MaxLine);
         const auto outcome = m_framer.feed(bytes, [this](QByteArrayView line) { return handleLine(line); });
         if (outcome == protocol::LineFramer::Outcome::TooLong)
             return fail(QStringLiteral("the daemon on %1 sent a line longer than %2 bytes")
@@ -159,11 +159,21 @@ bool Client::handleLine(QByteArrayView line)
     return !m_failed;
 }
 
-void Client::onDisconnected()
+void Client::onClosed(const QString &why)
 {
     if (m_failed)
         return;
-    if (!m_pending.isEmpty() && !m_gotLine)
+    // Through ssh: what ssh or the far bridge said is the reason (an unknown
+    // host key, no pepsi-ctl there, no daemon there).
+    if (!why.isEmpty()) {
+        const QString cmd = pendingCommand();
+        return fail(QStringLiteral("%1: %2%3")
+                        .arg(m_where.path, why,
+                             changesState(cmd) && m_gotLine
+                                 ? QStringLiteral(" ('%1' unanswered; whether it was carried out is unknown)").arg(cmd)
+                                 : QString()));
+    }
+    if (!m_pending.isEmpty() && !m_gotLine && !m_where.remote)
         return fail(notOurSocket(m_where.path, pendingCommand()));
     if (!m_pending.isEmpty()) {
         const QString cmd = pendingCommand();
@@ -176,15 +186,13 @@ void Client::onDisconnected()
     fail(QStringLiteral("the daemon on %1 closed the connection").arg(m_where.path));
 }
 
-void Client::onError(QLocalSocket::LocalSocketError error)
+void Client::onFailed(const QString &why)
 {
     if (m_failed)
         return;
-    if (error == QLocalSocket::PeerClosedError)
-        return onDisconnected();
-    if (!m_connected)
+    if (!m_connected && !m_where.remote)
         return fail(describeConnectFailure(m_where));
-    fail(QStringLiteral("the connection to %1 failed: %2").arg(m_where.path, m_socket->errorString()));
+    fail(QStringLiteral("the connection to %1 failed: %2").arg(m_where.path, why));
 }
 
 void Client::fail(const QString &message)
@@ -194,7 +202,7 @@ void Client::fail(const QString &message)
     m_failed = true;
     m_deadline.stop();
     m_pending.clear();
-    m_socket->abort();
+    m_channel->abort();
     Q_EMIT failed(message);
 }
 

@@ -6,17 +6,20 @@
 
 #include <QJsonObject>
 #include <QJsonValue>
-#include <QLocalSocket>
 #include <QObject>
 #include <QQueue>
 #include <QTimer>
 #include <chrono>
 #include <functional>
 
+namespace pepsi::transport {
+class ControlChannel;
+}
+
 namespace pepsi::ctl {
 
-// One connection to the daemon's control socket for one pepsi-ctl run:
-// connect, then requests answered in order (JSON lines through the shared
+// One connection to the daemon's control socket for one pepsi-ctl run, local
+// or through ssh (transport::ControlChannel): connect, then requests answered in order (JSON lines through the shared
 // LineFramer), and events once subscribed. Every wait is bounded: connecting
 // and each reply must come within the timeout; only the events that follow
 // a subscription are waited for without end. Anything that is not a proper
@@ -54,8 +57,8 @@ Q_SIGNALS:
 
 private:
     void onReadyRead();
-    void onDisconnected();
-    void onError(QLocalSocket::LocalSocketError error);
+    void onClosed(const QString &why);
+    void onFailed(const QString &why);
     bool handleLine(QByteArrayView line);
     void fail(const QString &message);
     void armDeadline();
@@ -63,7 +66,7 @@ private:
 
     SocketLocation m_where;
     std::chrono::milliseconds m_timeout;
-    QLocalSocket *m_socket;
+    transport::ControlChannel *m_channel;
     QTimer m_deadline;
     protocol::LineFramer m_framer;
     struct Pending

@@ -59,6 +59,7 @@ const QList<CommandSpec> &specs()
         {cmd::Reload, "reload", 0, 0, false, {}},
         {cmd::Metrics, "metrics", 0, 0, false, {}},
         {QLatin1StringView("top"), "top [--interval S]", 0, 0, false, {QStringLiteral("--interval")}},
+        {QLatin1StringView("bridge"), "bridge", 0, 0, false, {}},
     };
     return list;
 }
@@ -80,7 +81,7 @@ const QStringList &valueOptions()
         QStringLiteral("-t"),        QStringLiteral("--timeout"),  QStringLiteral("--status"),
         QStringLiteral("--limit"),   QStringLiteral("--after"),    QStringLiteral("--ids"),
         QStringLiteral("--max-age"), QStringLiteral("--interval"), QStringLiteral("--reason"),
-        QStringLiteral("--since"),
+        QStringLiteral("--since"),   QStringLiteral("--target"),
     };
     return names;
 }
@@ -121,7 +122,7 @@ const QStringList &CommandLine::commands()
 QString CommandLine::usage()
 {
     return QStringLiteral(
-        "Usage: pepsi-ctl [-c FILE] [--socket PATH] [--json] [-t TIME] [-h] [-v] COMMAND [ARGS]\n"
+        "Usage: pepsi-ctl [-c FILE] [--socket PATH | --target TARGET] [--json] [-t TIME] [-h] [-v] COMMAND [ARGS]\n"
         "\n"
         "Command-line client of the pepsi-dispatch control socket.\n"
         "\n"
@@ -129,6 +130,8 @@ QString CommandLine::usage()
         "  -c, --config FILE  configuration file whose CONTROL_SOCKET names the socket\n"
         "                     (default: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf, if readable)\n"
         "  --socket PATH      the control socket (wins over the configuration)\n"
+        "  --target TARGET    a socket path or ssh://[USER@]HOST[:PORT][/SOCKET/PATH]\n"
+        "                     (default: $PEPSI_TARGET, else the local socket)\n"
         "  --json             print the daemon's result as JSON instead of tables\n"
         "  -t, --timeout TIME longest wait for each reply (default 15 s; \"500 ms\", \"1 min\")\n"
         "  -v, --version      print the version and exit\n"
@@ -163,8 +166,11 @@ QString CommandLine::usage()
         "  metrics            the Prometheus text format\n"
         "  top                a live view: status and failures per stage, refreshed until q or Ctrl-C\n"
         "    --interval S     seconds between refreshes (default 2; \"0.5\", \"500 ms\")\n"
+        "  bridge             relay the protocol between stdin/stdout and the socket\n"
+        "                     (what an ssh:// target runs on the far host)\n"
         "\n"
-        "Exit status: 0 done, 1 the daemon refused, 64 bad command line, 69 no daemon answers.\n");
+        "Exit status: 0 done, 1 the daemon refused, 64 bad command line, 69 no daemon answers\n"
+        "(through ssh: or ssh failed, with its message); bridge: 65 a line over the limit.\n");
 }
 
 Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
@@ -214,6 +220,10 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
             if (value.isEmpty())
                 return QStringLiteral("--socket: the path is empty");
             line.socketPath = value;
+        } else if (arg == u"--target") {
+            if (value.isEmpty())
+                return QStringLiteral("--target: the target is empty");
+            line.target = value;
         } else if (arg == u"--json") {
             line.json = true;
         } else if (arg == u"-t" || arg == u"--timeout") {
@@ -276,6 +286,9 @@ Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)
                 return QStringLiteral("events: unknown event \"%1\" (known: %2)").arg(name.left(64), known.join(u", "));
         }
     }
+
+    if (line.command == u"bridge" && !line.target.isEmpty())
+        return QStringLiteral("bridge: --target is not for the bridge (it relays to a local socket: --socket)");
 
     line.withIds = !given.contains(QStringLiteral("--no-ids"));
     line.all = given.contains(QStringLiteral("--all"));

@@ -15,10 +15,11 @@ enum Exit : int {
     ExitOk = 0,
     ExitRefused = 1,      // the daemon answered ok:false
     ExitUsage = 64,       // EX_USAGE: a bad command line (or bad ids on stdin)
+    ExitDataError = 65,   // EX_DATAERR: the bridge got a line over the limit
     ExitUnavailable = 69, // EX_UNAVAILABLE: no daemon answers on the socket
 };
 
-// pepsi-ctl [-c FILE] [--socket PATH] [--json] [-t TIME] [-h] [-v] COMMAND [ARGS]
+// pepsi-ctl [-c FILE] [--socket PATH | --target TARGET] [--json] [-t TIME] [-h] [-v] COMMAND [ARGS]
 // Options may come before or after the command; what a command takes is
 // checked here, so that nothing is sent for a line that is wrong.
 struct CommandLine
@@ -27,6 +28,7 @@ struct CommandLine
     Action action = Action::Run;
     QString configFile; // -c; empty: $PEPSI_CONFIG, then /etc/pepsi/pepsi.conf, if readable
     QString socketPath; // --socket; wins over any configuration
+    QString target;     // --target: a socket path or ssh://...; wins over $PEPSI_TARGET
     bool json = false;
     std::chrono::milliseconds timeout{std::chrono::seconds(15)}; // for each reply
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // pepsi-ctl: see doc/man/pepsi-ctl.rst.
 
+#include "bridge.h"
 #include "client.h"
 #include "commandline.h"
 #include "output.h"
@@ -40,6 +41,13 @@ int main(int argc, char **argv)
     if (!where) {
         printError(where.error());
         return ExitUsage;
+    }
+
+    if (line.command == u"bridge") {
+        Bridge bridge(where.value());
+        QObject::connect(&bridge, &Bridge::finished, &app, [](int status) { QCoreApplication::exit(status); });
+        QTimer::singleShot(0, &bridge, &Bridge::start);
+        return app.exec();
     }
 
     // Every id is read and checked before the daemon hears of any.

@@ -52,18 +52,38 @@ QString permissionDenied(const SocketLocation &where, const QString &closed, con
              userName(::getuid()));
 }
 
+SocketLocation local(const QString &path, const QString &origin) { return {path, origin, std::nullopt}; }
+
+Result<SocketLocation, QString> fromTarget(const QString &text, const QString &origin)
+{
+    auto target = transport::Target::parse(text);
+    if (!target)
+        return QStringLiteral("%1: %2").arg(origin, target.error());
+    if (!target->isSsh())
+        return local(target->socketPath, origin);
+    return SocketLocation{target->text, origin, target.value()};
+}
+
 } // namespace
 
 Result<SocketLocation, QString> locateSocket(const CommandLine &line)
 {
+    if (!line.target.isEmpty()) {
+        if (!line.socketPath.isEmpty())
+            return QStringLiteral("give --target or --socket, not both");
+        return fromTarget(line.target, QStringLiteral("--target"));
+    }
     if (!line.socketPath.isEmpty())
-        return SocketLocation{line.socketPath, QStringLiteral("--socket")};
+        return local(line.socketPath, QStringLiteral("--socket"));
+    const QString fromEnvironment = qEnvironmentVariable("PEPSI_TARGET");
+    // A file named with -c is as explicit as --socket: it wins over the environment.
+    if (line.command != u"bridge" && line.configFile.isEmpty() && !fromEnvironment.isEmpty())
+        return fromTarget(fromEnvironment, QStringLiteral("PEPSI_TARGET"));
     const QString file = Configuration::fileToRead(line.configFile);
     if (line.configFile.isEmpty()) {
         if (!QFileInfo(file).isFile() || ::access(QFile::encodeName(file).constData(), R_OK) != 0)
-            return SocketLocation{
-                protocol::defaultSocketPath(),
-                QStringLiteral("the default for uid %1; %2 is not readable").arg(::geteuid()).arg(file)};
+            return local(protocol::defaultSocketPath(),
+                         QStringLiteral("the default for uid %1; %2 is not readable").arg(::geteuid()).arg(file));
     }
     const auto config = Configuration::load(file);
     if (!config)
@@ -72,10 +92,9 @@ Result<SocketLocation, QString> locateSocket(const CommandLine &line)
     if (!socket)
         return QStringLiteral("cannot read the socket's path: %1 (or give --socket)").arg(socket.error().toString());
     if (socket->trimmed().isEmpty())
-        return SocketLocation{
-            protocol::defaultSocketPath(),
-            QStringLiteral("the default for uid %1; %2 sets no CONTROL_SOCKET").arg(::geteuid()).arg(file)};
-    return SocketLocation{socket->trimmed(), QStringLiteral("CONTROL_SOCKET in %1").arg(file)};
+        return local(protocol::defaultSocketPath(),
+                     QStringLiteral("the default for uid %1; %2 sets no CONTROL_SOCKET").arg(::geteuid()).arg(file));
+    return local(socket->trimmed(), QStringLiteral("CONTROL_SOCKET in %1").arg(file));
 }
 
 QString describeConnectFailure(const SocketLocation &where)

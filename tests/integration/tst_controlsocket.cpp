@@ -44,7 +44,7 @@ void tst_ControlSocket::everyCommandAndField()
 
     // help
     const QJsonObject help = client.request(R"({"cmd":"help"})"_ba).value(u"result"_s).toObject();
-    QCOMPARE(help.value(u"commands"_s).toArray().size(), 18);
+    QCOMPARE(help.value(u"commands"_s).toArray().size(), 19);
     VERIFY_FIELDS(help.value(u"commands"_s)[0], u"cmd"_s, u"admin"_s, u"summary"_s, u"args"_s);
     QVERIFY(help.value(u"events"_s).toArray().contains(u"worker_crashed"_s));
 

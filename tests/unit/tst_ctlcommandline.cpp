@@ -4,6 +4,7 @@
 // reason before anything is sent (exit 64); the ids of `requeue --ids -`.
 #include "commandline.h"
 #include "requeuefeed.h"
+#include "socketlocation.h"
 
 #include <QBuffer>
 #include <QTest>
@@ -26,6 +27,8 @@ private Q_SLOTS:
     void feed_data();
     void feed();
     void feedBatches();
+    void targetPrecedence_data();
+    void targetPrecedence();
 };
 
 void tst_CtlCommandLine::accepted_data()
@@ -80,6 +83,10 @@ void tst_CtlCommandLine::accepted_data()
     QTest::newRow("top --interval=500 ms")
         << QStringList{u"top"_s, u"--interval=500 ms"_s} << u"top"_s << QString() << u"interval=500"_s;
     QTest::newRow("-- ends options") << QStringList{u"--"_s, u"status"_s} << u"status"_s << QString() << u""_s;
+    QTest::newRow("bridge") << QStringList{u"bridge"_s, u"--socket"_s, u"/s"_s} << u"bridge"_s << QString()
+                            << u"socket=/s"_s;
+    QTest::newRow("--target") << QStringList{u"--target"_s, u"ssh://ops@db1"_s, u"status"_s} << u"status"_s << QString()
+                              << u"target=ssh://ops@db1"_s;
 }
 
 void tst_CtlCommandLine::accepted()
@@ -101,6 +108,8 @@ void tst_CtlCommandLine::accepted()
         got << u"config="_s + line.configFile;
     if (!line.socketPath.isEmpty())
         got << u"socket="_s + line.socketPath;
+    if (!line.target.isEmpty())
+        got << u"target="_s + line.target;
     if (line.timeout != std::chrono::seconds(15))
         got << u"timeout=%1"_s.arg(line.timeout.count());
     if (!line.withIds)
@@ -181,6 +190,10 @@ void tst_CtlCommandLine::refused_data()
                                           << u"unset: OPTION is one of PARALLELISM, QUEUE_LIMIT, MAX_MESSAGES"_s;
     QTest::newRow("unset a value") << QStringList{u"unset"_s, u"a"_s, u"PARALLELISM"_s, u"2"_s}
                                    << u"unset: unexpected argument \"2\""_s;
+    QTest::newRow("bridge --target") << QStringList{u"--target=/s"_s, u"bridge"_s}
+                                     << u"bridge: --target is not for the bridge"_s;
+    QTest::newRow("empty --target") << QStringList{u"--target="_s, u"status"_s} << u"--target: the target is empty"_s;
+    QTest::newRow("bridge with argument") << QStringList{u"bridge"_s, u"x"_s} << u"bridge: unexpected argument \"x\""_s;
     QTest::newRow("unknown event") << QStringList{u"events"_s, u"boom"_s} << u"events: unknown event \"boom\""_s;
     QTest::newRow("top too often") << QStringList{u"top"_s, u"--interval"_s, u"0.05"_s}
                                    << u"top: --interval is a time of at least 0.1 s"_s;
@@ -208,7 +221,7 @@ void tst_CtlCommandLine::helpAndVersion()
 // The usage text names every command, as pepsi-ctl(1) and the completion do.
 void tst_CtlCommandLine::everyCommandInUsage()
 {
-    QCOMPARE(CommandLine::commands().size(), 15);
+    QCOMPARE(CommandLine::commands().size(), 18);
     for (const QString &command : CommandLine::commands())
         QVERIFY2(CommandLine::usage().contains(u"\n  "_s + command + u' '), qPrintable(command));
 }
@@ -261,6 +274,57 @@ void tst_CtlCommandLine::feedBatches()
     QCOMPARE(feed->batch(2).size(), 17);
     QCOMPARE(feed->batch(0).first(), 9007199254740001LL);
     QCOMPARE(feed->batch(2).last(), 9007199254740000LL + total);
+}
+
+// --target over --socket (not both), --socket and -c over $PEPSI_TARGET, and
+// the bridge never follows $PEPSI_TARGET (it is the far end).
+void tst_CtlCommandLine::targetPrecedence_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("environment"); // PEPSI_TARGET
+    QTest::addColumn<QString>("path");        // where it goes; the error when it is refused
+    QTest::addColumn<QString>("origin");
+    QTest::addColumn<bool>("remote");
+
+    QTest::newRow("--target ssh") << QStringList{u"--target"_s, u"ssh://db1/s"_s, u"status"_s} << QString()
+                                  << u"ssh://db1/s"_s << u"--target"_s << true;
+    QTest::newRow("--target path") << QStringList{u"--target"_s, u"/t"_s, u"status"_s} << u"ssh://db2"_s << u"/t"_s
+                                   << u"--target"_s << false;
+    QTest::newRow("PEPSI_TARGET") << QStringList{u"status"_s} << u"ssh://db2"_s << u"ssh://db2"_s << u"PEPSI_TARGET"_s
+                                  << true;
+    QTest::newRow("--socket over PEPSI_TARGET")
+        << QStringList{u"--socket"_s, u"/s"_s, u"status"_s} << u"ssh://db2"_s << u"/s"_s << u"--socket"_s << false;
+    QTest::newRow("bridge ignores PEPSI_TARGET")
+        << QStringList{u"--socket"_s, u"/s"_s, u"bridge"_s} << u"ssh://db2"_s << u"/s"_s << u"--socket"_s << false;
+    QTest::newRow("both") << QStringList{u"--target"_s, u"/t"_s, u"--socket"_s, u"/s"_s, u"status"_s} << QString()
+                          << u"give --target or --socket, not both"_s << QString() << false;
+    QTest::newRow("bad PEPSI_TARGET") << QStringList{u"status"_s} << u"ssh://a:b:c"_s
+                                      << u"PEPSI_TARGET: target \"ssh://a:b:c\": an IPv6 address goes in brackets"_s
+                                      << QString() << false;
+}
+
+void tst_CtlCommandLine::targetPrecedence()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, environment);
+    QFETCH(QString, path);
+    QFETCH(QString, origin);
+    QFETCH(bool, remote);
+    qputenv("PEPSI_TARGET", environment.toUtf8());
+    const auto line = CommandLine::parse(arguments);
+    QVERIFY(line.ok());
+    const auto where = pepsi::ctl::locateSocket(*line);
+    qunsetenv("PEPSI_TARGET");
+    if (origin.isEmpty()) {
+        QVERIFY(!where.ok());
+        QVERIFY2(where.error().startsWith(path), qPrintable(where.error()));
+        return;
+    }
+    QVERIFY2(where.ok(), where.ok() ? "" : qPrintable(where.error()));
+    QCOMPARE(where->path, path);
+    QCOMPARE(where->origin, origin);
+    QCOMPARE(bool(where->remote), remote);
+    QCOMPARE(where->target().isSsh(), remote);
 }
 
 QTEST_APPLESS_MAIN(tst_CtlCommandLine)
