@@ -31,7 +31,6 @@ PipelineReloader::PipelineReloader(const Configuration &file, const DispatchSett
 {
     m_current.settings = fileSettings;
     m_coalesce.setSingleShot(true);
-    m_coalesce.setInterval(CoalesceMs);
     connect(&m_coalesce, &QTimer::timeout, this, [this] { Q_EMIT due(m_coalescedSource); });
 }
 
@@ -114,7 +113,9 @@ void PipelineReloader::configChanged(const QString &source)
 {
     m_coalescedSource = source;
     if (!m_coalesce.isActive())
-        m_coalesce.start();
+        m_firstPending.start();
+    const qint64 untilMax = CoalesceMaxMs - m_firstPending.elapsed();
+    m_coalesce.start(int(std::clamp<qint64>(untilMax, 0, CoalesceMs)));
 }
 
 ReloadChanges PipelineReloader::changesBetween(const StageGraph &before, const StageGraph &after)

@@ -6,6 +6,7 @@
 #include "control/snapshots.h"
 #include "core/pipelineconfig.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 #include <optional>
@@ -22,16 +23,19 @@ class OverlayStore;
 // nothing, so a candidate that is refused leaves everything as it was. The
 // Dispatcher applies the graph; this class never touches a pool.
 //
-// config_changed notifications are coalesced: the first arms a single-shot
-// timer of CoalesceMs, the ones that come before it fires join it, and one
-// reload follows (due()), so that a burst of overlay writes costs a handful
-// of reloads, each of which retires the workers.
+// config_changed notifications are coalesced: one reload follows (due())
+// once CoalesceMs passed without another, or CoalesceMaxMs after the first
+// of them, whichever comes first. A burst of overlay writes (a script's loop
+// of `pepsi-ctl set`, 100 in 10 s) then costs a handful of reloads, each of
+// which retires the workers, and a steady trickle still gets one every
+// CoalesceMaxMs rather than waiting for a quiet moment.
 class PipelineReloader : public QObject
 {
     Q_OBJECT
 
 public:
     static constexpr int CoalesceMs = 300;
+    static constexpr int CoalesceMaxMs = 2000;
 
     PipelineReloader(const Configuration &file, const DispatchSettings &fileSettings, QObject *parent = nullptr);
 
@@ -78,6 +82,8 @@ public:
     void configChanged(const QString &source);
     // Drops a coalesced reload that has not run (a stop, a reload that ran for another cause).
     void cancelPending() { m_coalesce.stop(); }
+    // A coalesced reload waits for its timer.
+    bool isPending() const { return m_coalesce.isActive(); }
 
     static ReloadChanges changesBetween(const StageGraph &before, const StageGraph &after);
 
@@ -93,7 +99,8 @@ private:
     bool m_started = false;
     OverlayStore *m_store = nullptr;
     QString m_overlayError;
-    QTimer m_coalesce; // single shot
+    QTimer m_coalesce;            // single shot
+    QElapsedTimer m_firstPending; // since the first notification the pending reload joins
     QString m_coalescedSource;
 };
 

@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace pepsi;
 using namespace Qt::StringLiterals;
@@ -27,6 +28,7 @@ private Q_SLOTS:
     void brokenFileChangesNothing();
     void programsAreChecked();
     void burstOfNotificationsIsOneReload();
+    void steadyNotificationsReloadEveryMaxWait();
     void changesAreDescribed();
 
 private:
@@ -145,6 +147,28 @@ void TestPipelineReloader::burstOfNotificationsIsOneReload()
     reloader->cancelPending();
     QTest::qWait(2 * PipelineReloader::CoalesceMs);
     QCOMPARE(due.size(), 1);
+}
+
+void TestPipelineReloader::steadyNotificationsReloadEveryMaxWait()
+{
+    // A script's `pepsi-ctl set` loop: a write every 100 ms for 4.5 s. Never
+    // a quiet 300 ms, so only the 2-second cap ends a wait: two reloads
+    // while it runs and one after, not one per 300 ms.
+    const auto reloader = started();
+    QVERIFY(reloader);
+    QSignalSpy due(reloader.get(), &PipelineReloader::due);
+    int sent = 0;
+    QTimer writer;
+    writer.setInterval(100);
+    connect(&writer, &QTimer::timeout, this, [&] {
+        reloader->configChanged(u"notify"_s);
+        if (++sent == 45)
+            writer.stop();
+    });
+    writer.start();
+    QTRY_VERIFY_WITH_TIMEOUT(!writer.isActive(), 30000);
+    QTRY_VERIFY(!reloader->isPending());
+    QVERIFY2(due.size() >= 2 && due.size() <= 4, qPrintable(QString::number(due.size())));
 }
 
 void TestPipelineReloader::changesAreDescribed()
