@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The schema files are complete on their own (CONTRACT, Database schema):
+// The schema files are complete on their own (pepsi-schema(1), doc/man/pepsi-schema.rst):
 // applied in order with psql, as a DBA would, they give the database that
 // `pepsi-schema install` gives, the same versions recorded and the same
 // catalogue, and `serve` accepts either; `pepsi-schema install` upgrades a
