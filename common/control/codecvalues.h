@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include <QJsonArray>
 #include <QJsonValue>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 // How the codecs write an absent value: null on the wire, never a made-up 0 or "".
@@ -21,6 +23,15 @@ inline std::optional<qint64> numberOrNothing(const QJsonValue &value)
 inline QJsonValue textOrNull(const QString &text)
 {
     return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
+}
+
+// A JSON array of names (stage names, say) as a list; what is not text is empty.
+inline QStringList namesFromJson(const QJsonValue &value)
+{
+    QStringList names;
+    for (const QJsonValue name : value.toArray())
+        names.append(name.toString());
+    return names;
 }
 
 } // namespace pepsi::protocol::codec

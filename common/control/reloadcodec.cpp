@@ -1,23 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "control/reloadcodec.h"
 
+#include "control/codecvalues.h"
 #include "control/protocol.h"
 
 #include <QJsonArray>
 
 namespace pepsi::protocol {
 
-namespace {
-
-QStringList namesFromJson(const QJsonValue &value)
-{
-    QStringList names;
-    for (const QJsonValue name : value.toArray())
-        names.append(name.toString());
-    return names;
-}
-
-} // namespace
+using codec::namesFromJson;
 
 QJsonObject toJson(const ReloadChanges &changes)
 {

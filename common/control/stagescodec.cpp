@@ -12,14 +12,6 @@ using namespace codec;
 
 namespace {
 
-QStringList namesFromJson(const QJsonValue &value)
-{
-    QStringList names;
-    for (const QJsonValue name : value.toArray())
-        names.append(name.toString());
-    return names;
-}
-
 // {"sources": {"PARALLELISM": "overlay", ...}, "file_values": {"PARALLELISM": "4"}}:
 // the file's value only where an overlay row covers one.
 void addSources(QJsonObject &object, const OptionSources &sources)

@@ -4,6 +4,7 @@
 #include "daemonprocess.h"
 
 #include <QElapsedTimer>
+#include <QJsonParseError>
 #include <QLocalSocket>
 #include <QTest>
 
@@ -12,6 +13,15 @@ QString CtlRun::describe() const
     return QStringLiteral("%1, stdout: %2, stderr: %3")
         .arg(finished ? QStringLiteral("exit %1").arg(exitCode) : QStringLiteral("did not finish"), out.left(2000),
              err.left(2000));
+}
+
+QJsonDocument parsed(const QString &text)
+{
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning("not JSON (%s): %s", qPrintable(error.errorString()), qPrintable(text.left(500)));
+    return document;
 }
 
 QString ctlBinary() { return DaemonProcess::buildDir() + QStringLiteral("/ctl/pepsi-ctl"); }

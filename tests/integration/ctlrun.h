@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonDocument>
 #include <QLocalServer>
 #include <QProcess>
 #include <QString>
@@ -24,6 +25,8 @@ struct CtlRun
 };
 
 QString ctlBinary();
+// pepsi-ctl --json's output as a document; a warning with the text when it is not JSON.
+QJsonDocument parsed(const QString &text);
 // Runs pepsi-ctl ARGUMENTS with `input` on stdin, as `account` when given
 // (runuser), waiting at most timeoutMs while the event loop runs (a scripted
 // server in this process must answer meanwhile).

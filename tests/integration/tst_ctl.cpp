@@ -24,19 +24,6 @@
 
 using namespace Qt::StringLiterals;
 
-namespace {
-
-QJsonDocument parsed(const QString &text)
-{
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON (%s): %s", qPrintable(error.errorString()), qPrintable(text.left(500)));
-    return document;
-}
-
-} // namespace
-
 class tst_Ctl : public QObject
 {
     Q_OBJECT

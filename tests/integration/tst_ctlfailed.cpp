@@ -26,15 +26,6 @@ namespace {
 const QString Refused = u"status 3: the carrier refused the parcel: "_s + QString(300, u'r');
 const QString Unreachable = u"status 4: the carrier's endpoint did not answer: "_s + QString(250, u'u');
 
-QJsonDocument parsed(const QString &text)
-{
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON (%s): %s", qPrintable(error.errorString()), qPrintable(text.left(500)));
-    return document;
-}
-
 } // namespace
 
 class tst_CtlFailed : public QObject
