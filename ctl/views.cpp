@@ -140,7 +140,11 @@ QString status(const QJsonObject &result)
     table.setTextColumns({0, 10});
     for (const PoolSnapshot &pool : status.pools) {
         const bool counted = status.queues && status.queues->stages.contains(pool.stage);
-        const StageQueue queue = counted ? status.queues->stages.value(pool.stage) : StageQueue();
+        // Copied only when counted: a default StageQueue() passed through
+        // QMap::value() makes GCC 12 warn (maybe-uninitialized) of its optional.
+        StageQueue queue;
+        if (counted)
+            queue = *status.queues->stages.constFind(pool.stage);
         const auto count = [counted](qint64 n) { return counted ? QString::number(n) : QStringLiteral("-"); };
         const StageStatsSnapshot stats = status.stats.stages.value(pool.stage);
         table.addRow({pool.stage, ratio(pool.busy, pool.parallelism), ratio(pool.inFlight, pool.capacity),
