@@ -25,7 +25,7 @@ private Q_SLOTS:
     void clearForgetsEveryWorker();
 
 private:
-    static constexpr std::chrono::milliseconds Timeout = 300ms;
+    static constexpr std::chrono::milliseconds Timeout = 400ms;
     // The workers it named so far, in order.
     QList<QObject *> expired() const;
 
@@ -55,14 +55,14 @@ void TestIdleReaper::expiresEachAfterItsOwnTimeout()
     QElapsedTimer clock;
     clock.start();
     m_reaper->markIdle(&m_first);
-    QTest::qWait(150);
+    QTest::qWait(300);
     m_reaper->markIdle(&m_second);
     QTRY_COMPARE(expired(), QList<QObject *>{&m_first});
-    QVERIFY2(clock.elapsed() >= 300, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY2(clock.elapsed() >= 400, qPrintable(QString::number(clock.elapsed())));
     QVERIFY(!m_reaper->isIdle(&m_first));
     QVERIFY(m_reaper->isIdle(&m_second));
     QTRY_COMPARE(expired(), (QList<QObject *>{&m_first, &m_second}));
-    QVERIFY(clock.elapsed() >= 450);
+    QVERIFY(clock.elapsed() >= 700);
     QVERIFY(!m_reaper->isIdle(&m_second));
     // Once each.
     QTest::qWait(400);
@@ -74,11 +74,11 @@ void TestIdleReaper::markingAgainKeepsTheFirstTime()
     QElapsedTimer clock;
     clock.start();
     m_reaper->markIdle(&m_first);
-    QTest::qWait(250);
+    QTest::qWait(300);
     m_reaper->markIdle(&m_first);
     QTRY_COMPARE(m_expired->size(), 1);
-    // From the second mark on, it would have taken 550 ms.
-    QVERIFY2(clock.elapsed() < 500, qPrintable(QString::number(clock.elapsed())));
+    // From the second mark on, it would have taken 700 ms.
+    QVERIFY2(clock.elapsed() < 650, qPrintable(QString::number(clock.elapsed())));
 }
 
 void TestIdleReaper::forgottenWorkersDoNotExpire()
