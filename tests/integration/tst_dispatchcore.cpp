@@ -217,8 +217,8 @@ void tst_DispatchCore::missingProgramIsHeldOff()
     QCOMPARE(m_queue->count(u"stage = 'broken' AND state ? 'runs'"_s), 0);
     const QRegularExpression warning(u"^WARNING [a-z.]*: ?stage broken cannot run workers: "
                                      "PROGRAM \"/nonexistent/x\" does not exist"_s);
-    QCOMPARE(daemon.countLog(warning), 1);
-    QCOMPARE(daemon.countLog(QRegularExpression(u"^WARNING .*cannot run workers"_s)), 1);
+    QTRY_COMPARE(daemon.countLog(warning), 1);
+    QTRY_COMPARE(daemon.countLog(QRegularExpression(u"^WARNING .*cannot run workers"_s)), 1);
     QCOMPARE(daemon.terminate(), 0);
 }
 

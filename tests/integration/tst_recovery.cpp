@@ -170,7 +170,7 @@ void tst_Recovery::deathFailsOnlyTheHead()
         verifyDoneOnce(id);
     // The two behind it ran on the replacement.
     QVERIFY(m_queue->row(ids[2])->pid(u"s"_s) != m_queue->row(ids[0])->pid(u"s"_s));
-    QCOMPARE(daemon->countLog(QRegularExpression(u"holding message %1$"_s.arg(ids[1]))), 1);
+    QTRY_COMPARE(daemon->countLog(QRegularExpression(u"holding message %1$"_s.arg(ids[1]))), 1);
     QCOMPARE(daemon->terminate(), 0);
 }
 
@@ -217,7 +217,8 @@ void tst_Recovery::watchdog()
         verifyDoneOnce(id);
         QVERIFY(m_queue->row(id)->pid(u"s"_s) != hung);
     }
-    QCOMPARE(daemon->countLog(QRegularExpression(u"pid %1 exited crashed: signal %2$"_s.arg(hung).arg(endedBy))), 1);
+    QTRY_COMPARE(daemon->countLog(QRegularExpression(u"pid %1 exited crashed: signal %2$"_s.arg(hung).arg(endedBy))),
+                 1);
     QCOMPARE(daemon->terminate(), 0);
 }
 
@@ -301,9 +302,10 @@ void tst_Recovery::commitThenCrash()
     }
     // A worker whose first message is one of these exits before answering
     // anything: a start failure (requeued; the guard leaves the advanced row alone).
-    QCOMPARE(daemon->countLog(QRegularExpression(
-                 u"stage a pid [0-9]+ exited exited with status 3 (without answering|before answering anything)$"_s)),
-             crashing.size());
+    QTRY_COMPARE(
+        daemon->countLog(QRegularExpression(
+            u"stage a pid [0-9]+ exited exited with status 3 (without answering|before answering anything)$"_s)),
+        crashing.size());
     QCOMPARE(daemon->terminate(), 0);
 }
 
