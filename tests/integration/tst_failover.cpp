@@ -118,7 +118,8 @@ void tst_Failover::daemonKilled()
     // server session ends only when it next reads from the dead socket. Count
     // the orphans once the sessions are gone, or one may still move.
     const QString sessions = u"SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE "
-                             "'pepsi-dispatch %% pid %1 %%'"_s.arg(firstPid).replace(u"%%"_s, u"%"_s);
+                             "'pepsi-dispatch %% pid %1 %%'"_s.arg(firstPid)
+                                 .replace(u"%%"_s, u"%"_s);
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->scalar(sessions), 0, 10000);
 
     QSet<qint64> doneBefore;
