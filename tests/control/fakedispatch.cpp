@@ -88,6 +88,22 @@ DispatchPicture FakeDispatch::read() const
     return DispatchPicture{m_info, m_graph, m_settings, pools, m_workers, m_stats, true};
 }
 
+void FakeDispatch::setBusyWorkers(int perStage, int idsEach)
+{
+    m_workers.clear();
+    for (const QString &stage : {u"enrich"_s, u"score"_s}) {
+        for (int w = 0; w < perStage; ++w) {
+            WorkerSnapshot worker;
+            worker.pid = 100000 + w;
+            worker.stage = stage;
+            worker.state = WorkerSnapshot::State::Running;
+            for (int i = 0; i < idsEach; ++i)
+                worker.ids.append(1000000000 + w * idsEach + i);
+            m_workers.append(worker);
+        }
+    }
+}
+
 void FakeDispatch::releaseAnswers()
 {
     for (const auto &answer : std::exchange(m_deferred, {}))

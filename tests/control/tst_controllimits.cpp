@@ -191,18 +191,7 @@ void tst_ControlLimits::bigPoolRepliesFit()
     QFETCH(bool, ok);
     QFETCH(int, workers);
     QFETCH(QString, error);
-    m_daemon->dispatch().m_workers.clear();
-    for (const QString &stage : {u"enrich"_s, u"score"_s}) {
-        for (int w = 0; w < 64; ++w) {
-            WorkerSnapshot worker;
-            worker.pid = 100000 + w;
-            worker.stage = stage;
-            worker.state = WorkerSnapshot::State::Running;
-            for (int i = 0; i < 256; ++i)
-                worker.ids.append(1000000000 + w * 256 + i);
-            m_daemon->dispatch().m_workers.append(worker);
-        }
-    }
+    m_daemon->dispatch().setBusyWorkers(64, 256);
     ControlTestClient client;
     QVERIFY(client.connectTo(m_daemon->path()));
     client.sendRaw(request + '\n');
