@@ -38,6 +38,15 @@ for line in sys.argv[2:]:
     print(f.readline().strip(), flush=True)
 )py";
 
+// The pid the daemon answering `version` on `socket` gives; 0 when none answers.
+qint64 answeringPid(const QString &socket)
+{
+    ControlTestClient client;
+    if (!client.connectTo(socket))
+        return 0;
+    return qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble());
+}
+
 qint64 rssKiB(qint64 pid) { return DaemonProcess::procStatusField(pid, u"VmRSS"_s).split(u' ').first().toLongLong(); }
 
 uint uidOf(const char *account)
@@ -156,9 +165,7 @@ void tst_ControlSafety::secondDaemonOnTheSameSocket()
              qPrintable(log));
     QVERIFY2(!log.contains(u"database"_s, Qt::CaseInsensitive) && !log.contains(u"listening"_s), qPrintable(log));
 
-    ControlTestClient client;
-    QVERIFY(client.connectTo(first.controlSocket()));
-    QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()), first.pid());
+    QCOMPARE(answeringPid(first.controlSocket()), first.pid());
     QCOMPARE(first.terminate(), 0);
 }
 
@@ -184,9 +191,7 @@ void tst_ControlSafety::staleSocketIsReplaced()
     };
     QCOMPARE(::stat(QFile::encodeName(socket).constData(), &info), 0);
     QCOMPARE(info.st_mode & 0777, mode_t(0660));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(socket));
-    QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()), second.pid());
+    QCOMPARE(answeringPid(socket), second.pid());
     QCOMPARE(second.terminate(), 0);
 }
 
@@ -203,12 +208,7 @@ void tst_ControlSafety::standbyLeavesTheSocket()
     QVERIFY(standby.start({u"--standby"_s}));
     QVERIFY2(standby.waitForLog(QRegularExpression(u"standby: waiting"_s)), qPrintable(standby.log()));
     QVERIFY(!standby.log().contains(u"control socket"_s));
-    {
-        ControlTestClient client;
-        QVERIFY(client.connectTo(active.controlSocket()));
-        QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()),
-                 active.pid());
-    }
+    QCOMPARE(answeringPid(active.controlSocket()), active.pid());
 
     QCOMPARE(active.terminate(), 0);
     QVERIFY2(standby.waitForReady(10000), qPrintable(standby.log()));
