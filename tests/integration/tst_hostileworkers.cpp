@@ -56,16 +56,8 @@ std::unique_ptr<DaemonProcess> tst_HostileWorkers::startDaemon(const DaemonProce
                                                                const DaemonProcess::Options &dispatchOptions,
                                                                bool withSecondStage)
 {
-    auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
-    daemon->setOption(u"WORKER_IDLE_TIMEOUT"_s, u"60 s"_s);
-    for (const auto &[option, value] : dispatchOptions)
-        daemon->setOption(option, value);
-    daemon->addStage(u"s"_s, DaemonProcess::fakeWorker(), stageOptions);
-    if (withSecondStage)
-        daemon->addStage(u"b"_s, DaemonProcess::fakeWorker());
-    if (!startReady(*daemon))
-        return nullptr;
-    return daemon;
+    return startWorkerStage(m_db->uri(), stageOptions, dispatchOptions,
+                            withSecondStage ? QStringList{u"b"_s} : QStringList{});
 }
 
 qint64 tst_HostileWorkers::peakRssKb(qint64 pid)

@@ -5,6 +5,7 @@
 // the FATAL of a session an operator ends with pg_terminate_backend. Without
 // a notice receiver libpq writes those to stderr as they came.
 #include "daemonprocess.h"
+#include "daemonstart.h"
 #include "queueprobe.h"
 #include "testdatabase.h"
 
@@ -55,10 +56,8 @@ std::unique_ptr<DaemonProcess> tst_LibpqNotices::startDaemon()
 {
     auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
     daemon->addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}});
-    if (!daemon->start() || !daemon->waitForReady()) {
-        qWarning("the daemon did not come up: %s", qPrintable(daemon->log()));
+    if (!startReady(*daemon))
         return nullptr;
-    }
     return daemon;
 }
 

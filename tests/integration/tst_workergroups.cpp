@@ -5,6 +5,7 @@
 // The fake worker's grandchild modes start a "sleep 600" in the worker's
 // group, holding its pipes, and say its pid in a file.
 #include "daemonprocess.h"
+#include "daemonstart.h"
 #include "queueprobe.h"
 #include "testdatabase.h"
 
@@ -78,16 +79,7 @@ void tst_WorkerGroups::cleanup()
 
 std::unique_ptr<DaemonProcess> tst_WorkerGroups::startDaemon(const DaemonProcess::Options &dispatchOptions)
 {
-    auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
-    daemon->setOption(u"WORKER_IDLE_TIMEOUT"_s, u"60 s"_s);
-    for (const auto &[option, value] : dispatchOptions)
-        daemon->setOption(option, value);
-    daemon->addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}});
-    if (!daemon->start() || !daemon->waitForReady()) {
-        qWarning("the daemon did not come up: %s", qPrintable(daemon->log()));
-        return nullptr;
-    }
-    return daemon;
+    return startWorkerStage(m_db->uri(), {{u"PARALLELISM"_s, u"1"_s}}, dispatchOptions);
 }
 
 QList<qint64> tst_WorkerGroups::grandchildren() const
