@@ -149,8 +149,7 @@ void tst_FakeWorker::endsWithoutAnswering()
     QVERIFY(worker.waitForFinished(10000));
     QCOMPARE(WorkerHarness::finish(worker), end);
     QCOMPARE(worker.readAllStandardOutput(), QByteArray());
-    QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), stage);
-    QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), status);
+    QCOMPARE(m_harness->place(id), QString(stage + u' ' + status));
 }
 
 void tst_FakeWorker::garbageAnswersNothingElse()

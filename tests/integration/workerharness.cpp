@@ -128,6 +128,12 @@ QVariantMap WorkerHarness::row(qint64 id)
             {u"xmin"_s, q.value(4)}};
 }
 
+QString WorkerHarness::place(qint64 id)
+{
+    const QVariantMap found = row(id);
+    return found.value(u"stage"_s).toString() + u' ' + found.value(u"status"_s).toString();
+}
+
 QString WorkerHarness::exec(const QString &sql)
 {
     QSqlQuery q(m_db.db());
