@@ -6,8 +6,7 @@
 // a notice receiver libpq writes those to stderr as they came.
 #include "daemonprocess.h"
 #include "daemonstart.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "daemontest.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -16,15 +15,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_LibpqNotices : public QObject
+class tst_LibpqNotices : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void raisedNoticesAreLogLines();
     void endedSessionIsALogLine();
 
@@ -33,24 +28,7 @@ private:
     // The lines of the daemon's stderr that are not "LEVEL message", joined
     // for the failure message; empty: none.
     static QString linesOutOfFormat(const QString &log);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
 };
-
-void tst_LibpqNotices::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
-
-void tst_LibpqNotices::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
-
-void tst_LibpqNotices::cleanup()
-{
-    m_queue.reset();
-    m_db.reset();
-}
 
 std::unique_ptr<DaemonProcess> tst_LibpqNotices::startDaemon()
 {

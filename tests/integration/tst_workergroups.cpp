@@ -6,8 +6,7 @@
 // group, holding its pipes, and say its pid in a file.
 #include "daemonprocess.h"
 #include "daemonstart.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "databasefixture.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -26,7 +25,7 @@ constexpr int GoneWithinMs = 5000;
 
 } // namespace
 
-class tst_WorkerGroups : public QObject
+class tst_WorkerGroups : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -44,8 +43,6 @@ private:
     // The pids the fake worker wrote so far.
     QList<qint64> grandchildren() const;
 
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
@@ -53,8 +50,7 @@ void tst_WorkerGroups::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 void tst_WorkerGroups::init()
 {
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
+    PEPSI_INIT_DATABASE_FIXTURE();
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     // The workers run as the service account when the test runs as root.
@@ -73,8 +69,7 @@ void tst_WorkerGroups::cleanup()
         ::kill(pid_t(pid), SIGKILL);
     qunsetenv("PEPSI_FAKE_GRANDCHILDREN");
     m_dir.reset();
-    m_queue.reset();
-    m_db.reset();
+    resetDatabase();
 }
 
 std::unique_ptr<DaemonProcess> tst_WorkerGroups::startDaemon(const DaemonProcess::Options &dispatchOptions)
