@@ -47,8 +47,6 @@ qint64 answeringPid(const QString &socket)
     return qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble());
 }
 
-qint64 rssKiB(qint64 pid) { return DaemonProcess::procStatusField(pid, u"VmRSS"_s).split(u' ').first().toLongLong(); }
-
 uint uidOf(const char *account)
 {
     const passwd *entry = ::getpwnam(account);
@@ -237,7 +235,7 @@ void tst_ControlSafety::nonReaderIsDropped()
     ControlTestClient other;
     QVERIFY(other.connectTo(daemon.controlSocket()));
     QVERIFY(other.request(R"({"cmd":"subscribe"})"_ba).value(u"ok"_s).toBool());
-    const qint64 rssBefore = rssKiB(daemon.pid());
+    const qint64 rssBefore = DaemonProcess::procStatusKiB(daemon.pid(), u"VmRSS"_s);
 
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     sockaddr_un address{};
@@ -261,7 +259,7 @@ void tst_ControlSafety::nonReaderIsDropped()
         sent += std::max<ssize_t>(0, n);
         QCOMPARE(other.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
         ++served;
-        rssMax = std::max(rssMax, rssKiB(daemon.pid()));
+        rssMax = std::max(rssMax, DaemonProcess::procStatusKiB(daemon.pid(), u"VmRSS"_s));
     }
     ::close(fd);
     QVERIFY2(daemon.countLog(dropped) == 1, qPrintable(daemon.log().right(2000)));
