@@ -2,6 +2,7 @@
 #include "fakedispatch.h"
 
 #include "config/configuration.h"
+#include "samplesnapshots.h"
 
 #include <algorithm>
 
@@ -25,15 +26,6 @@ FakeDispatch::FakeDispatch()
                                              u"fake.conf"_s);
     m_graph = StageGraph::fromConfiguration(config.value()).value();
 
-    PoolSnapshot enrich;
-    enrich.stage = u"enrich"_s;
-    enrich.workers = 3;
-    enrich.busy = 2;
-    enrich.idle = 1;
-    enrich.parallelism = 4;
-    enrich.queueLimit = 4;
-    enrich.inFlight = 5;
-    enrich.capacity = 16;
     PoolSnapshot score;
     score.stage = u"score"_s;
     score.parallelism = 2;
@@ -41,18 +33,8 @@ FakeDispatch::FakeDispatch()
     score.capacity = 0;
     score.cooldownUntil = QDateTime::currentDateTimeUtc().addSecs(4);
     score.cooldownReason = u"PROGRAM \"/usr/lib/pepsi/score\" does not exist"_s;
-    m_pools = {enrich, score};
-
-    WorkerSnapshot worker;
-    worker.pid = 5001;
-    worker.stage = u"enrich"_s;
-    worker.state = WorkerSnapshot::State::Running;
-    worker.messages = 512;
-    worker.uptimeMs = 61000;
-    worker.ids = {88, 89, 90};
-    worker.headAgeMs = 12;
-    worker.maxRuntimeMs = 300000;
-    m_workers = {worker};
+    m_pools = {sampleEnrichPool(), score};
+    m_workers = {sampleEnrichWorker()};
 
     m_stats.since = m_info.startedAt;
     m_stats.claimed = 120;
@@ -86,6 +68,22 @@ DispatchPicture FakeDispatch::read() const
     for (PoolSnapshot &pool : pools)
         pool.drained = m_drained.contains(pool.stage);
     return DispatchPicture{m_info, m_graph, m_settings, pools, m_workers, m_stats, true};
+}
+
+void FakeDispatch::setBusyWorkers(int perStage, int idsEach)
+{
+    m_workers.clear();
+    for (const QString &stage : {u"enrich"_s, u"score"_s}) {
+        for (int w = 0; w < perStage; ++w) {
+            WorkerSnapshot worker;
+            worker.pid = 100000 + w;
+            worker.stage = stage;
+            worker.state = WorkerSnapshot::State::Running;
+            for (int i = 0; i < idsEach; ++i)
+                worker.ids.append(1000000000 + w * idsEach + i);
+            m_workers.append(worker);
+        }
+    }
 }
 
 void FakeDispatch::releaseAnswers()

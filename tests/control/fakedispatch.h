@@ -35,6 +35,10 @@ public:
                   pepsi::Answer<pepsi::MessagePage> answer) override;
     void message(qint64 id, QObject *asker, pepsi::Answer<pepsi::MessageDetail> answer) override;
 
+    // m_workers replaced by `perStage` running workers at each of enrich and
+    // score, each holding `idsEach` ids: a pool whose replies pass the line.
+    void setBusyWorkers(int perStage, int idsEach);
+
     void emitEvent(const QString &name, const QJsonObject &fields)
     {
         Q_EMIT happened(pepsi::DispatchEvent{name, fields});

@@ -4,6 +4,7 @@
 // reads while events flow (the socket file: tst_controlsocketfile).
 #include "control/controlserver.h"
 #include "controltestclient.h"
+#include "daemonprocess.h"
 #include "directserverfixture.h"
 
 #include <QFile>
@@ -21,17 +22,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-qint64 rssKiB()
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
+// This process's resident set, in KiB: the server runs in it.
+qint64 rssKiB() { return DaemonProcess::procStatusKiB(QCoreApplication::applicationPid(), u"VmRSS"_s); }
 
 // A client that connects and then never reads a byte: a raw descriptor, so
 // that no Qt buffer drains the kernel's on its behalf.
@@ -191,18 +183,7 @@ void tst_ControlLimits::bigPoolRepliesFit()
     QFETCH(bool, ok);
     QFETCH(int, workers);
     QFETCH(QString, error);
-    m_daemon->dispatch().m_workers.clear();
-    for (const QString &stage : {u"enrich"_s, u"score"_s}) {
-        for (int w = 0; w < 64; ++w) {
-            WorkerSnapshot worker;
-            worker.pid = 100000 + w;
-            worker.stage = stage;
-            worker.state = WorkerSnapshot::State::Running;
-            for (int i = 0; i < 256; ++i)
-                worker.ids.append(1000000000 + w * 256 + i);
-            m_daemon->dispatch().m_workers.append(worker);
-        }
-    }
+    m_daemon->dispatch().setBusyWorkers(64, 256);
     ControlTestClient client;
     QVERIFY(client.connectTo(m_daemon->path()));
     client.sendRaw(request + '\n');

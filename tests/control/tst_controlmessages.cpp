@@ -27,7 +27,20 @@ private Q_SLOTS:
     void messagesPageFitsTheLine();
     void messagesReasonsAndFilters();
     void reasonsCommand();
+
+private:
+    // The fake's rows replaced by five failed ones at score, 1 to 5 s before
+    // `now`: three of reason "a", the newest, and two of "b".
+    void setFailedScoreRows(const QDateTime &now);
 };
+
+void tst_ControlMessages::setFailedScoreRows(const QDateTime &now)
+{
+    m_daemon->dispatch().m_messages.clear();
+    for (qint64 id = 1; id <= 5; ++id)
+        m_daemon->dispatch().m_messages.append(
+            MessageRow{id, u"score"_s, u"failed"_s, 1, now.addSecs(-id), id <= 3 ? u"a"_s : u"b"_s});
+}
 
 void tst_ControlMessages::requests_data()
 {
@@ -132,11 +145,8 @@ void tst_ControlMessages::messagesPageFitsTheLine()
 // line keeps the most frequent reasons and says "more".
 void tst_ControlMessages::reasonsCommand()
 {
-    m_daemon->dispatch().m_messages.clear();
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    for (qint64 id = 1; id <= 5; ++id)
-        m_daemon->dispatch().m_messages.append(
-            MessageRow{id, u"score"_s, u"failed"_s, 1, now.addSecs(-id), id <= 3 ? u"a"_s : u"b"_s});
+    setFailedScoreRows(now);
     m_daemon->dispatch().m_messages.append(MessageRow{6, u"score"_s, u"timeout"_s, 1, now, u"timeout after 5 s"_s});
     ControlTestClient client;
     QVERIFY(client.connectTo(m_daemon->path()));
@@ -174,11 +184,8 @@ void tst_ControlMessages::reasonsCommand()
 // rows; "reason" and "max_age_ms" reach the dispatcher; bad ones are named.
 void tst_ControlMessages::messagesReasonsAndFilters()
 {
-    m_daemon->dispatch().m_messages.clear();
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    for (qint64 id = 1; id <= 5; ++id)
-        m_daemon->dispatch().m_messages.append(
-            MessageRow{id, u"score"_s, u"failed"_s, 1, now.addSecs(-id), id <= 3 ? u"a"_s : u"b"_s});
+    setFailedScoreRows(now);
     m_daemon->dispatch().m_messages.append(MessageRow{6, u"score"_s, u"failed"_s, 1, now.addDays(-2), {}});
     ControlTestClient client;
     QVERIFY(client.connectTo(m_daemon->path()));

@@ -116,18 +116,7 @@ void tst_ControlReplies::narrowingHints()
     QFETCH(QString, hint);
     // 600 workers a stage with 64 ids each; a cooldown reason, and 200
     // reasons of failed rows, each longer than a line.
-    m_daemon->dispatch().m_workers.clear();
-    for (const QString &stage : {u"enrich"_s, u"score"_s}) {
-        for (int w = 0; w < 600; ++w) {
-            WorkerSnapshot worker;
-            worker.pid = 100000 + w;
-            worker.stage = stage;
-            worker.state = WorkerSnapshot::State::Running;
-            for (int i = 0; i < 64; ++i)
-                worker.ids.append(1000000000 + w * 64 + i);
-            m_daemon->dispatch().m_workers.append(worker);
-        }
-    }
+    m_daemon->dispatch().setBusyWorkers(600, 64);
     const QString longer(70'000, u'x');
     m_daemon->dispatch().m_pools[1].cooldownReason = longer;
     for (int id = 1; id <= 200; ++id)

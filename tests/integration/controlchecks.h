@@ -5,10 +5,13 @@
 #include "controltestclient.h"
 #include "daemonstart.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
 #include <QTest>
+
+#include <memory>
 
 // The keys of a JSON object, sorted.
 inline QStringList keysOf(const QJsonValue &value)
@@ -47,4 +50,26 @@ inline bool startTwoStages(DaemonProcess &daemon, ControlTestClient &client)
     daemon.addStage(QStringLiteral("a"), DaemonProcess::fakeWorker(), {{QStringLiteral("NEXT"), QStringLiteral("b")}});
     daemon.addStage(QStringLiteral("b"), DaemonProcess::fakeWorker());
     return startReady(daemon) && client.connectTo(daemon.controlSocket());
+}
+
+// A client connected to the daemon's control socket and subscribed to
+// `events`: the tests of events see every one from here on. Null, with a
+// warning saying which step failed, when it could not connect or the daemon
+// refused the subscription.
+inline std::unique_ptr<ControlTestClient> subscribedClient(const DaemonProcess &daemon, const QStringList &events)
+{
+    auto client = std::make_unique<ControlTestClient>();
+    if (!client->connectTo(daemon.controlSocket())) {
+        qWarning("cannot connect to %s", qPrintable(daemon.controlSocket()));
+        return nullptr;
+    }
+    const QJsonObject reply =
+        client->request(QJsonObject{{QStringLiteral("cmd"), QStringLiteral("subscribe")},
+                                    {QStringLiteral("events"), QJsonArray::fromStringList(events)}});
+    if (!reply.value(QStringLiteral("ok")).toBool()) {
+        qWarning("subscribing to %s was refused: %s", qPrintable(events.join(u',')),
+                 QJsonDocument(reply).toJson(QJsonDocument::Compact).constData());
+        return nullptr;
+    }
+    return client;
 }

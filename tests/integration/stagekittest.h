@@ -8,10 +8,12 @@
 #include <memory>
 
 // A test of the stage-program kit end to end (tst_stagekit,
-// tst_stagekitbatch): one database for the whole program, the kit's binaries
-// checked once, and a fresh WorkerHarness (the test playing the dispatcher)
-// for every test function. A test class may run more around init() and
-// cleanup() in its own slots of those names, calling these.
+// tst_stagekitbatch, and tst_fakeworker for the fake worker alone): one
+// database for the whole program, the kit's binaries checked once, and a
+// fresh WorkerHarness (the test playing the dispatcher) for every test
+// function. A test class may run more around init() and cleanup() in its own
+// slots of those names, calling these, or check fewer binaries in an
+// initTestCase() of its own.
 class StageKitTest : public QObject
 {
     Q_OBJECT

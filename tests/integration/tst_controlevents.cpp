@@ -33,25 +33,22 @@ void tst_ControlEvents::killedWorkerIsReported()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}});
     QVERIFY(startReady(daemon));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["worker_started","worker_crashed","cooldown_entered"]})"_ba)
-                .value(u"ok"_s)
-                .toBool());
+    const auto client = subscribedClient(daemon, {u"worker_started"_s, u"worker_crashed"_s, u"cooldown_entered"_s});
+    QVERIFY(client);
     QueueProbe probe(m_db->db());
     const QList<qint64> ids = probe.insertModes(u"s"_s, {u"hang"_s});
     QVERIFY(!ids.isEmpty());
-    const auto started = client.takeEvent(u"worker_started"_s);
+    const auto started = client->takeEvent(u"worker_started"_s);
     QVERIFY(started);
     const qint64 pid = qint64(started->value(u"pid"_s).toDouble());
     QCOMPARE(daemon.workerPids(u"s"_s), QList<qint64>{pid});
     QTRY_COMPARE(probe.count(u"status = 'running'"_s), 1);
     // The worker holds it: workers shows it at the head of line.
-    QTRY_COMPARE(qint64(client.request(R"({"cmd":"workers"})"_ba).value(u"result"_s)[0][u"head_id"_s].toDouble()),
+    QTRY_COMPARE(qint64(client->request(R"({"cmd":"workers"})"_ba).value(u"result"_s)[0][u"head_id"_s].toDouble()),
                  ids.first());
 
     QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
-    const auto crashed = client.takeEvent(u"worker_crashed"_s);
+    const auto crashed = client->takeEvent(u"worker_crashed"_s);
     QVERIFY(crashed);
     QCOMPARE(qint64(crashed->value(u"pid"_s).toDouble()), pid);
     QCOMPARE(crashed->value(u"stage"_s).toString(), u"s"_s);
@@ -60,7 +57,7 @@ void tst_ControlEvents::killedWorkerIsReported()
     QCOMPARE(crashed->value(u"requeued"_s).toInt(), 0);
     QTRY_COMPARE(probe.count(u"status = 'failed' AND state->>'dispatch_error' = 'crashed: signal 9'"_s), 1);
     // A worker that dies before its first answer holds the stage off.
-    const auto cooldown = client.takeEvent(u"cooldown_entered"_s);
+    const auto cooldown = client->takeEvent(u"cooldown_entered"_s);
     QVERIFY(cooldown);
     QCOMPARE(cooldown->value(u"reason"_s).toString(), u"crashed: signal 9"_s);
     QCOMPARE(daemon.terminate(), 0);
@@ -74,13 +71,11 @@ void tst_ControlEvents::drainedStageClaimsNothing()
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
     daemon.addStage(u"t"_s, DaemonProcess::fakeWorker());
     QVERIFY(startReady(daemon));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(
-        client.request(R"({"cmd":"subscribe","events":["stage_drained","stage_resumed"]})"_ba).value(u"ok"_s).toBool());
+    const auto client = subscribedClient(daemon, {u"stage_drained"_s, u"stage_resumed"_s});
+    QVERIFY(client);
 
-    QCOMPARE(client.request(R"({"cmd":"drain","stage":"s"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), true);
-    const auto drained = client.takeEvent(u"stage_drained"_s);
+    QCOMPARE(client->request(R"({"cmd":"drain","stage":"s"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), true);
+    const auto drained = client->takeEvent(u"stage_drained"_s);
     QVERIFY(drained);
     QCOMPARE(drained->value(u"stage"_s).toString(), u"s"_s);
     QCOMPARE(drained->value(u"uid"_s).toInt(), int(::geteuid()));
@@ -92,24 +87,24 @@ void tst_ControlEvents::drainedStageClaimsNothing()
     // (inserted after s's) would have taken s's too: no wait is needed after.
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"stage = 't' AND status = 'done'"_s), 20, 10000);
     QCOMPARE(probe.count(u"stage = 's' AND status = 'pending' AND claims = 0"_s), 20);
-    QJsonObject pool = client.request(R"({"cmd":"status"})"_ba).value(u"result"_s)[u"stages"_s][u"s"_s].toObject();
+    QJsonObject pool = client->request(R"({"cmd":"status"})"_ba).value(u"result"_s)[u"stages"_s][u"s"_s].toObject();
     QCOMPARE(pool.value(u"drained"_s).toBool(), true);
     QCOMPARE(pool.value(u"capacity"_s).toInt(), 0);
     QCOMPARE(pool.value(u"queue"_s)[u"pending"_s].toInt(), 20);
 
     // A reload keeps it drained.
-    QVERIFY(client.request(R"({"cmd":"reload"})"_ba).value(u"ok"_s).toBool());
+    QVERIFY(client->request(R"({"cmd":"reload"})"_ba).value(u"ok"_s).toBool());
     // A witness row at t: the round that claims it comes after the reload
     // and would claim s's rows too, had the reload forgotten the drain.
     QVERIFY(!probe.insert(u"t"_s, 1).isEmpty());
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"stage = 't' AND status = 'done'"_s), 21, 10000);
     QCOMPARE(probe.count(u"stage = 's' AND claims = 0"_s), 20);
-    QCOMPARE(client.request(R"({"cmd":"stages"})"_ba).value(u"result"_s)[u"stages"_s][0][u"drained"_s].toBool(), true);
+    QCOMPARE(client->request(R"({"cmd":"stages"})"_ba).value(u"result"_s)[u"stages"_s][0][u"drained"_s].toBool(), true);
     // Draining twice is fine.
-    QVERIFY(client.request(R"({"cmd":"drain","stage":"s"})"_ba).value(u"ok"_s).toBool());
+    QVERIFY(client->request(R"({"cmd":"drain","stage":"s"})"_ba).value(u"ok"_s).toBool());
 
-    QCOMPARE(client.request(R"({"cmd":"resume","stage":"s"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), false);
-    QVERIFY(client.takeEvent(u"stage_resumed"_s));
+    QCOMPARE(client->request(R"({"cmd":"resume","stage":"s"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), false);
+    QVERIFY(client->takeEvent(u"stage_resumed"_s));
     // A claim round right away, not at the next heartbeat (30 s).
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"stage = 's' AND status = 'done'"_s), 20, 5000);
     QCOMPARE(daemon.terminate(), 0);
@@ -122,33 +117,32 @@ void tst_ControlEvents::requeuedRowsFinish()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
     QVERIFY(startReady(daemon));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["requeued"]})"_ba).value(u"ok"_s).toBool());
+    const auto client = subscribedClient(daemon, {u"requeued"_s});
+    QVERIFY(client);
     QueueProbe probe(m_db->db());
     const QList<qint64> ids = probe.insert(u"s"_s, 30, {{u"s"_s, u"fail:3"_s}});
     QCOMPARE(ids.size(), 30);
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'failed'"_s), 30, 10000);
-    QTRY_COMPARE(client.request(R"({"cmd":"queues"})"_ba).value(u"result"_s)[u"stages"_s][u"s"_s][u"failed"_s].toInt(),
+    QTRY_COMPARE(client->request(R"({"cmd":"queues"})"_ba).value(u"result"_s)[u"stages"_s][u"s"_s][u"failed"_s].toInt(),
                  30);
     // From now on they succeed.
     QVERIFY(m_db->exec(u"UPDATE workqueue SET state = state - 'fake'"_s));
 
     const QJsonObject byId =
-        client.request(QJsonObject{{u"cmd"_s, u"requeue"_s},
-                                   {u"stage"_s, u"s"_s},
-                                   {u"status"_s, u"failed"_s},
-                                   {u"ids"_s, QJsonArray{double(ids[0]), double(ids[1]), double(ids[2])}}});
+        client->request(QJsonObject{{u"cmd"_s, u"requeue"_s},
+                                    {u"stage"_s, u"s"_s},
+                                    {u"status"_s, u"failed"_s},
+                                    {u"ids"_s, QJsonArray{double(ids[0]), double(ids[1]), double(ids[2])}}});
     QCOMPARE(byId.value(u"result"_s)[u"requeued"_s].toInt(), 3);
     QCOMPARE(byId.value(u"result"_s)[u"more"_s].toBool(), false);
-    const auto event = client.takeEvent(u"requeued"_s);
+    const auto event = client->takeEvent(u"requeued"_s);
     QVERIFY(event);
     QCOMPARE(event->value(u"count"_s).toInt(), 3);
     QCOMPARE(event->value(u"status"_s).toString(), u"failed"_s);
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 3, 5000);
 
     // Bounded: 20 of the 27 left, and it says more match.
-    const QJsonObject limited = client.request(R"({"cmd":"requeue","stage":"s","status":"failed","limit":20})"_ba);
+    const QJsonObject limited = client->request(R"({"cmd":"requeue","stage":"s","status":"failed","limit":20})"_ba);
     QCOMPARE(limited.value(u"result"_s)[u"requeued"_s].toInt(), 20);
     QCOMPARE(limited.value(u"result"_s)[u"more"_s].toBool(), true);
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 23, 5000);
@@ -165,7 +159,7 @@ void tst_ControlEvents::requeuedRowsFinish()
     const qint64 locked = lock.value(0).toLongLong();
     QElapsedTimer took;
     took.start();
-    const QJsonObject skipping = client.request(R"({"cmd":"requeue","stage":"s","status":"failed"})"_ba);
+    const QJsonObject skipping = client->request(R"({"cmd":"requeue","stage":"s","status":"failed"})"_ba);
     QCOMPARE(skipping.value(u"result"_s)[u"requeued"_s].toInt(), 6);
     QCOMPARE(skipping.value(u"result"_s)[u"more"_s].toBool(), false);
     QVERIFY(took.elapsed() < 5000);
@@ -174,16 +168,16 @@ void tst_ControlEvents::requeuedRowsFinish()
     QCOMPARE(probe.count(u"status = 'failed' AND workqueue_id = %1"_s.arg(locked)), 1);
 
     // Nothing of another status or stage moves.
-    QCOMPARE(client.request(R"({"cmd":"requeue","stage":"s","status":"timeout"})"_ba)
+    QCOMPARE(client->request(R"({"cmd":"requeue","stage":"s","status":"timeout"})"_ba)
                  .value(u"result"_s)[u"requeued"_s]
                  .toInt(),
              0);
-    QCOMPARE(client.request(R"({"cmd":"requeue","stage":"x","status":"failed"})"_ba)
+    QCOMPARE(client->request(R"({"cmd":"requeue","stage":"x","status":"failed"})"_ba)
                  .value(u"result"_s)[u"requeued"_s]
                  .toInt(),
              0);
     const QJsonObject last =
-        client.request(R"({"cmd":"requeue","stage":"s","status":"failed","max_age_ms":600000})"_ba);
+        client->request(R"({"cmd":"requeue","stage":"s","status":"failed","max_age_ms":600000})"_ba);
     QCOMPARE(last.value(u"result"_s)[u"requeued"_s].toInt(), 1);
     QTRY_COMPARE_WITH_TIMEOUT(probe.count(u"status = 'done'"_s), 30, 5000);
     QCOMPARE(probe.count(u"state ? 'dispatch_error'"_s), 0);

@@ -125,23 +125,22 @@ void tst_ControlRows::setReloadsTheGraph()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker());
     QVERIFY(startReady(daemon));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["reload"]})"_ba).value(u"ok"_s).toBool());
+    const auto client = subscribedClient(daemon, {u"reload"_s});
+    QVERIFY(client);
 
-    const QJsonObject set = client.request(R"({"cmd":"set","stage":"a","option":"PARALLELISM","value":3})"_ba);
+    const QJsonObject set = client->request(R"({"cmd":"set","stage":"a","option":"PARALLELISM","value":3})"_ba);
     QVERIFY2(set.value(u"ok"_s).toBool(), qPrintable(set.value(u"error"_s).toString()));
     QCOMPARE(set[u"result"_s].toObject(),
              QJsonObject({{u"stage"_s, u"a"_s}, {u"option"_s, u"PARALLELISM"_s}, {u"value"_s, u"3"_s}}));
     QCOMPARE(
         m_db->scalar(u"SELECT value::int FROM config_overlay WHERE section = 'stage-a' AND option = 'PARALLELISM'"_s),
         3);
-    const auto reload = client.takeEvent(u"reload"_s, 10000);
+    const auto reload = client->takeEvent(u"reload"_s, 10000);
     QVERIFY(reload);
     // The reload names the operator's action, not the notification that carried it.
     QCOMPARE(reload->value(u"source"_s).toString(), u"set"_s);
-    QTRY_COMPARE(client.request(R"({"cmd":"stages"})"_ba)[u"result"_s][u"stages"_s][0][u"parallelism"_s].toInt(), 3);
-    QTRY_COMPARE(client.request(R"({"cmd":"status"})"_ba)[u"result"_s][u"stages"_s][u"a"_s][u"parallelism"_s].toInt(),
+    QTRY_COMPARE(client->request(R"({"cmd":"stages"})"_ba)[u"result"_s][u"stages"_s][0][u"parallelism"_s].toInt(), 3);
+    QTRY_COMPARE(client->request(R"({"cmd":"status"})"_ba)[u"result"_s][u"stages"_s][u"a"_s][u"parallelism"_s].toInt(),
                  3);
     QVERIFY(daemon.waitForLog(
         QRegularExpression(uR"(config_overlay \(stage-a, PARALLELISM\) set to 3 on the control socket by uid \d+)"_s)));
@@ -154,16 +153,16 @@ void tst_ControlRows::setReloadsTheGraph()
         {R"({"cmd":"set","stage":"z","option":"PARALLELISM","value":2})"_ba, u"unknown stage \"z\" (stages: a)"_s},
     };
     for (const auto &[line, expected] : refusals) {
-        const QJsonObject reply = client.request(line);
+        const QJsonObject reply = client->request(line);
         QCOMPARE(reply.value(u"ok"_s).toBool(), false);
         QVERIFY2(reply.value(u"error"_s).toString().contains(expected), qPrintable(reply.value(u"error"_s).toString()));
     }
     QCOMPARE(m_db->scalar(u"SELECT count(*) FROM config_overlay"_s), 1);
-    QCOMPARE(client.request(R"({"cmd":"stages"})"_ba)[u"result"_s][u"stages"_s][0][u"parallelism"_s].toInt(), 3);
+    QCOMPARE(client->request(R"({"cmd":"stages"})"_ba)[u"result"_s][u"stages"_s][0][u"parallelism"_s].toInt(), 3);
     // Refused sets wrote nothing, and the set was heard once: a write of
     // someone else's after them is the overlay's notification again.
     QVERIFY(m_db->exec(u"UPDATE config_overlay SET value = '3'"_s));
-    const auto foreign = client.takeEvent(u"reload"_s, 10000);
+    const auto foreign = client->takeEvent(u"reload"_s, 10000);
     QVERIFY(foreign);
     QCOMPARE(foreign->value(u"source"_s).toString(), u"notify"_s);
     QCOMPARE(daemon.terminate(), 0);

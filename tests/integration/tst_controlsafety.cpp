@@ -38,7 +38,14 @@ for line in sys.argv[2:]:
     print(f.readline().strip(), flush=True)
 )py";
 
-qint64 rssKiB(qint64 pid) { return DaemonProcess::procStatusField(pid, u"VmRSS"_s).split(u' ').first().toLongLong(); }
+// The pid the daemon answering `version` on `socket` gives; 0 when none answers.
+qint64 answeringPid(const QString &socket)
+{
+    ControlTestClient client;
+    if (!client.connectTo(socket))
+        return 0;
+    return qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble());
+}
 
 uint uidOf(const char *account)
 {
@@ -156,9 +163,7 @@ void tst_ControlSafety::secondDaemonOnTheSameSocket()
              qPrintable(log));
     QVERIFY2(!log.contains(u"database"_s, Qt::CaseInsensitive) && !log.contains(u"listening"_s), qPrintable(log));
 
-    ControlTestClient client;
-    QVERIFY(client.connectTo(first.controlSocket()));
-    QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()), first.pid());
+    QCOMPARE(answeringPid(first.controlSocket()), first.pid());
     QCOMPARE(first.terminate(), 0);
 }
 
@@ -184,9 +189,7 @@ void tst_ControlSafety::staleSocketIsReplaced()
     };
     QCOMPARE(::stat(QFile::encodeName(socket).constData(), &info), 0);
     QCOMPARE(info.st_mode & 0777, mode_t(0660));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(socket));
-    QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()), second.pid());
+    QCOMPARE(answeringPid(socket), second.pid());
     QCOMPARE(second.terminate(), 0);
 }
 
@@ -203,12 +206,7 @@ void tst_ControlSafety::standbyLeavesTheSocket()
     QVERIFY(standby.start({u"--standby"_s}));
     QVERIFY2(standby.waitForLog(QRegularExpression(u"standby: waiting"_s)), qPrintable(standby.log()));
     QVERIFY(!standby.log().contains(u"control socket"_s));
-    {
-        ControlTestClient client;
-        QVERIFY(client.connectTo(active.controlSocket()));
-        QCOMPARE(qint64(client.request(R"({"cmd":"version"})"_ba).value(u"result"_s)[u"pid"_s].toDouble()),
-                 active.pid());
-    }
+    QCOMPARE(answeringPid(active.controlSocket()), active.pid());
 
     QCOMPARE(active.terminate(), 0);
     QVERIFY2(standby.waitForReady(10000), qPrintable(standby.log()));
@@ -237,7 +235,7 @@ void tst_ControlSafety::nonReaderIsDropped()
     ControlTestClient other;
     QVERIFY(other.connectTo(daemon.controlSocket()));
     QVERIFY(other.request(R"({"cmd":"subscribe"})"_ba).value(u"ok"_s).toBool());
-    const qint64 rssBefore = rssKiB(daemon.pid());
+    const qint64 rssBefore = DaemonProcess::procStatusKiB(daemon.pid(), u"VmRSS"_s);
 
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     sockaddr_un address{};
@@ -261,7 +259,7 @@ void tst_ControlSafety::nonReaderIsDropped()
         sent += std::max<ssize_t>(0, n);
         QCOMPARE(other.request(R"({"cmd":"version"})"_ba).value(u"ok"_s).toBool(), true);
         ++served;
-        rssMax = std::max(rssMax, rssKiB(daemon.pid()));
+        rssMax = std::max(rssMax, DaemonProcess::procStatusKiB(daemon.pid(), u"VmRSS"_s));
     }
     ::close(fd);
     QVERIFY2(daemon.countLog(dropped) == 1, qPrintable(daemon.log().right(2000)));

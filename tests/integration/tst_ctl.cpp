@@ -7,6 +7,7 @@
 // refusal: exit 1. The other refusals: tst_ctlrefusals.
 #include "controlchecks.h"
 #include "controltestclient.h"
+#include "ctldaemontest.h"
 #include "ctlrun.h"
 #include "daemonprocess.h"
 #include "queueprobe.h"
@@ -24,13 +25,12 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_Ctl : public QObject
+class tst_Ctl : public CtlDaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
     void initTestCase();
-    void cleanupTestCase();
 
     void tables_data();
     void tables();
@@ -46,11 +46,7 @@ private Q_SLOTS:
     void eventsUntilInterrupted();
 
 private:
-    QStringList at() const { return {u"--socket"_s, m_daemon->controlSocket()}; }
     int countAdminLog(const QString &command);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<DaemonProcess> m_daemon;
 };
 
 void tst_Ctl::initTestCase()
@@ -67,14 +63,6 @@ void tst_Ctl::initTestCase()
     QueueProbe probe(m_db->db());
     QCOMPARE(probe.insert(u"a"_s, 20, {{u"b"_s, u"slow:100"_s}}).size(), 20);
     QTRY_VERIFY_WITH_TIMEOUT(probe.count(u"status = 'done'"_s) >= 1, 15000);
-}
-
-void tst_Ctl::cleanupTestCase()
-{
-    if (m_daemon)
-        QCOMPARE(m_daemon->terminate(), 0);
-    m_daemon.reset();
-    m_db.reset();
 }
 
 int tst_Ctl::countAdminLog(const QString &command)

@@ -5,6 +5,7 @@
 // table or one JSON array with every row once; `reasons` as a table and as
 // the list; `requeue` of one reason only, and of the rows that failed
 // within `--since` only.
+#include "ctldaemontest.h"
 #include "ctlrun.h"
 #include "daemonprocess.h"
 #include "daemonstart.h"
@@ -28,13 +29,12 @@ const QString Unreachable = u"status 4: the carrier's endpoint did not answer: "
 
 } // namespace
 
-class tst_CtlFailed : public QObject
+class tst_CtlFailed : public CtlDaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
     void initTestCase();
-    void cleanupTestCase();
 
     void pagesHoldWhatFits();
     void allPages();
@@ -44,11 +44,8 @@ private Q_SLOTS:
     void olderDaemonMovesNothingByReason();
 
 private:
-    QStringList at() const { return {u"--socket"_s, m_daemon->controlSocket()}; }
     bool insertFailed(const QString &stage, int count, const QString &reason, const QString &age = u"0 s"_s);
 
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<DaemonProcess> m_daemon;
     QList<qint64> m_failedIds; // stage a's failed rows, in id order
 };
 
@@ -67,14 +64,6 @@ void tst_CtlFailed::initTestCase()
     for (const QueueRow &row : probe.rows(u"stage = 'a' AND status = 'failed'"_s))
         m_failedIds.append(row.id);
     QCOMPARE(m_failedIds.size(), 700);
-}
-
-void tst_CtlFailed::cleanupTestCase()
-{
-    if (m_daemon)
-        QCOMPARE(m_daemon->terminate(), 0);
-    m_daemon.reset();
-    m_db.reset();
 }
 
 bool tst_CtlFailed::insertFailed(const QString &stage, int count, const QString &reason, const QString &age)

@@ -7,6 +7,7 @@
 // else, send a line over the limit, speak another protocol version or turn
 // the client away. An admin command cut off mid-reply is never reported done.
 #include "controlchecks.h"
+#include "ctldaemontest.h"
 #include "ctlrun.h"
 #include "daemonprocess.h"
 #include "testdatabase.h"
@@ -42,13 +43,12 @@ QByteArray versionReply(const QByteArray &id = "1")
 
 } // namespace
 
-class tst_CtlRefusals : public QObject
+class tst_CtlRefusals : public CtlDaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
     void initTestCase();
-    void cleanupTestCase();
 
     void refusedByTheDaemon_data();
     void refusedByTheDaemon();
@@ -64,24 +64,12 @@ private Q_SLOTS:
 private:
     // The daemon of the tests that need one, started by the first of them.
     bool startDaemon();
-    QStringList at() const { return {u"--socket"_s, m_daemon->controlSocket()}; }
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<DaemonProcess> m_daemon;
 };
 
 void tst_CtlRefusals::initTestCase()
 {
     PEPSI_REQUIRE_BINARIES();
     QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
-}
-
-void tst_CtlRefusals::cleanupTestCase()
-{
-    if (m_daemon)
-        QCOMPARE(m_daemon->terminate(), 0);
-    m_daemon.reset();
-    m_db.reset();
 }
 
 bool tst_CtlRefusals::startDaemon()

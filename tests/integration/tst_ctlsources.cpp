@@ -5,6 +5,7 @@
 // `unset` removes the row so that the file's value comes back, and unsetting
 // a row that is not there is a refusal naming the stage and the option.
 #include "controlchecks.h"
+#include "ctldaemontest.h"
 #include "ctlrun.h"
 #include "daemonprocess.h"
 #include "testdatabase.h"
@@ -16,13 +17,12 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_CtlSources : public QObject
+class tst_CtlSources : public CtlDaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
     void initTestCase();
-    void cleanupTestCase();
     void init();
 
     void sourcesAsLoaded();
@@ -33,15 +33,11 @@ private Q_SLOTS:
     void unsetWithoutARow();
 
 private:
-    QStringList at() const { return {u"--socket"_s, m_daemon->controlSocket()}; }
     // The `stages` entry of one stage, as `pepsi-ctl --json stages` prints it.
     QJsonObject stage(const QString &name);
     int reloads() { return m_daemon->countLog(QRegularExpression(u"pipeline reloaded"_s)); }
     // Runs pepsi-ctl ARGUMENTS, expecting exit 0, and waits for the reload it causes.
     bool runAndReload(const QStringList &arguments, QString *out);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<DaemonProcess> m_daemon;
 };
 
 void tst_CtlSources::initTestCase()
@@ -53,14 +49,6 @@ void tst_CtlSources::initTestCase()
     m_daemon->addStage(u"ingest"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"deliver"_s}});
     m_daemon->addStage(u"deliver"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"3"_s}});
     QVERIFY(startReady(*m_daemon));
-}
-
-void tst_CtlSources::cleanupTestCase()
-{
-    if (m_daemon)
-        QCOMPARE(m_daemon->terminate(), 0);
-    m_daemon.reset();
-    m_db.reset();
 }
 
 void tst_CtlSources::init()

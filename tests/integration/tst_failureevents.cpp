@@ -47,11 +47,8 @@ void tst_FailureEvents::failuresShowWhereOperatorsLook()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"deliver"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"2"_s}});
     QVERIFY(startReady(daemon));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["message_failed","stage_failing","stage_recovered"]})"_ba)
-                .value(u"ok"_s)
-                .toBool());
+    const auto client = subscribedClient(daemon, {u"message_failed"_s, u"stage_failing"_s, u"stage_recovered"_s});
+    QVERIFY(client);
     QProcess ctl;
     ctl.start(ctlBinary(),
               {u"--socket"_s, daemon.controlSocket(), u"events"_s, u"message_failed"_s, u"stage_failing"_s,
@@ -68,7 +65,7 @@ void tst_FailureEvents::failuresShowWhereOperatorsLook()
     QCOMPARE(m_queue->insertModes(u"deliver"_s, modes).size(), 40);
 
     // GIVEN 30 failures THEN stage_failing, with the share of the window
-    const auto failing = client.takeEvent(u"stage_failing"_s);
+    const auto failing = client->takeEvent(u"stage_failing"_s);
     QVERIFY(failing);
     QCOMPARE(failing->value(u"stage"_s).toString(), u"deliver"_s);
     const double share = failing->value(u"failure_share"_s).toDouble();
@@ -80,7 +77,7 @@ void tst_FailureEvents::failuresShowWhereOperatorsLook()
     qint64 counted = 0;
     QList<QDateTime> times;
     while (counted < 30) {
-        const auto failed = client.takeEvent(u"message_failed"_s);
+        const auto failed = client->takeEvent(u"message_failed"_s);
         QVERIFY2(failed, qPrintable(u"%1 of 30 failures reported"_s.arg(counted)));
         QCOMPARE(failed->value(u"stage"_s).toString(), u"deliver"_s);
         QCOMPARE(failed->value(u"reason"_s).toString(), u"status 3: fake failure"_s);
@@ -97,21 +94,21 @@ void tst_FailureEvents::failuresShowWhereOperatorsLook()
 
     // AND status and metrics say the stage is failing
     const QJsonObject stats =
-        client.request(R"({"cmd":"status"})"_ba)[u"result"_s][u"stages"_s][u"deliver"_s][u"stats"_s].toObject();
+        client->request(R"({"cmd":"status"})"_ba)[u"result"_s][u"stages"_s][u"deliver"_s][u"stats"_s].toObject();
     QCOMPARE(stats.value(u"failing"_s).toBool(), true);
     QVERIFY(stats.value(u"failure_share"_s).toDouble() >= 0.5);
-    const QString metrics = client.request(R"({"cmd":"metrics"})"_ba)[u"result"_s][u"text"_s].toString();
+    const QString metrics = client->request(R"({"cmd":"metrics"})"_ba)[u"result"_s][u"text"_s].toString();
     QVERIFY2(hasLine(metrics, u"pepsi_dispatch_stage_failing{stage=\"deliver\"} 1"_s), qPrintable(metrics));
     QVERIFY2(metrics.contains(u"# TYPE pepsi_dispatch_stage_failure_share gauge"_s), qPrintable(metrics));
 
     // WHEN its messages go well again THEN stage_recovered, under a tenth
     QVERIFY(!m_queue->insert(u"deliver"_s, 400, {{u"deliver"_s, u"ok"_s}}).isEmpty());
-    const auto recovered = client.takeEvent(u"stage_recovered"_s, 30000);
+    const auto recovered = client->takeEvent(u"stage_recovered"_s, 30000);
     QVERIFY(recovered);
     QCOMPARE(recovered->value(u"stage"_s).toString(), u"deliver"_s);
     QVERIFY(recovered->value(u"failure_share"_s).toDouble() < 0.1);
     QTRY_COMPARE(daemon.countLog(QRegularExpression(u"INFO.*stage deliver recovered: \\d+ of its \\d+ runs"_s)), 1);
-    QTRY_VERIFY(hasLine(client.request(R"({"cmd":"metrics"})"_ba)[u"result"_s][u"text"_s].toString(),
+    QTRY_VERIFY(hasLine(client->request(R"({"cmd":"metrics"})"_ba)[u"result"_s][u"text"_s].toString(),
                         u"pepsi_dispatch_stage_failing{stage=\"deliver\"} 0"_s));
 
     // pepsi-ctl events printed the same in words, and stops on SIGINT with 0

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // pepsi-fakeworker's modes, so the daemon's tests can rely on them: each
 // mode's answer, its effect on the row, and how the process ends.
-#include "testdatabase.h"
-#include "workerharness.h"
+#include "stagekittest.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -22,14 +21,13 @@ constexpr int SilenceWindowMs = 500;
 
 } // namespace
 
-class tst_FakeWorker : public QObject
+// StageKitTest's init() and cleanup(); only the fake worker needs to be built.
+class tst_FakeWorker : public StageKitTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
     void initTestCase();
-    void init();
-    void cleanup();
 
     void answers_data();
     void answers();
@@ -46,9 +44,6 @@ private:
     {
         return m_harness->insertRow(u"fake"_s, u"running"_s, {{u"fake"_s, QJsonObject{{u"fake"_s, mode}}}});
     }
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<WorkerHarness> m_harness;
 };
 
 void tst_FakeWorker::initTestCase()
@@ -57,15 +52,6 @@ void tst_FakeWorker::initTestCase()
     const QString path = WorkerHarness::binary(WorkerHarness::Fake);
     QVERIFY2(QFile::exists(path), qPrintable(path + u" is missing: is PEPSI_BUILD_DIR set?"_s));
 }
-
-void tst_FakeWorker::init()
-{
-    m_harness = std::make_unique<WorkerHarness>(*m_db);
-    const QString error = m_harness->reset();
-    QVERIFY2(error.isEmpty(), qPrintable(error));
-}
-
-void tst_FakeWorker::cleanup() { m_harness.reset(); }
 
 void tst_FakeWorker::answers_data()
 {
@@ -149,8 +135,7 @@ void tst_FakeWorker::endsWithoutAnswering()
     QVERIFY(worker.waitForFinished(10000));
     QCOMPARE(WorkerHarness::finish(worker), end);
     QCOMPARE(worker.readAllStandardOutput(), QByteArray());
-    QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), stage);
-    QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), status);
+    QCOMPARE(m_harness->place(id), QString(stage + u' ' + status));
 }
 
 void tst_FakeWorker::garbageAnswersNothingElse()

@@ -39,7 +39,6 @@ private:
     std::unique_ptr<DaemonProcess> startDaemon(const DaemonProcess::Options &stageOptions = {},
                                                const DaemonProcess::Options &dispatchOptions = {},
                                                bool withSecondStage = false);
-    static qint64 peakRssKb(qint64 pid);
 };
 
 void tst_HostileWorkers::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
@@ -56,21 +55,8 @@ std::unique_ptr<DaemonProcess> tst_HostileWorkers::startDaemon(const DaemonProce
                                                                const DaemonProcess::Options &dispatchOptions,
                                                                bool withSecondStage)
 {
-    auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
-    daemon->setOption(u"WORKER_IDLE_TIMEOUT"_s, u"60 s"_s);
-    for (const auto &[option, value] : dispatchOptions)
-        daemon->setOption(option, value);
-    daemon->addStage(u"s"_s, DaemonProcess::fakeWorker(), stageOptions);
-    if (withSecondStage)
-        daemon->addStage(u"b"_s, DaemonProcess::fakeWorker());
-    if (!startReady(*daemon))
-        return nullptr;
-    return daemon;
-}
-
-qint64 tst_HostileWorkers::peakRssKb(qint64 pid)
-{
-    return DaemonProcess::procStatusField(pid, u"VmHWM"_s).split(u' ', Qt::SkipEmptyParts).value(0).toLongLong();
+    return startWorkerStage(m_db->uri(), stageOptions, dispatchOptions,
+                            withSecondStage ? QStringList{u"b"_s} : QStringList{});
 }
 
 // 8.1: a reason with a NUL byte (or invalid UTF-8 and an escape sequence) is
@@ -149,13 +135,13 @@ void tst_HostileWorkers::stdoutFloodInFlatMemory()
 {
     const auto daemon = startDaemon({{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}});
     QVERIFY(daemon);
-    const qint64 before = peakRssKb(daemon->pid());
+    const qint64 before = DaemonProcess::procStatusKiB(daemon->pid(), u"VmHWM"_s);
     QElapsedTimer clock;
     clock.start();
     const QList<qint64> ids = m_queue->insertModes(u"s"_s, {u"stdout-flood:%1"_s.arg(50 * 1024 * 1024), u"ok"_s});
     QCOMPARE(ids.size(), 2);
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status IN ('done', 'failed')"_s), 2, 15000);
-    const qint64 peak = peakRssKb(daemon->pid());
+    const qint64 peak = DaemonProcess::procStatusKiB(daemon->pid(), u"VmHWM"_s);
     qInfo("stdout flood: daemon peak RSS %lld KiB before, %lld KiB after (+%lld KiB); settled after %lld ms", before,
           peak, peak - before, clock.elapsed());
     const auto flooded = m_queue->row(ids[0]);
@@ -173,7 +159,7 @@ void tst_HostileWorkers::stderrFloodIsRateLimited()
 {
     const auto daemon = startDaemon({{u"PARALLELISM"_s, u"1"_s}}, {}, true);
     QVERIFY(daemon);
-    const qint64 before = peakRssKb(daemon->pid());
+    const qint64 before = DaemonProcess::procStatusKiB(daemon->pid(), u"VmHWM"_s);
     QElapsedTimer clock;
     clock.start();
     const QList<qint64> ids = m_queue->insertModes(u"s"_s, {u"stderr-flood:300000"_s, u"ok"_s});
@@ -182,7 +168,7 @@ void tst_HostileWorkers::stderrFloodIsRateLimited()
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"stage = 'b' AND status = 'done'"_s), 100, 20000);
     const qint64 otherStageMs = clock.elapsed();
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 102, 30000);
-    const qint64 peak = peakRssKb(daemon->pid());
+    const qint64 peak = DaemonProcess::procStatusKiB(daemon->pid(), u"VmHWM"_s);
     QTRY_VERIFY(daemon->countLog(QRegularExpression(u"stderr: [0-9]+ lines dropped"_s)) >= 1);
     const int logged = daemon->countLog(QRegularExpression(u"stderr: fake flood line"_s));
     qInfo("stderr flood of 300000 lines: %d logged, the other stage's 100 messages done after %lld ms, "

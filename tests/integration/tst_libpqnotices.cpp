@@ -5,8 +5,8 @@
 // the FATAL of a session an operator ends with pg_terminate_backend. Without
 // a notice receiver libpq writes those to stderr as they came.
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "daemonstart.h"
+#include "daemontest.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -15,15 +15,11 @@
 
 using namespace Qt::StringLiterals;
 
-class tst_LibpqNotices : public QObject
+class tst_LibpqNotices : public DaemonTest
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-    void cleanup();
-
     void raisedNoticesAreLogLines();
     void endedSessionIsALogLine();
 
@@ -32,33 +28,14 @@ private:
     // The lines of the daemon's stderr that are not "LEVEL message", joined
     // for the failure message; empty: none.
     static QString linesOutOfFormat(const QString &log);
-
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
 };
-
-void tst_LibpqNotices::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
-
-void tst_LibpqNotices::init()
-{
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
-}
-
-void tst_LibpqNotices::cleanup()
-{
-    m_queue.reset();
-    m_db.reset();
-}
 
 std::unique_ptr<DaemonProcess> tst_LibpqNotices::startDaemon()
 {
     auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
     daemon->addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}});
-    if (!daemon->start() || !daemon->waitForReady()) {
-        qWarning("the daemon did not come up: %s", qPrintable(daemon->log()));
+    if (!startReady(*daemon))
         return nullptr;
-    }
     return daemon;
 }
 

@@ -7,8 +7,8 @@
 #include "movebatch.h"
 #include "pgconnection.h"
 #include "testdatabase.h"
+#include "workerharness.h"
 
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlQuery>
 #include <QTest>
@@ -40,15 +40,19 @@ private:
     // Executions of the statement prepared for `sql` in the kit's session.
     qint64 executions(const QByteArray &sql);
     qint64 backendPid();
-    qint64 insertRow(const QString &stage, const QString &status = u"running"_s);
-    QVariantMap row(qint64 id);
     qint64 updateStatements();
 
     std::unique_ptr<TestDatabase> m_db;
+    // Inserts rows as the dispatcher's claim leaves them (running) and reads them back.
+    std::unique_ptr<WorkerHarness> m_harness;
     std::unique_ptr<PgConnection> m_connection;
 };
 
-void tst_MoveBatch::initTestCase() { PEPSI_REQUIRE_DATABASE_IN(m_db, "movebatch"); }
+void tst_MoveBatch::initTestCase()
+{
+    PEPSI_REQUIRE_DATABASE_IN(m_db, "movebatch");
+    m_harness = std::make_unique<WorkerHarness>(*m_db);
+}
 
 void tst_MoveBatch::init()
 {
@@ -86,31 +90,6 @@ qint64 tst_MoveBatch::backendPid()
     return result.ok() ? result.value(0, 0).toLongLong() : -1;
 }
 
-qint64 tst_MoveBatch::insertRow(const QString &stage, const QString &status)
-{
-    QSqlQuery q(m_db->db());
-    q.prepare(u"INSERT INTO workqueue (stage, status) VALUES (:stage, CAST(:status AS workqueue_status)) "
-              u"RETURNING workqueue_id"_s);
-    q.bindValue(u":stage"_s, stage);
-    q.bindValue(u":status"_s, status);
-    if (!q.exec() || !q.next())
-        qFatal("insert failed");
-    return q.value(0).toLongLong();
-}
-
-QVariantMap tst_MoveBatch::row(qint64 id)
-{
-    QSqlQuery q(m_db->db());
-    q.prepare(u"SELECT stage, status::text, state::text, xmin::text FROM workqueue WHERE workqueue_id = :id"_s);
-    q.bindValue(u":id"_s, id);
-    if (!q.exec() || !q.next())
-        return {};
-    return {{u"stage"_s, q.value(0)},
-            {u"status"_s, q.value(1)},
-            {u"state"_s, QJsonDocument::fromJson(q.value(2).toByteArray()).object()},
-            {u"xmin"_s, q.value(3)}};
-}
-
 qint64 tst_MoveBatch::updateStatements() { return m_db->scalar(u"SELECT count(*) FROM test_update_statements"_s); }
 
 void tst_MoveBatch::preparesEachTextOnce()
@@ -145,7 +124,7 @@ void tst_MoveBatch::keepsABoundedNumberOfStatements()
 
 void tst_MoveBatch::preparesAgainAfterABackendKill()
 {
-    const qint64 id = insertRow(u"first"_s);
+    const qint64 id = m_harness->insertRow(u"first"_s);
     const QByteArray sql = "UPDATE workqueue SET state = jsonb_set(state, '{n}', to_jsonb($2::int))"
                            " WHERE workqueue_id = $1";
     QVERIFY(m_connection->exec(sql, {QByteArray::number(id), "1"}).ok());
@@ -171,7 +150,7 @@ void tst_MoveBatch::preparesAgainAfterABackendKill()
     QVERIFY(backendPid() != before);
     // prepared afresh in the new session: this is its first execution there
     QCOMPARE(executions(sql), qint64(1));
-    QCOMPARE(row(id).value(u"state"_s).toJsonObject().value(u"n"_s).toInt(), 3);
+    QCOMPARE(m_harness->row(id).value(u"state"_s).toJsonObject().value(u"n"_s).toInt(), 3);
 }
 
 void tst_MoveBatch::combinedMovesAnswerPerId_data()
@@ -185,11 +164,11 @@ void tst_MoveBatch::combinedMovesAnswerPerId()
 {
     QFETCH(bool, withShapes);
 
-    const qint64 a = insertRow(u"first"_s);
-    const qint64 gone = insertRow(u"first"_s, u"pending"_s); // no longer this stage's
-    const qint64 b = insertRow(u"first"_s);
-    const qint64 elsewhere = insertRow(u"second"_s); // running, but at another stage
-    const qint64 c = insertRow(u"first"_s);
+    const qint64 a = m_harness->insertRow(u"first"_s);
+    const qint64 gone = m_harness->insertRow(u"first"_s, u"pending"_s); // no longer this stage's
+    const qint64 b = m_harness->insertRow(u"first"_s);
+    const qint64 elsewhere = m_harness->insertRow(u"second"_s); // running, but at another stage
+    const qint64 c = m_harness->insertRow(u"first"_s);
 
     MoveBatch batch(*m_connection);
     QVERIFY(batch.open(true).isOk());
@@ -215,22 +194,19 @@ void tst_MoveBatch::combinedMovesAnswerPerId()
     QCOMPARE(batch.missedAt(elsewhere), QByteArray("first"));
     for (qint64 id : {a, b, c})
         QCOMPARE(batch.missedAt(id), QByteArray());
-    QCOMPARE(row(a).value(u"stage"_s).toString(), u"second"_s);
-    QCOMPARE(row(a).value(u"status"_s).toString(), u"pending"_s);
-    QCOMPARE(row(b).value(u"status"_s).toString(), u"done"_s);
-    QCOMPARE(row(c).value(u"status"_s).toString(), u"failed"_s);
-    QCOMPARE(row(gone).value(u"status"_s).toString(), u"pending"_s);
-    QCOMPARE(row(gone).value(u"stage"_s).toString(), u"first"_s);
-    QCOMPARE(row(elsewhere).value(u"stage"_s).toString(), u"second"_s);
-    QCOMPARE(row(elsewhere).value(u"status"_s).toString(), u"running"_s);
+    QCOMPARE(m_harness->place(a), u"second pending"_s);
+    QCOMPARE(m_harness->row(b).value(u"status"_s).toString(), u"done"_s);
+    QCOMPARE(m_harness->row(c).value(u"status"_s).toString(), u"failed"_s);
+    QCOMPARE(m_harness->place(gone), u"first pending"_s);
+    QCOMPARE(m_harness->place(elsewhere), u"second running"_s);
     if (withShapes) {
-        QCOMPARE(row(a).value(u"state"_s).toJsonObject().value(u"x"_s).toObject().value(u"y"_s).toString(),
+        QCOMPARE(m_harness->row(a).value(u"state"_s).toJsonObject().value(u"x"_s).toObject().value(u"y"_s).toString(),
                  u"quote \" and \\"_s);
-        QCOMPARE(row(b).value(u"state"_s).toJsonObject().value(u"n"_s).toInt(), 2);
+        QCOMPARE(m_harness->row(b).value(u"state"_s).toJsonObject().value(u"n"_s).toInt(), 2);
     }
     // one commit for all
-    QCOMPARE(row(a).value(u"xmin"_s), row(b).value(u"xmin"_s));
-    QCOMPARE(row(b).value(u"xmin"_s), row(c).value(u"xmin"_s));
+    QCOMPARE(m_harness->row(a).value(u"xmin"_s), m_harness->row(b).value(u"xmin"_s));
+    QCOMPARE(m_harness->row(b).value(u"xmin"_s), m_harness->row(c).value(u"xmin"_s));
 }
 
 void tst_MoveBatch::uncombinedMovesAreWrittenAtOnce()
@@ -238,15 +214,15 @@ void tst_MoveBatch::uncombinedMovesAreWrittenAtOnce()
     MoveBatch batch(*m_connection);
     QVERIFY(batch.open(false).isOk());
     QCOMPARE(PQtransactionStatus(m_connection->handle()), PQTRANS_INTRANS);
-    QVERIFY(!batch.defer({insertRow(u"first"_s), "first", "second", "pending", {}}));
+    QVERIFY(!batch.defer({m_harness->insertRow(u"first"_s), "first", "second", "pending", {}}));
     QVERIFY(batch.finish().isOk());
     QCOMPARE(PQtransactionStatus(m_connection->handle()), PQTRANS_IDLE);
 }
 
 void tst_MoveBatch::aFailedStatementNamesItsIds()
 {
-    const qint64 a = insertRow(u"first"_s);
-    const qint64 b = insertRow(u"first"_s);
+    const qint64 a = m_harness->insertRow(u"first"_s);
+    const qint64 b = m_harness->insertRow(u"first"_s);
     MoveBatch batch(*m_connection);
     QVERIFY(batch.open(true).isOk());
     QVERIFY(batch.defer({a, "first", "second", "pending", {}}));
@@ -256,7 +232,7 @@ void tst_MoveBatch::aFailedStatementNamesItsIds()
     QVERIFY2(failed.reason.contains("workqueue_status"), failed.reason.constData());
     QVERIFY(batch.failedForOthers(a));
     QVERIFY(batch.failedForOthers(b));
-    QCOMPARE(row(a).value(u"status"_s).toString(), u"running"_s); // nothing of it committed
+    QCOMPARE(m_harness->row(a).value(u"status"_s).toString(), u"running"_s); // nothing of it committed
     QCOMPARE(PQtransactionStatus(m_connection->handle()), PQTRANS_IDLE);
 
     // alone, the same failure is known to be its own

@@ -47,15 +47,7 @@ namespace { } // namespace
 std::unique_ptr<DaemonProcess> tst_Recovery::startDaemon(const DaemonProcess::Options &stageOptions,
                                                          const DaemonProcess::Options &dispatchOptions)
 {
-    auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
-    // Workers must not idle out while a test looks at their pids.
-    daemon->setOption(u"WORKER_IDLE_TIMEOUT"_s, u"60 s"_s);
-    for (const auto &[option, value] : dispatchOptions)
-        daemon->setOption(option, value);
-    daemon->addStage(u"s"_s, DaemonProcess::fakeWorker(), stageOptions);
-    if (!startReady(*daemon))
-        return nullptr;
-    return daemon;
+    return startWorkerStage(m_db->uri(), stageOptions, dispatchOptions);
 }
 
 void tst_Recovery::verifyDoneOnce(qint64 id, const QString &stage)

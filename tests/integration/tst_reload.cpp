@@ -58,9 +58,8 @@ void tst_Reload::init()
     m_daemon->addStage(u"a"_s, workerLink(*m_daemon, u"first"_s), {{u"NEXT"_s, u"b"_s}});
     m_daemon->addStage(u"b"_s, DaemonProcess::fakeWorker());
     QVERIFY(startReady(*m_daemon));
-    m_client = std::make_unique<ControlTestClient>();
-    QVERIFY(m_client->connectTo(m_daemon->controlSocket()));
-    QVERIFY(m_client->request(R"({"cmd":"subscribe","events":["reload"]})"_ba).value(u"ok"_s).toBool());
+    m_client = subscribedClient(*m_daemon, {u"reload"_s});
+    QVERIFY(m_client);
 }
 
 void tst_Reload::cleanup()

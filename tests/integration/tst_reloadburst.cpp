@@ -64,9 +64,8 @@ void tst_ReloadBurst::burstOfOverlayWritesIsAHandfulOfReloads()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"4"_s}});
     QVERIFY(startReady(daemon));
-    ControlTestClient client;
-    QVERIFY(client.connectTo(daemon.controlSocket()));
-    QVERIFY(client.request(R"({"cmd":"subscribe","events":["reload"]})"_ba).value(u"ok"_s).toBool());
+    const auto client = subscribedClient(daemon, {u"reload"_s});
+    QVERIFY(client);
     QueueProbe queue(m_db->db());
 
     const qint64 alone = deliver(queue, Messages, [] {});
@@ -97,7 +96,7 @@ void tst_ReloadBurst::burstOfOverlayWritesIsAHandfulOfReloads()
     QCOMPARE(queue.count(u"status <> 'done'"_s), 0);
 
     int reloads = 0;
-    while (client.takeEvent(u"reload"_s, 1500))
+    while (client->takeEvent(u"reload"_s, 1500))
         ++reloads;
     qInfo("%d overlay writes in %lld ms: %d reloads; %d messages in %lld ms alone (%.0f/s), in %lld ms with the "
           "burst (%.0f/s): %.2f x the flow",
@@ -106,7 +105,7 @@ void tst_ReloadBurst::burstOfOverlayWritesIsAHandfulOfReloads()
     QTRY_COMPARE(daemon.countLog(QRegularExpression(u"pipeline reloaded \\((notify|set)\\)"_s)), reloads);
     QVERIFY2(reloads >= 1 && reloads <= 10, qPrintable(u"%1 reloads"_s.arg(reloads)));
     // The last write is what runs.
-    QTRY_COMPARE(client.request(R"({"cmd":"stages"})"_ba)[u"result"_s][u"stages"_s][0][u"parallelism"_s].toInt(),
+    QTRY_COMPARE(client->request(R"({"cmd":"stages"})"_ba)[u"result"_s][u"stages"_s][0][u"parallelism"_s].toInt(),
                  3 + (Writes - 1) % 2);
     QCOMPARE(daemon.terminate(), 0);
 }

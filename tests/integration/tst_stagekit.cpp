@@ -116,8 +116,7 @@ void tst_StageKit::notRunningIsAFailureNamingTheId()
     QCOMPARE(WorkerHarness::exchange(worker, QByteArray::number(id) + '\n', 1),
              QByteArrayList{"1 message " + QByteArray::number(id) + " is not running at stage first"});
     if (!rowStage.isNull()) {
-        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), rowStage);
-        QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), rowStatus);
+        QCOMPARE(m_harness->place(id), QString(rowStage + u' ' + rowStatus));
     }
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
 }

@@ -143,8 +143,7 @@ void tst_StageKitBatch::aFailureIsolatesItsOwnMessage()
 
     // The one whose statement aborted the transaction wrote nothing; the one
     // before it ran again, but only its second run was committed.
-    QCOMPARE(m_harness->row(broken).value(u"stage"_s).toString(), u"fake"_s);
-    QCOMPARE(m_harness->row(broken).value(u"status"_s).toString(), u"running"_s);
+    QCOMPARE(m_harness->place(broken), u"fake running"_s);
     QVERIFY(!m_harness->state(broken).contains(u"runs"_s));
     for (qint64 id : {before, after, last}) {
         QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"last"_s);
@@ -262,13 +261,10 @@ void tst_StageKitBatch::aMissedGuardFailsOnlyItsMessage()
              (QByteArrayList{"0", "1 message " + QByteArray::number(paused) + notRunning, "0",
                              "1 message " + QByteArray::number(moved) + notRunning, "0"}));
     for (qint64 id : {a, b, c}) {
-        QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
-        QCOMPARE(m_harness->row(id).value(u"status"_s).toString(), u"pending"_s);
+        QCOMPARE(m_harness->place(id), u"middle pending"_s);
     }
-    QCOMPARE(m_harness->row(paused).value(u"stage"_s).toString(), u"first"_s);
-    QCOMPARE(m_harness->row(paused).value(u"status"_s).toString(), u"paused"_s);
-    QCOMPARE(m_harness->row(moved).value(u"stage"_s).toString(), u"middle"_s);
-    QCOMPARE(m_harness->row(moved).value(u"status"_s).toString(), u"running"_s);
+    QCOMPARE(m_harness->place(paused), u"first paused"_s);
+    QCOMPARE(m_harness->place(moved), u"middle running"_s);
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
 }
 
@@ -304,8 +300,7 @@ void tst_StageKitBatch::aFailingMoveFailsOnlyItsMessage()
     QCOMPARE(answers.at(2), "0");
     for (qint64 id : {a, b})
         QCOMPARE(m_harness->row(id).value(u"stage"_s).toString(), u"middle"_s);
-    QCOMPARE(m_harness->row(refused).value(u"stage"_s).toString(), u"first"_s);
-    QCOMPARE(m_harness->row(refused).value(u"status"_s).toString(), u"running"_s);
+    QCOMPARE(m_harness->place(refused), u"first running"_s);
     QCOMPARE(WorkerHarness::finish(worker), u"exit 0"_s);
 }
 

@@ -4,10 +4,10 @@
 // what is logged (doc/stage-programs.rst, "The worker protocol";
 // doc/quality.rst, "Limits"). A program of its own: it measures this
 // process's peak resident set.
+#include "daemonprocess.h"
 #include "workerpooltest.h"
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
@@ -31,17 +31,7 @@ void collectWorkerLog(QtMsgType type, const QMessageLogContext &context, const Q
 }
 
 // Peak resident set of this process so far, in KiB (the pool runs in it).
-qint64 peakRssKb()
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
-}
+qint64 peakRssKb() { return DaemonProcess::procStatusKiB(QCoreApplication::applicationPid(), u"VmHWM"_s); }
 
 } // namespace
 

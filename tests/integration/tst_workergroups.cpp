@@ -5,8 +5,8 @@
 // The fake worker's grandchild modes start a "sleep 600" in the worker's
 // group, holding its pipes, and say its pid in a file.
 #include "daemonprocess.h"
-#include "queueprobe.h"
-#include "testdatabase.h"
+#include "daemonstart.h"
+#include "databasefixture.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -25,7 +25,7 @@ constexpr int GoneWithinMs = 5000;
 
 } // namespace
 
-class tst_WorkerGroups : public QObject
+class tst_WorkerGroups : public QObject, private DatabaseFixture
 {
     Q_OBJECT
 
@@ -43,8 +43,6 @@ private:
     // The pids the fake worker wrote so far.
     QList<qint64> grandchildren() const;
 
-    std::unique_ptr<TestDatabase> m_db;
-    std::unique_ptr<QueueProbe> m_queue;
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
@@ -52,8 +50,7 @@ void tst_WorkerGroups::initTestCase() { PEPSI_REQUIRE_BINARIES(); }
 
 void tst_WorkerGroups::init()
 {
-    PEPSI_REQUIRE_DATABASE_IN(m_db, "");
-    m_queue = std::make_unique<QueueProbe>(m_db->db());
+    PEPSI_INIT_DATABASE_FIXTURE();
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     // The workers run as the service account when the test runs as root.
@@ -72,22 +69,12 @@ void tst_WorkerGroups::cleanup()
         ::kill(pid_t(pid), SIGKILL);
     qunsetenv("PEPSI_FAKE_GRANDCHILDREN");
     m_dir.reset();
-    m_queue.reset();
-    m_db.reset();
+    resetDatabase();
 }
 
 std::unique_ptr<DaemonProcess> tst_WorkerGroups::startDaemon(const DaemonProcess::Options &dispatchOptions)
 {
-    auto daemon = std::make_unique<DaemonProcess>(m_db->uri());
-    daemon->setOption(u"WORKER_IDLE_TIMEOUT"_s, u"60 s"_s);
-    for (const auto &[option, value] : dispatchOptions)
-        daemon->setOption(option, value);
-    daemon->addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}});
-    if (!daemon->start() || !daemon->waitForReady()) {
-        qWarning("the daemon did not come up: %s", qPrintable(daemon->log()));
-        return nullptr;
-    }
-    return daemon;
+    return startWorkerStage(m_db->uri(), {{u"PARALLELISM"_s, u"1"_s}}, dispatchOptions);
 }
 
 QList<qint64> tst_WorkerGroups::grandchildren() const

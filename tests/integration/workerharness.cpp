@@ -116,15 +116,22 @@ qint64 WorkerHarness::insertRow(const QString &stage, const QString &status, con
 QVariantMap WorkerHarness::row(qint64 id)
 {
     QSqlQuery q(m_db.db());
-    q.prepare(u"SELECT stage, status::text, state::text, coalesce(timeout > now() + interval '50 s', false) "
-              u"FROM workqueue WHERE workqueue_id = :id"_s);
+    q.prepare(u"SELECT stage, status::text, state::text, coalesce(timeout > now() + interval '50 s', false), "
+              u"xmin::text FROM workqueue WHERE workqueue_id = :id"_s);
     q.bindValue(u":id"_s, id);
     if (!q.exec() || !q.next())
         return {};
     return {{u"stage"_s, q.value(0)},
             {u"status"_s, q.value(1)},
             {u"state"_s, QJsonDocument::fromJson(q.value(2).toByteArray()).object()},
-            {u"pausedForAMinute"_s, q.value(3)}};
+            {u"pausedForAMinute"_s, q.value(3)},
+            {u"xmin"_s, q.value(4)}};
+}
+
+QString WorkerHarness::place(qint64 id)
+{
+    const QVariantMap found = row(id);
+    return found.value(u"stage"_s).toString() + u' ' + found.value(u"status"_s).toString();
 }
 
 QString WorkerHarness::exec(const QString &sql)

@@ -48,9 +48,12 @@ public:
 
     qint64 insertRow(const QString &stage, const QString &status = QStringLiteral("running"),
                      const QJsonObject &state = {});
-    // stage, status, state (QJsonObject), pausedForAMinute (timeout > now() + 50 s)
+    // stage, status, state (QJsonObject), pausedForAMinute (timeout > now() + 50 s),
+    // xmin (the transaction that wrote it last: rows of one statement share it)
     QVariantMap row(qint64 id);
     QJsonObject state(qint64 id) { return row(id).value(QStringLiteral("state")).toJsonObject(); }
+    // Where the row stands: "<stage> <status>", as "middle pending".
+    QString place(qint64 id);
     // Runs a statement on the test's own connection; empty or the error.
     QString exec(const QString &sql);
 

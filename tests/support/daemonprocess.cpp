@@ -336,6 +336,12 @@ QString DaemonProcess::procStatusField(qint64 pid, const QString &field)
     return {};
 }
 
+qint64 DaemonProcess::procStatusKiB(qint64 pid, const QString &field)
+{
+    const QString value = procStatusField(pid, field); // "12345 kB"
+    return value.isEmpty() ? -1 : value.section(u' ', 0, 0).toLongLong();
+}
+
 QString DaemonProcess::environmentValue(qint64 pid, const QByteArray &name)
 {
     const QByteArrayList entries = readWhole(u"/proc/%1/environ"_s.arg(pid)).split('\0');

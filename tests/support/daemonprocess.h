@@ -89,6 +89,8 @@ public:
 
     // /proc helpers, usable on any pid.
     static QString procStatusField(qint64 pid, const QString &field); // "Uid" -> "1000\t1000\t1000\t1000"
+    // A size field ("VmRSS", "VmHWM") in KiB; -1 when the process or field is gone.
+    static qint64 procStatusKiB(qint64 pid, const QString &field);
     // The process has exited (no /proc entry, or a zombie).
     static bool isGone(qint64 pid);
     static QString environmentValue(qint64 pid, const QByteArray &name);

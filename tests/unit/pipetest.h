@@ -24,6 +24,19 @@ int takeChildEnd(Pipe &pipe)
     return fd;
 }
 
+// Opens `pipe` and takes the child's end as the child does: that end, or -1
+// (the reason warned) when the pipe did not open.
+template<typename Pipe>
+int openAndTakeChildEnd(Pipe &pipe)
+{
+    QString error;
+    if (!pipe.open(&error)) {
+        qWarning("opening the pipe failed: %s", qPrintable(error));
+        return -1;
+    }
+    return takeChildEnd(pipe);
+}
+
 // Opens `pipe` while the standard descriptors `closed` are, so that the
 // system's new pipe gets those numbers; puts them back before it returns.
 template<typename Pipe>

@@ -4,6 +4,7 @@
 // (the messages and message replies: tst_protocolmessages).
 #include "control/protocol.h"
 #include "control/snapshotcodec.h"
+#include "samplesnapshots.h"
 #include "snapshotwire.h"
 
 #include <QJsonArray>
@@ -39,34 +40,16 @@ private Q_SLOTS:
     void lifecycleNames();
 };
 
-namespace {
-
-PoolSnapshot enrichPool()
-{
-    PoolSnapshot pool;
-    pool.stage = u"enrich"_s;
-    pool.workers = 3;
-    pool.busy = 2;
-    pool.idle = 1;
-    pool.parallelism = 4;
-    pool.queueLimit = 4;
-    pool.inFlight = 5;
-    pool.capacity = 16;
-    return pool;
-}
-
-} // namespace
-
 void TestProtocolSnapshots::pool_data()
 {
     QTest::addColumn<PoolSnapshot>("pool");
-    QTest::newRow("working") << enrichPool();
-    PoolSnapshot cooling = enrichPool();
+    QTest::newRow("working") << sampleEnrichPool();
+    PoolSnapshot cooling = sampleEnrichPool();
     cooling.capacity = 0;
     cooling.cooldownUntil = when;
     cooling.cooldownReason = u"PROGRAM does not exist"_s;
     QTest::newRow("in cooldown") << cooling;
-    PoolSnapshot retired = enrichPool();
+    PoolSnapshot retired = sampleEnrichPool();
     retired.retired = true;
     retired.drained = true;
     retired.starting = 1;
@@ -86,16 +69,8 @@ void TestProtocolSnapshots::pool()
 
 void TestProtocolSnapshots::worker()
 {
-    WorkerSnapshot worker;
-    worker.pid = 5001;
-    worker.stage = u"enrich"_s;
-    worker.state = WorkerSnapshot::State::Running;
+    WorkerSnapshot worker = sampleEnrichWorker();
     worker.retiring = true;
-    worker.messages = 512;
-    worker.uptimeMs = 61000;
-    worker.ids = {88, 89, 90};
-    worker.headAgeMs = 12;
-    worker.maxRuntimeMs = 300000;
 
     const QJsonObject json = wire(toJson(worker));
     QCOMPARE(json.value(field::Ids).toArray(), QJsonArray({88, 89, 90}));
@@ -206,7 +181,7 @@ void TestProtocolSnapshots::status()
     score.stage = u"score"_s;
     score.workers = 1;
     score.capacity = 8;
-    status.pools = {enrichPool(), score};
+    status.pools = {sampleEnrichPool(), score};
     status.poolTotals = PoolTotals::of(status.pools);
     status.queues = QueueCounts{when.addSecs(-1), {}};
     status.queues->stages[u"enrich"_s] = StageQueue{1200, 9, 3, 12, 0, 5400};
@@ -227,7 +202,7 @@ void TestProtocolSnapshots::statusWithoutQueueCounts()
     StatusSnapshot status;
     status.time = when;
     status.state = Lifecycle::Reconnecting;
-    status.pools = {enrichPool()};
+    status.pools = {sampleEnrichPool()};
     status.poolTotals = PoolTotals{7, 5, 19, 48}; // the daemon's, of the pools left out too
     status.stats.stages[u"enrich"_s] = StageStatsSnapshot{};
     status.queuesError = u"database unreachable"_s;
@@ -251,7 +226,7 @@ void TestProtocolSnapshots::wireNames_data()
     QTest::addColumn<QString>("keys");
 
     StatusSnapshot status;
-    status.pools = {enrichPool()};
+    status.pools = {sampleEnrichPool()};
     status.queues = QueueCounts{when, {}};
     const QJsonObject s = wire(toJson(status));
     const QJsonValue enrich = s[u"stages"_s][u"enrich"_s];

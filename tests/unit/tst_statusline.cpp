@@ -31,8 +31,8 @@ class TestStatusLine : public QObject
 private Q_SLOTS:
     void parse_data();
     void parse();
-    void errors_data();
-    void errors();
+    void refusedLineIsQuoted_data();
+    void refusedLineIsQuoted();
     void quote_data();
     void quote();
     void prefix_data();
@@ -125,7 +125,7 @@ void TestStatusLine::parse()
     QCOMPARE(status->succeeded(), code == 0);
 }
 
-void TestStatusLine::errors_data()
+void TestStatusLine::refusedLineIsQuoted_data()
 {
     QTest::addColumn<QByteArray>("line");
     QTest::addColumn<QString>("error");
@@ -162,7 +162,7 @@ void TestStatusLine::errors_data()
         << QString(QStringLiteral("\"0 ") + QString(198, u'x') + QStringLiteral("…\""));
 }
 
-void TestStatusLine::errors()
+void TestStatusLine::refusedLineIsQuoted()
 {
     QFETCH(QByteArray, line);
     QFETCH(QString, error);
