@@ -143,10 +143,16 @@ void Dispatcher::runRound()
     if (!resetOrphansIfDue())
         return;
 
+    // A quiet stage has nothing to claim: leaving it out keeps the round's
+    // statement, its parameters and its answer as large as the stages with
+    // work, not as the graph.
     QList<StageDemand> demands;
     m_pools.forEachCurrent([this, &demands](const WorkerPool *pool) {
+        const QString &stage = pool->stage().name;
+        if (m_floors.isQuiet(stage))
+            return;
         if (const int spare = pool->spareCapacity(); spare > 0)
-            demands.append({pool->stage().name, spare, m_floors.floor(pool->stage().name)});
+            demands.append({stage, spare, m_floors.floor(stage)});
     });
     const auto round = m_session->store().claimRound(demands);
     if (!round)
@@ -172,10 +178,11 @@ void Dispatcher::runRound()
     // the rows would sit `running` with nobody working on them.
     if (unplacedAny)
         flushSettlements();
-    if (!round->claimed.isEmpty()) {
+    if (!round->claimed.isEmpty())
         m_state->markChanged();
-        qCDebug(lcClaim) << "round" << m_rounds << "claimed" << round->claimed.size();
-    }
+    if (!demands.isEmpty())
+        qCDebug(lcClaim) << "round" << m_rounds << "claimed" << round->claimed.size() << "from" << demands.size()
+                         << "stages";
     if (round->resumed > 0) {
         qCDebug(lcClaim) << "resumed" << round->resumed << "paused messages";
         requestRound();

@@ -7,9 +7,9 @@ namespace pepsi {
 
 void ClaimFloors::lower(const QString &stage, qint64 id)
 {
-    // Absent means Start already: nothing lower to record.
+    // Absent means Start already, and awake: nothing to record.
     if (const auto it = m_floors.find(stage); it != m_floors.end())
-        *it = std::min(*it, id);
+        *it = Walk{std::min(it->floor, id), false};
 }
 
 void ClaimFloors::lower(const QStringList &stages, qint64 id)
@@ -20,8 +20,8 @@ void ClaimFloors::lower(const QStringList &stages, qint64 id)
 
 void ClaimFloors::lowerAll(qint64 id)
 {
-    for (qint64 &floor : m_floors)
-        floor = std::min(floor, id);
+    for (Walk &walk : m_floors)
+        walk = Walk{std::min(walk.floor, id), false};
 }
 
 void ClaimFloors::advance(const QString &stage, qint64 from, std::optional<qint64> unclaimed, qint64 highestClaimed)
@@ -32,7 +32,7 @@ void ClaimFloors::advance(const QString &stage, qint64 from, std::optional<qint6
     // Every pending row from `from` up to the first one left was claimed; with
     // none left, every one the round could see was.
     const qint64 next = unclaimed ? *unclaimed : highestClaimed == Start ? from : std::max(from, highestClaimed + 1);
-    m_floors.insert(stage, std::max(from, next));
+    m_floors.insert(stage, Walk{std::max(from, next), !unclaimed});
 }
 
 } // namespace pepsi

@@ -21,13 +21,21 @@ namespace pepsi {
 // operator's own UPDATE, a notification lost with the connection) is found
 // by reset(): the heartbeat and every reconnect start each stage from the
 // lowest id there can be (Start), as does a stage it knows nothing of.
+//
+// A stage whose last walk found nothing left to claim is quiet: nothing is
+// pending there from its floor up either, and the round leaves it out (its
+// walk, its parameters, its row of the answer) until something lowers its
+// floor, which wakes it. So a round costs what the stages with work cost,
+// however many stages the graph has.
 class ClaimFloors
 {
 public:
     // Below every id, whatever an operator inserted by hand.
     static constexpr qint64 Start = std::numeric_limits<qint64>::min();
 
-    qint64 floor(const QString &stage) const { return m_floors.value(stage, Start); }
+    qint64 floor(const QString &stage) const { return m_floors.value(stage).floor; }
+    // Nothing pending at the stage since its last walk: no round need look.
+    bool isQuiet(const QString &stage) const { return m_floors.value(stage).quiet; }
 
     // A row at `id` may be pending at these stages now.
     void lower(const QString &stage, qint64 id);
@@ -39,13 +47,19 @@ public:
     void reset() { m_floors.clear(); }
 
     // A round walked `stage` from `from` (its floor, unchanged since) and
-    // left `unclaimed` as the lowest pending id it did not claim, or none;
-    // `highestClaimed` is the highest id it claimed there (Start: none). Rows
-    // that became pending after the round's snapshot lower the floor later.
+    // left `unclaimed` as the lowest pending id it did not claim, or none
+    // (then the stage is quiet); `highestClaimed` is the highest id it
+    // claimed there (Start: none). Rows that became pending after the
+    // round's snapshot lower the floor later, and wake the stage.
     void advance(const QString &stage, qint64 from, std::optional<qint64> unclaimed, qint64 highestClaimed);
 
 private:
-    QHash<QString, qint64> m_floors;
+    struct Walk
+    {
+        qint64 floor = Start;
+        bool quiet = false;
+    };
+    QHash<QString, Walk> m_floors;
 };
 
 } // namespace pepsi

@@ -17,6 +17,7 @@
 
 #include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QRegularExpressionMatchIterator>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -37,6 +38,7 @@ private Q_SLOTS:
     void unannouncedFoundByTheHeartbeat_data();
     void unannouncedFoundByTheHeartbeat();
     void heldSnapshotLeavesTheRoundAlone();
+    void quietStagesAreLeftOut();
 
 private:
     // Stage a of the fake worker (PARALLELISM 1, QUEUE_LIMIT 4) after 40
@@ -250,6 +252,36 @@ void tst_ClaimNothingMissed::heldSnapshotLeavesTheRoundAlone()
     // The history is there: a walk from the start pays for it.
     QVERIFY2(held.fromStart > clean.fromStart + 50,
              qPrintable(u"%1 against %2"_s.arg(held.fromStart).arg(clean.fromStart)));
+}
+
+// A stage whose walk found nothing is left out of the rounds until a row is
+// announced there: with fifteen idle stages beside a busy one, the rounds
+// walk one stage, and an insert at an idle one still wakes it.
+void tst_ClaimNothingMissed::quietStagesAreLeftOut()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.setOption(u"POLL_INTERVAL"_s, u"60 s"_s);
+    const DaemonProcess::Options oneWorker{{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}};
+    daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), oneWorker);
+    for (int i = 1; i <= 15; ++i)
+        daemon.addStage(u"idle%1"_s.arg(i), DaemonProcess::fakeWorker(), oneWorker);
+    QVERIFY(startReady(daemon));
+    QCOMPARE(m_queue->insert(u"a"_s, 40).size(), 40);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 40, 20000);
+    QCOMPARE(m_queue->insert(u"idle7"_s, 3).size(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 43, 10000);
+
+    static const QRegularExpression roundLine(u"round \\d+ claimed (\\d+) from (\\d+) stages"_s);
+    int claimingRounds = 0, wideRounds = 0;
+    for (auto it = roundLine.globalMatch(daemon.log()); it.hasNext();) {
+        const auto match = it.next();
+        claimingRounds += match.captured(1).toInt() > 0 ? 1 : 0;
+        // The first walk of every stage, at start, is the only wide one.
+        wideRounds += match.captured(2).toInt() > 1 ? 1 : 0;
+    }
+    QVERIFY2(claimingRounds >= 11, qPrintable(daemon.log()));
+    QVERIFY2(wideRounds <= 1, qPrintable(u"%1 rounds walked more than one stage"_s.arg(wideRounds)));
+    QCOMPARE(daemon.terminate(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_ClaimNothingMissed)

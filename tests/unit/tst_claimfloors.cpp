@@ -18,6 +18,7 @@ private Q_SLOTS:
     void loweredDuringARoundIsKept();
     void lowerOnlyLowers();
     void resetStartsEveryStageOver();
+    void quietUntilSomethingWakesIt();
 };
 
 void tst_ClaimFloors::unknownStagesStartAtTheStart()
@@ -95,6 +96,37 @@ void tst_ClaimFloors::resetStartsEveryStageOver()
     floors.advance(QStringLiteral("a"), ClaimFloors::Start, 100, ClaimFloors::Start);
     floors.reset();
     QCOMPARE(floors.floor(QStringLiteral("a")), ClaimFloors::Start);
+}
+
+// A walk that left nothing makes the stage quiet; whatever may make a row
+// pending there wakes it, wherever its id lies.
+void tst_ClaimFloors::quietUntilSomethingWakesIt()
+{
+    const QString a = QStringLiteral("a"), b = QStringLiteral("b");
+    ClaimFloors floors;
+    QVERIFY(!floors.isQuiet(a)); // never walked
+    floors.advance(a, ClaimFloors::Start, 100, ClaimFloors::Start);
+    QVERIFY(!floors.isQuiet(a)); // a row was left
+    floors.advance(a, 100, std::nullopt, 120);
+    QVERIFY(floors.isQuiet(a));
+    floors.lower(a, 500); // above the floor: the floor stays, the stage wakes
+    QVERIFY(!floors.isQuiet(a));
+    QCOMPARE(floors.floor(a), 121);
+
+    floors.advance(a, 121, std::nullopt, ClaimFloors::Start);
+    floors.advance(b, ClaimFloors::Start, std::nullopt, 7);
+    QVERIFY(floors.isQuiet(a));
+    QVERIFY(floors.isQuiet(b));
+    floors.lowerAll(1000);
+    QVERIFY(!floors.isQuiet(a));
+    QVERIFY(!floors.isQuiet(b));
+
+    floors.advance(a, 121, std::nullopt, ClaimFloors::Start);
+    floors.lower(QStringList{b, a}, 900);
+    QVERIFY(!floors.isQuiet(a));
+    floors.advance(a, 121, std::nullopt, ClaimFloors::Start);
+    floors.reset();
+    QVERIFY(!floors.isQuiet(a));
 }
 
 QTEST_GUILESS_MAIN(tst_ClaimFloors)
