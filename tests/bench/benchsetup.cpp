@@ -54,7 +54,7 @@ Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stage
     const QString path = o.workDir + QStringLiteral("/pepsi.conf");
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return failure(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
     QTextStream out(&file);
     out << configHeader(o, path);
     for (qsizetype i = 0; i < stageNames().size(); ++i) {
@@ -112,12 +112,12 @@ std::optional<QString> fillHistory(BenchDatabase &db, qint64 done, qint64 failed
 Result<QString, QString> prepareRun(const BenchOptions &o, BenchDatabase &db, const QString &stageExtra)
 {
     if (auto error = prepareWorkDir(o))
-        return *error;
+        return failure(*error);
     const auto config = writeConfig(o, stageExtra);
     if (!config)
-        return config.error();
+        return failure(config.error());
     if (!db.open(o.database))
-        return db.lastError();
+        return failure(db.lastError());
     return *config;
 }
 
