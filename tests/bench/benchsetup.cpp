@@ -25,30 +25,6 @@ const QStringList &stageNames()
 
 namespace {
 
-std::optional<QString> prepareWorkDir(const BenchOptions &o)
-{
-    const QStringList binaries = {o.buildDir + QStringLiteral("/daemon/pepsi-dispatch"),
-                                  o.buildDir + QStringLiteral("/stagekit/pepsi-stage-example")};
-    for (const QString &binary : binaries) {
-        if (!QFileInfo(binary).isExecutable())
-            return QStringLiteral("%1 is missing: build pepsi-dispatch and pepsi-stage-example").arg(binary);
-    }
-    if (!QDir().mkpath(o.workDir))
-        return QStringLiteral("cannot create the work directory %1").arg(o.workDir);
-    QFile::setPermissions(o.workDir,
-                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
-                              | QFileDevice::ExeOther);
-    if (::geteuid() == 0) {
-        const passwd *account = ::getpwnam(o.user.toLocal8Bit().constData());
-        if (!account)
-            return QStringLiteral("USER %1 does not exist (run-bench creates it)").arg(o.user);
-        if (::chown(o.workDir.toLocal8Bit().constData(), account->pw_uid, account->pw_gid) != 0)
-            return QStringLiteral("cannot hand %1 to %2").arg(o.workDir, o.user);
-    }
-    return std::nullopt;
-}
-
 Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stageExtra)
 {
     const QString path = o.workDir + QStringLiteral("/pepsi.conf");
@@ -76,6 +52,30 @@ Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stage
 }
 
 } // namespace
+
+std::optional<QString> prepareWorkDir(const BenchOptions &o)
+{
+    const QStringList binaries = {o.buildDir + QStringLiteral("/daemon/pepsi-dispatch"),
+                                  o.buildDir + QStringLiteral("/stagekit/pepsi-stage-example")};
+    for (const QString &binary : binaries) {
+        if (!QFileInfo(binary).isExecutable())
+            return QStringLiteral("%1 is missing: build pepsi-dispatch and pepsi-stage-example").arg(binary);
+    }
+    if (!QDir().mkpath(o.workDir))
+        return QStringLiteral("cannot create the work directory %1").arg(o.workDir);
+    QFile::setPermissions(o.workDir,
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                              | QFileDevice::ExeOther);
+    if (::geteuid() == 0) {
+        const passwd *account = ::getpwnam(o.user.toLocal8Bit().constData());
+        if (!account)
+            return QStringLiteral("USER %1 does not exist (run-bench creates it)").arg(o.user);
+        if (::chown(o.workDir.toLocal8Bit().constData(), account->pw_uid, account->pw_gid) != 0)
+            return QStringLiteral("cannot hand %1 to %2").arg(o.workDir, o.user);
+    }
+    return std::nullopt;
+}
 
 QString configHeader(const BenchOptions &o, const QString &path)
 {

@@ -23,6 +23,10 @@ const QStringList &stageNames();
 // opens db. Returns the configuration's path.
 Result<QString, QString> prepareRun(const BenchOptions &options, BenchDatabase &db, const QString &stageExtra = {});
 
+// The first part of prepareRun: the binaries are there and the work
+// directory belongs to USER.
+std::optional<QString> prepareWorkDir(const BenchOptions &options);
+
 // The [pepsi] and [pepsi-dispatch] sections every mode's configuration
 // starts with (CONFIG_FILE = path, the control socket in the work directory).
 QString configHeader(const BenchOptions &options, const QString &path);
