@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "benchsetup.h"
 
+#include "procstats.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -177,6 +179,30 @@ ClaimStatement readClaimStatement(BenchDatabase &db)
     claim.query = q.value(5).toString();
     claim.buffers = q.value(6).toDouble();
     return claim;
+}
+
+QString anyOpenRowSql()
+{
+    return QStringLiteral("SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
+                          "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')"
+                          "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'paused')");
+}
+
+QString openRowCountSql()
+{
+    return QStringLiteral("SELECT (SELECT count(*) FROM workqueue WHERE status = 'pending')"
+                          "     + (SELECT count(*) FROM workqueue WHERE status = 'running')"
+                          "     + (SELECT count(*) FROM workqueue WHERE status = 'paused')");
+}
+
+qint64 dispatcherSessionsCpuUsec(BenchDatabase &db)
+{
+    QSqlQuery pids =
+        db.query(QStringLiteral("SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pepsi-dispatch %'"));
+    qint64 usec = -1;
+    while (pids.next())
+        usec = std::max<qint64>(usec, 0) + sampleProcess(pids.value(0).toLongLong()).cpuUsec;
+    return usec;
 }
 
 void progress(const QString &text)

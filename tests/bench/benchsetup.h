@@ -68,6 +68,19 @@ struct ClaimStatement
 };
 ClaimStatement readClaimStatement(BenchDatabase &db);
 
+// Whether any row is pending, running or paused: EXISTS on each partial
+// index, no scan of the finished rows.
+QString anyOpenRowSql();
+// How many rows are pending, running or paused, each status counted through
+// its partial index: a count of the finished rows would scan the table being
+// timed, a little more every time.
+QString openRowCountSql();
+
+// CPU of the daemon's own server sessions (their application_name says so:
+// the claim rounds, LISTEN, the operator queries); -1: none found. They live
+// as long as the daemon, so their CPU is its run's.
+qint64 dispatcherSessionsCpuUsec(BenchDatabase &db);
+
 // One line on stderr: what the driver is doing.
 void progress(const QString &text);
 

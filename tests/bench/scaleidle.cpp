@@ -28,17 +28,6 @@ qint64 committed(BenchDatabase &db)
     return commits.isValid() ? commits.toLongLong() : -1;
 }
 
-// The daemon's own sessions say so in application_name; they live as long as it does.
-qint64 sessionsCpuUsec(BenchDatabase &db)
-{
-    QSqlQuery pids =
-        db.query(QStringLiteral("SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pepsi-dispatch %'"));
-    qint64 usec = -1;
-    while (pids.next())
-        usec = std::max<qint64>(usec, 0) + sampleProcess(pids.value(0).toLongLong()).cpuUsec;
-    return usec;
-}
-
 // What was sent to this database since the reset, but this driver's own reads.
 void readStatements(BenchDatabase &db, IdleResult *result)
 {
@@ -79,7 +68,7 @@ Result<IdleResult, QString> runIdle(const BenchOptions &o, BenchDatabase &db, bo
     if (statStatements && !db.exec(QStringLiteral("SELECT pg_stat_statements_reset()")))
         return db.lastError();
     const qint64 commitsBefore = committed(db);
-    const qint64 sessionsBefore = sessionsCpuUsec(db);
+    const qint64 sessionsBefore = dispatcherSessionsCpuUsec(db);
     const ProcessSample before = sampleProcess(pid);
     QElapsedTimer clock;
     clock.start();
@@ -90,7 +79,7 @@ Result<IdleResult, QString> runIdle(const BenchOptions &o, BenchDatabase &db, bo
     result.daemonCpuUsec = after.cpuUsec - before.cpuUsec;
     result.wakeUps = after.mainThreadSleeps - before.mainThreadSleeps;
     result.workersAtEnd = liveChildrenCount(pid);
-    if (const qint64 sessionsAfter = sessionsCpuUsec(db); sessionsBefore >= 0 && sessionsAfter >= 0)
+    if (const qint64 sessionsAfter = dispatcherSessionsCpuUsec(db); sessionsBefore >= 0 && sessionsAfter >= 0)
         result.sessionsCpuUsec = sessionsAfter - sessionsBefore;
     // Read before the stop: the shutdown's own statements are not idling.
     if (statStatements)

@@ -81,13 +81,8 @@ Result<TopologyRun, QString> runTopology(const BenchOptions &o, BenchDatabase &d
     if (auto error = startDaemon(o, *config, logFile, &daemon))
         return *error;
     const qint64 pid = daemon.processId();
-    // Each status through its partial index: no scan of the finished rows.
-    const QString leftSql = QStringLiteral("SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
-                                           "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')"
-                                           "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'paused')");
-    const QString openSql = QStringLiteral("SELECT (SELECT count(*) FROM workqueue WHERE status = 'pending')"
-                                           "     + (SELECT count(*) FROM workqueue WHERE status = 'running')"
-                                           "     + (SELECT count(*) FROM workqueue WHERE status = 'paused')");
+    const QString leftSql = anyOpenRowSql();
+    const QString openSql = openRowCountSql();
     qint64 lastOpen = -1;
     QElapsedTimer sinceProgress;
     sinceProgress.start();

@@ -24,12 +24,10 @@ std::optional<QString> sample(BenchDatabase &db, double minute, qint64 inserted,
 {
     (void)db.scalar(QStringLiteral("SELECT pg_stat_force_next_flush()"));
     // The backlog through the partial indexes, never a count of the finished rows.
-    QSqlQuery q = db.query(QStringLiteral(
-        "SELECT (SELECT count(*) FROM workqueue WHERE status = 'pending')"
-        "     + (SELECT count(*) FROM workqueue WHERE status = 'running')"
-        "     + (SELECT count(*) FROM workqueue WHERE status = 'paused'),"
-        "       pg_relation_size('workqueue'), pg_indexes_size('workqueue'), n_dead_tup, n_live_tup, autovacuum_count"
-        "  FROM pg_stat_user_tables WHERE relname = 'workqueue'"));
+    QSqlQuery q = db.query(QStringLiteral("SELECT (%1), pg_relation_size('workqueue'), pg_indexes_size('workqueue'), "
+                                          "n_dead_tup, n_live_tup, autovacuum_count FROM pg_stat_user_tables "
+                                          "WHERE relname = 'workqueue'")
+                               .arg(openRowCountSql()));
     if (!q.next())
         return db.lastError();
     SoakSample s;
