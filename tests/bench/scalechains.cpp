@@ -84,8 +84,8 @@ void printChainsReport(const BenchOptions &o, const ChainsResult &r)
                 .arg(ratio(run.usecPerHop(), ref.usecPerHop()), 5)
                 .arg(claims ? num(run.claimMeanMs, 3) : QStringLiteral("-"), 9)
                 .arg(ratio(run.claimMeanMs, ref.claimMeanMs), 5)
-                .arg(claims ? num(run.idsPerRound, 1) : QStringLiteral("-"), 9)
-                .arg(ratio(run.idsPerRound, ref.idsPerRound), 5));
+                .arg(run.logRounds > 0 ? num(run.idsPerRound(), 1) : QStringLiteral("-"), 9)
+                .arg(ratio(run.idsPerRound(), ref.idsPerRound()), 5));
     }
     for (const TopologyRun &run : r.runs) {
         out(QStringLiteral("RESULT mode=scale part=chains run=%1 stages=%2 parallelism=%3 workers=%4 messages=%5 "
@@ -98,7 +98,7 @@ void printChainsReport(const BenchOptions &o, const ChainsResult &r)
                 .arg(run.messages)
                 .arg(run.hops)
                 .arg(num(run.seconds, 3), num(run.hopsPerSecond()), num(run.usecPerHop(), 2),
-                     QString::number(run.claimCalls), num(run.claimMeanMs, 3), num(run.idsPerRound, 2),
+                     QString::number(run.claimCalls), num(run.claimMeanMs, 3), num(run.idsPerRound(), 2),
                      QString::number(run.logRounds), QString::number(run.logClaimed)));
     }
 }

@@ -130,7 +130,6 @@ Result<TopologyRun, QString> runTopology(const BenchOptions &o, BenchDatabase &d
         const ClaimStatement claim = readClaimStatement(db);
         run.claimCalls = claim.calls;
         run.claimMeanMs = claim.meanMs;
-        run.idsPerRound = claim.calls > 0 ? double(claim.rows) / double(claim.calls) : 0;
     }
     return run;
 }

@@ -22,12 +22,16 @@ struct TopologyRun
     double seconds = 0;       // daemon start -> nothing open, as the driver saw it (100 ms polls)
     qint64 daemonCpuUsec = 0; // utime + stime at that instant
     // The claim statement (pg_stat_statements, reset before the run): the
-    // server's time per round and the ids a round claimed; calls < 0: unknown.
+    // server's time per round; calls < 0: unknown. Its rows are not ids
+    // (beside the claimed ones it returns a row per stage it asked for and a
+    // summary), so ids per round come from the daemon's own count: "after R
+    // claim rounds, C messages claimed".
     qint64 claimCalls = -1;
     double claimMeanMs = 0;
-    double idsPerRound = 0;
-    qint64 logRounds = -1; // the daemon's own count ("after R claim rounds, C messages claimed")
+    qint64 logRounds = -1;
     qint64 logClaimed = -1;
+
+    double idsPerRound() const { return logRounds > 0 ? double(logClaimed) / double(logRounds) : 0; }
     // The pool: how long until every configured worker was alive at once
     // (-1: never), the most seen at once, and the daemon then and at its peak.
     double fullPoolSeconds = -1;

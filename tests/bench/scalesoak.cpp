@@ -101,6 +101,9 @@ Result<SoakResult, QString> runSoak(const BenchOptions &o, BenchDatabase &db, do
         if (daemon.waitForFinished(FeedMs))
             return QStringLiteral("soak: the daemon exited (status %1); see %2").arg(daemon.exitCode()).arg(logFile);
     }
+    // The last stretch counts too, however it divides into the sample interval.
+    if (auto error = sample(db, double(clock.elapsed()) / 60'000.0, inserted, &result))
+        return *error;
     result.daemonCpuUsec = sampleProcess(pid).cpuUsec;
     const auto stopped = stopDaemon(&daemon, logFile);
     if (!stopped)

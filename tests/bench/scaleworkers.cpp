@@ -60,11 +60,11 @@ void printWorkersReport(const TopologyRun &w, const TopologyRun &ref)
     out(QStringLiteral("  daemon CPU per hop                  %1 µs (%2 x the reference, %3 µs)")
             .arg(num(w.usecPerHop(), 1), ratio(w.usecPerHop(), ref.usecPerHop()), num(ref.usecPerHop(), 1)));
     out(QStringLiteral("  claim round                         %1 ms, %2 ids (reference %3 ms, %4 ids)")
-            .arg(num(w.claimMeanMs, 3), num(w.idsPerRound, 1), num(ref.claimMeanMs, 3), num(ref.idsPerRound, 1)));
+            .arg(num(w.claimMeanMs, 3), num(w.idsPerRound(), 1), num(ref.claimMeanMs, 3), num(ref.idsPerRound(), 1)));
     out(QStringLiteral("RESULT mode=scale part=workers stages=%1 parallelism=%2 workers=%3 hops=%4 seconds=%5 "
                        "hops_per_s=%6 cpu_us_per_hop=%7 full_pool_s=%8 rss_full_kib=%9 peak_rss_kib=%10 "
                        "fds_full=%11 fds_max=%12 most_workers=%13 claim_mean_ms=%14 ids_per_round=%15 "
-                       "ref_cpu_us_per_hop=%16")
+                       "ref_cpu_us_per_hop=%16 log_rounds=%17 log_claimed=%18")
             .arg(w.stages)
             .arg(w.parallelism)
             .arg(w.workers)
@@ -72,7 +72,8 @@ void printWorkersReport(const TopologyRun &w, const TopologyRun &ref)
             .arg(num(w.seconds, 3), num(w.hopsPerSecond()), num(w.usecPerHop(), 2), num(w.fullPoolSeconds, 3),
                  QString::number(w.rssAtFullKiB), QString::number(w.peakRssKiB), QString::number(w.fdsAtFull),
                  QString::number(w.mostFds), QString::number(w.mostWorkers))
-            .arg(num(w.claimMeanMs, 3), num(w.idsPerRound, 2), num(ref.usecPerHop(), 2)));
+            .arg(num(w.claimMeanMs, 3), num(w.idsPerRound(), 2), num(ref.usecPerHop(), 2), QString::number(w.logRounds),
+                 QString::number(w.logClaimed)));
 }
 
 } // namespace pepsi::bench
