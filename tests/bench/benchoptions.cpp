@@ -93,6 +93,31 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
         {QStringLiteral("vacuum-seconds"),
          QStringLiteral("--backlog: VACUUM workqueue every S seconds during a run (default 0: never)"),
          QStringLiteral("S")},
+        {QStringLiteral("no-vacuum"),
+         QStringLiteral("--backlog: ANALYZE the filled table, without the VACUUM that would set its visibility map")},
+        {QStringLiteral("scale"),
+         QStringLiteral("how the cost grows: stage chains and a fan-out, 500 workers, a deep backlog beside a large "
+                        "history, idle stages, a soak at 70 % of capacity; tables and gnuplot plots")},
+        {QStringLiteral("scale-parts"),
+         QStringLiteral("--scale: the parts to run, comma-separated (default chains,workers,backlog,idle,soak)"),
+         QStringLiteral("LIST")},
+        {QStringLiteral("scale-hops"),
+         QStringLiteral("--scale: stage hops of each chain run, the same through every chain (default 200000)"),
+         QStringLiteral("N")},
+        {QStringLiteral("scale-finished"),
+         QStringLiteral("--scale backlog: done rows beside the pending ones (default 10000000)"), QStringLiteral("N")},
+        {QStringLiteral("idle-minutes"),
+         QStringLiteral("--scale idle: minutes 100 stages stay without messages (default 10)"), QStringLiteral("M")},
+        {QStringLiteral("soak-minutes"), QStringLiteral("--scale soak: minutes of the soak (default 60)"),
+         QStringLiteral("M")},
+        {QStringLiteral("soak-sample-seconds"),
+         QStringLiteral("--scale soak: seconds between two samples of rate and table sizes (default 60)"),
+         QStringLiteral("S")},
+        {QStringLiteral("soak-load"),
+         QStringLiteral("--scale soak: insert rate in percent of the measured capacity (default 70)"),
+         QStringLiteral("PERCENT")},
+        {QStringLiteral("plot-dir"), QStringLiteral("--scale: where the plots go (default WORK_DIR/plots)"),
+         QStringLiteral("DIR")},
         {QStringLiteral("hold-snapshot"),
          QStringLiteral("the pipeline clean, then with a session holding an XID (BEGIN; SELECT txid_current()) for the "
                         "whole run: hops/s per quarter and per 5 s, the claim round's time and buffers")},
@@ -124,9 +149,11 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
     BenchOptions o;
     o.fused = parser.isSet(QStringLiteral("fused"));
     const int modes = int(parser.isSet(QStringLiteral("latency"))) + int(parser.isSet(QStringLiteral("backlog")))
-        + int(parser.isSet(QStringLiteral("control"))) + int(parser.isSet(QStringLiteral("hold-snapshot")));
+        + int(parser.isSet(QStringLiteral("control"))) + int(parser.isSet(QStringLiteral("hold-snapshot")))
+        + int(parser.isSet(QStringLiteral("scale")));
     if (modes > 1)
-        return QStringLiteral("--latency, --backlog, --control and --hold-snapshot are separate runs: give one");
+        return QStringLiteral(
+            "--latency, --backlog, --control, --hold-snapshot and --scale are separate runs: give one");
     if (parser.isSet(QStringLiteral("latency")))
         o.mode = BenchOptions::Mode::Latency;
     else if (parser.isSet(QStringLiteral("backlog")))
@@ -135,6 +162,19 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
         o.mode = BenchOptions::Mode::Control;
     else if (parser.isSet(QStringLiteral("hold-snapshot")))
         o.mode = BenchOptions::Mode::HeldSnapshot;
+    else if (parser.isSet(QStringLiteral("scale")))
+        o.mode = BenchOptions::Mode::Scale;
+    o.backlogVacuum = !parser.isSet(QStringLiteral("no-vacuum"));
+    if (parser.isSet(QStringLiteral("scale-parts"))) {
+        static const QStringList known = BenchOptions().scaleParts;
+        o.scaleParts.clear();
+        for (const QString &item : parser.value(QStringLiteral("scale-parts")).split(u',', Qt::SkipEmptyParts)) {
+            const QString part = item.trimmed();
+            if (!known.contains(part))
+                return QStringLiteral("--scale-parts: \"%1\" is not one of %2").arg(part, known.join(u','));
+            o.scaleParts << part;
+        }
+    }
     if (parser.isSet(QStringLiteral("pool-size")) && o.mode != BenchOptions::Mode::Control)
         return QStringLiteral("--pool-size belongs to --control");
     if (parser.isSet(QStringLiteral("backlog-sizes"))) {
@@ -159,6 +199,9 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
     o.workDir = parser.isSet(QStringLiteral("work-dir")) ? parser.value(QStringLiteral("work-dir"))
                                                          : o.buildDir + QStringLiteral("/bench-work");
     o.workDir = QFileInfo(o.workDir).absoluteFilePath();
+    o.plotDir = parser.isSet(QStringLiteral("plot-dir")) ? parser.value(QStringLiteral("plot-dir"))
+                                                         : o.workDir + QStringLiteral("/plots");
+    o.plotDir = QFileInfo(o.plotDir).absoluteFilePath();
     o.pgbench = parser.isSet(QStringLiteral("pgbench")) ? parser.value(QStringLiteral("pgbench")) : defaultPgbench();
     o.runPgbench = !parser.isSet(QStringLiteral("no-pgbench"));
     o.analyze = parser.isSet(QStringLiteral("analyze"));
@@ -187,6 +230,12 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
              std::tuple{QStringLiteral("failed"), 0, 100'000'000, &o.failedRows},
              std::tuple{QStringLiteral("repeat"), 1, 100, &o.controlRepeat},
              std::tuple{QStringLiteral("pool-size"), 1, 1000, &o.poolSize},
+             std::tuple{QStringLiteral("scale-hops"), 100, 100'000'000, &o.scaleHops},
+             std::tuple{QStringLiteral("scale-finished"), 0, 100'000'000, &o.scaleFinished},
+             std::tuple{QStringLiteral("idle-minutes"), 1, 1440, &o.idleMinutes},
+             std::tuple{QStringLiteral("soak-minutes"), 1, 1440, &o.soakMinutes},
+             std::tuple{QStringLiteral("soak-sample-seconds"), 5, 3600, &o.soakSampleSeconds},
+             std::tuple{QStringLiteral("soak-load"), 1, 100, &o.soakLoadPercent},
          }) {
         if (auto error = readCount(parser, name, min, max, out))
             return *error;

@@ -17,7 +17,9 @@ struct BenchOptions
     // without a client on the control socket (or, with --pool-size, the
     // size of the replies about one big pool).
     // HeldSnapshot: the pipeline clean, then with a session holding an XID.
-    enum class Mode { Pipeline, Latency, Backlog, Control, HeldSnapshot };
+    // Scale: how the cost grows (stage chains, 500 workers, a deep backlog,
+    // idle stages, a soak), each part in turn, with gnuplot plots.
+    enum class Mode { Pipeline, Latency, Backlog, Control, HeldSnapshot, Scale };
     Mode mode = Mode::Pipeline;
 
     QString database;                       // libpq URI of a database with the schema installed
@@ -45,12 +47,24 @@ struct BenchOptions
     QList<int> backlogSizes = {10'000, 1'000'000}; // --backlog: pending rows, one run each
     int finishedRows = 1'000'000;                  // done rows in the table beside them
     int backlogSeconds = 20;                       // each run stops when drained or after this long
-    int vacuumSeconds = 0; // --backlog: VACUUM workqueue this often during a run (0: never, autovacuum only)
+    int vacuumSeconds = 0;     // --backlog: VACUUM workqueue this often during a run (0: never, autovacuum only)
+    bool backlogVacuum = true; // --backlog: VACUUM ANALYZE after filling (--no-vacuum: ANALYZE only)
 
     int historyRows = 3'000'000; // --control: done rows in the table, a week of history
     int failedRows = 20'000;     // --control: failed rows beside them, spread over the stages
     int controlRepeat = 2;       // --control: each client variant runs this often, alternating
     int poolSize = 0;            // --control --pool-size P: one stage of P workers, every one full
+
+    // --scale: the parts to run, in this order.
+    QStringList scaleParts = {QStringLiteral("chains"), QStringLiteral("workers"), QStringLiteral("backlog"),
+                              QStringLiteral("idle"), QStringLiteral("soak")};
+    int scaleHops = 200'000;        // --scale chains: hops of each chain run, the same through every one
+    int scaleFinished = 10'000'000; // --scale backlog: done rows beside the pending ones
+    int idleMinutes = 10;           // --scale idle: how long 100 stages stay without messages
+    int soakMinutes = 60;           // --scale soak: how long the soak feeds the pipeline
+    int soakSampleSeconds = 60;     // --scale soak: one sample of rate and table sizes this often
+    int soakLoadPercent = 70;       // --scale soak: the insert rate, share of the measured capacity
+    QString plotDir;                // --scale: where the plots go (default WORK_DIR/plots)
 
     int stages() const { return 3; }
     // Worker processes at full load: fused, only the first stage has any.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "benchsetup.h"
 
+#include "procstats.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -25,6 +27,34 @@ const QStringList &stageNames()
 
 namespace {
 
+Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stageExtra)
+{
+    const QString path = o.workDir + QStringLiteral("/pepsi.conf");
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return failure(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    QTextStream out(&file);
+    out << configHeader(o, path);
+    for (qsizetype i = 0; i < stageNames().size(); ++i) {
+        out << "\n[stage-" << stageNames()[i] << "]\nPROGRAM = " << o.buildDir << "/stagekit/pepsi-stage-example\n"
+            << "PARALLELISM = " << o.parallelism << "\nQUEUE_LIMIT = " << o.queueLimit << '\n';
+        if (o.maxMessages > 0)
+            out << "MAX_MESSAGES = " << o.maxMessages << '\n';
+        if (i + 1 < stageNames().size())
+            out << "NEXT = " << stageNames()[i + 1] << '\n';
+        // Fused: the first stage's worker runs the others in the same pass.
+        if (o.fused && i > 0)
+            out << "FUSE = YES\n";
+        out << stageExtra;
+    }
+    out.flush();
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                        | QFileDevice::ReadOther);
+    return path;
+}
+
+} // namespace
+
 std::optional<QString> prepareWorkDir(const BenchOptions &o)
 {
     const QStringList binaries = {o.buildDir + QStringLiteral("/daemon/pepsi-dispatch"),
@@ -48,34 +78,6 @@ std::optional<QString> prepareWorkDir(const BenchOptions &o)
     }
     return std::nullopt;
 }
-
-Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stageExtra)
-{
-    const QString path = o.workDir + QStringLiteral("/pepsi.conf");
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    QTextStream out(&file);
-    out << configHeader(o, path);
-    for (qsizetype i = 0; i < stageNames().size(); ++i) {
-        out << "\n[stage-" << stageNames()[i] << "]\nPROGRAM = " << o.buildDir << "/stagekit/pepsi-stage-example\n"
-            << "PARALLELISM = " << o.parallelism << "\nQUEUE_LIMIT = " << o.queueLimit << '\n';
-        if (o.maxMessages > 0)
-            out << "MAX_MESSAGES = " << o.maxMessages << '\n';
-        if (i + 1 < stageNames().size())
-            out << "NEXT = " << stageNames()[i + 1] << '\n';
-        // Fused: the first stage's worker runs the others in the same pass.
-        if (o.fused && i > 0)
-            out << "FUSE = YES\n";
-        out << stageExtra;
-    }
-    out.flush();
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-                        | QFileDevice::ReadOther);
-    return path;
-}
-
-} // namespace
 
 QString configHeader(const BenchOptions &o, const QString &path)
 {
@@ -112,12 +114,12 @@ std::optional<QString> fillHistory(BenchDatabase &db, qint64 done, qint64 failed
 Result<QString, QString> prepareRun(const BenchOptions &o, BenchDatabase &db, const QString &stageExtra)
 {
     if (auto error = prepareWorkDir(o))
-        return *error;
+        return failure(*error);
     const auto config = writeConfig(o, stageExtra);
     if (!config)
-        return config.error();
+        return failure(config.error());
     if (!db.open(o.database))
-        return db.lastError();
+        return failure(db.lastError());
     return *config;
 }
 
@@ -177,6 +179,30 @@ ClaimStatement readClaimStatement(BenchDatabase &db)
     claim.query = q.value(5).toString();
     claim.buffers = q.value(6).toDouble();
     return claim;
+}
+
+QString anyOpenRowSql()
+{
+    return QStringLiteral("SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
+                          "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')"
+                          "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'paused')");
+}
+
+QString openRowCountSql()
+{
+    return QStringLiteral("SELECT (SELECT count(*) FROM workqueue WHERE status = 'pending')"
+                          "     + (SELECT count(*) FROM workqueue WHERE status = 'running')"
+                          "     + (SELECT count(*) FROM workqueue WHERE status = 'paused')");
+}
+
+qint64 dispatcherSessionsCpuUsec(BenchDatabase &db)
+{
+    QSqlQuery pids =
+        db.query(QStringLiteral("SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pepsi-dispatch %'"));
+    qint64 usec = -1;
+    while (pids.next())
+        usec = std::max<qint64>(usec, 0) + sampleProcess(pids.value(0).toLongLong()).cpuUsec;
+    return usec;
 }
 
 void progress(const QString &text)

@@ -23,6 +23,10 @@ const QStringList &stageNames();
 // opens db. Returns the configuration's path.
 Result<QString, QString> prepareRun(const BenchOptions &options, BenchDatabase &db, const QString &stageExtra = {});
 
+// The first part of prepareRun: the binaries are there and the work
+// directory belongs to USER.
+std::optional<QString> prepareWorkDir(const BenchOptions &options);
+
 // The [pepsi] and [pepsi-dispatch] sections every mode's configuration
 // starts with (CONFIG_FILE = path, the control socket in the work directory).
 QString configHeader(const BenchOptions &options, const QString &path);
@@ -63,6 +67,19 @@ struct ClaimStatement
     QString query;      // its first characters, to show what was matched
 };
 ClaimStatement readClaimStatement(BenchDatabase &db);
+
+// Whether any row is pending, running or paused: EXISTS on each partial
+// index, no scan of the finished rows.
+QString anyOpenRowSql();
+// How many rows are pending, running or paused, each status counted through
+// its partial index: a count of the finished rows would scan the table being
+// timed, a little more every time.
+QString openRowCountSql();
+
+// CPU of the daemon's own server sessions (their application_name says so:
+// the claim rounds, LISTEN, the operator queries); -1: none found. They live
+// as long as the daemon, so their CPU is its run's.
+qint64 dispatcherSessionsCpuUsec(BenchDatabase &db);
 
 // One line on stderr: what the driver is doing.
 void progress(const QString &text);

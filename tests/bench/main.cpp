@@ -10,6 +10,7 @@
 #include "pgbenchrun.h"
 #include "pipelinerun.h"
 #include "report.h"
+#include "scalerun.h"
 
 #include <QCoreApplication>
 
@@ -39,6 +40,8 @@ int main(int argc, char **argv)
     }
     const BenchOptions &options = parsed.value();
     printHeader(options);
+    if (options.mode == BenchOptions::Mode::Scale)
+        return runScale(options);
     if (options.mode == BenchOptions::Mode::Latency) {
         const auto latency = runLatency(options);
         if (!latency)

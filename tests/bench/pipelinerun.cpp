@@ -98,19 +98,6 @@ std::optional<QString> collectRows(BenchDatabase &db, qint64 startEpochMs, Pipel
     return std::nullopt;
 }
 
-// The daemon's own server sessions (they say so in application_name): the
-// claim rounds and LISTEN; they live as long as the daemon, so their CPU is
-// the run's.
-qint64 dispatcherSessionsCpuUsec(BenchDatabase &db)
-{
-    QSqlQuery pids =
-        db.query(QStringLiteral("SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pepsi-dispatch %'"));
-    qint64 usec = -1;
-    while (pids.next())
-        usec = std::max<qint64>(usec, 0) + sampleProcess(pids.value(0).toLongLong()).cpuUsec;
-    return usec;
-}
-
 // Committed transactions of this database. A backend reports its counts
 // when it exits, and at most once a second while it lives: read after the
 // daemon and its workers are gone (their sessions end a moment later).
@@ -165,16 +152,9 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o, const Pipelin
         return *error;
     const qint64 pid = daemon.processId();
 
-    // Three partial indexes answer "anything left?" without a scan.
-    const QString leftSql = QStringLiteral("SELECT EXISTS (SELECT 1 FROM workqueue WHERE status = 'pending')"
-                                           "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'running')"
-                                           "    OR EXISTS (SELECT 1 FROM workqueue WHERE status = 'paused')");
-    // The progress line counts what is left, each status through its partial
-    // index: a count of the finished rows would scan the table the run is
-    // timing, a little more every time.
-    const QString openSql = QStringLiteral("SELECT (SELECT count(*) FROM workqueue WHERE status = 'pending')"
-                                           "     + (SELECT count(*) FROM workqueue WHERE status = 'running')"
-                                           "     + (SELECT count(*) FROM workqueue WHERE status = 'paused')");
+    // Partial indexes answer both without a scan (doc/performance.rst).
+    const QString leftSql = anyOpenRowSql();
+    const QString openSql = openRowCountSql();
     qint64 lastDone = -1;
     QElapsedTimer sinceProgress;
     sinceProgress.start();

@@ -63,6 +63,8 @@ ProcessSample sampleProcess(qint64 pid)
     for (const QByteArray &line : status.split('\n')) {
         if (line.startsWith("VmHWM:"))
             sample.peakRssKiB = line.mid(6).trimmed().split(' ').value(0).toLongLong();
+        else if (line.startsWith("VmRSS:"))
+            sample.rssKiB = line.mid(6).trimmed().split(' ').value(0).toLongLong();
         else if (line.startsWith("voluntary_ctxt_switches:"))
             sample.mainThreadSleeps = line.mid(24).trimmed().toLongLong();
         else if (line.startsWith("nonvoluntary_ctxt_switches:"))
@@ -104,6 +106,14 @@ qint64 liveChildrenCpuUsec(qint64 pid)
         }
     }
     return ticksToUsec(ticks);
+}
+
+int openDescriptors(qint64 pid)
+{
+    const QDir fds(QStringLiteral("/proc/%1/fd").arg(pid));
+    if (!fds.exists())
+        return -1;
+    return int(fds.entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot).size());
 }
 
 int liveChildrenCount(qint64 pid)

@@ -13,6 +13,7 @@ struct ProcessSample
     qint64 sysUsec = 0;         // the stime part: the kernel on its behalf
     qint64 reapedChildUsec = 0; // cutime + cstime: children it has waited for
     qint64 peakRssKiB = 0;      // VmHWM
+    qint64 rssKiB = 0;          // VmRSS: resident now
     // Of its main thread (a Qt daemon's event loop): how often it went to sleep
     // (voluntary: each one a wake-up later) and how often the host took the
     // core from it (involuntary: noise, not design).
@@ -26,6 +27,9 @@ ProcessSample sampleProcess(qint64 pid);
 // utime + stime (+ cutime + cstime) of the live children of pid: a daemon's
 // workers that have not exited yet.
 qint64 liveChildrenCpuUsec(qint64 pid);
+
+// Open file descriptors of pid (entries of /proc/PID/fd); -1 when unreadable.
+int openDescriptors(qint64 pid);
 
 // How many live children pid has: a daemon's worker processes.
 int liveChildrenCount(qint64 pid);

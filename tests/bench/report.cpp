@@ -188,6 +188,9 @@ void printHeader(const BenchOptions &o)
                 .arg(o.parallelism)
                 .arg(o.queueLimit)
                 .arg(o.workers()));
+    else if (o.mode == BenchOptions::Mode::Scale)
+        out(QStringLiteral("  --scale: %1; QUEUE_LIMIT %2 everywhere")
+                .arg(o.scaleParts.join(u','), QString::number(o.queueLimit)));
     else if (o.mode == BenchOptions::Mode::Backlog)
         out(QStringLiteral("  --backlog: 3 stages of pepsi-stage-example, PARALLELISM %1, QUEUE_LIMIT %2 (%3 workers)")
                 .arg(o.parallelism)

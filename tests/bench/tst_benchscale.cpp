@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// pepsi-bench --scale without a database: the graphs it drives, the hops it
+// counts for them, the configuration it writes (read back by the daemon's own
+// parser) and its options.
+#include "benchoptions.h"
+#include "config/configuration.h"
+#include "config/stagegraph.h"
+#include "scaletopology.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace pepsi;
+using namespace pepsi::bench;
+
+class TestBenchScale : public QObject
+{
+    Q_OBJECT
+
+private:
+    static BenchOptions options(const QStringList &arguments)
+    {
+        const auto parsed = parseBenchOptions(
+            QStringList{QStringLiteral("pepsi-bench"), QStringLiteral("--database=postgresql:///bench")} + arguments);
+        if (!parsed)
+            qFatal("%s", qPrintable(parsed.error()));
+        return parsed.value();
+    }
+
+private Q_SLOTS:
+    void chainHops()
+    {
+        const ScaleTopology chain = chainTopology(100, 1, 4);
+        QCOMPARE(chain.stages.size(), 100);
+        QCOMPARE(chain.workers(), 100);
+        QCOMPARE(chain.hopsFrom(chain.stages.constFirst()), 100);
+        QCOMPARE(chain.hopsFrom(QStringLiteral("s051")), 50);
+        QCOMPARE(chain.hopsFrom(chain.stages.constLast()), 1);
+    }
+
+    void fanOutHops()
+    {
+        const ScaleTopology fan = fanOutTopology(20, 1, 4);
+        QCOMPARE(fan.stages.size(), 22);
+        QCOMPARE(fan.hopsFrom(QStringLiteral("head")), 3);
+        QCOMPARE(fan.hopsFrom(QStringLiteral("f20")), 2);
+        QCOMPARE(fan.hopsFrom(QStringLiteral("tail")), 1);
+    }
+
+    // GIVEN the fan-out WHEN its configuration is written THEN the daemon's
+    // parser reads a head with twenty successors that all lead to the tail.
+    void fanOutConfigurationParses()
+    {
+        QTemporaryDir work;
+        QVERIFY(work.isValid());
+        BenchOptions o = options({QStringLiteral("--scale"), QStringLiteral("--work-dir"), work.path()});
+        const auto path = writeTopologyConfig(o, fanOutTopology(20, 2, 8));
+        QVERIFY2(path.ok(), qPrintable(path ? QString() : path.error()));
+        const auto config = Configuration::load(path.value());
+        QVERIFY(config.ok());
+        const auto graph = StageGraph::fromConfiguration(config.value());
+        QVERIFY(graph.ok());
+        QCOMPARE(graph->stages().size(), 22);
+        const StageConfig *head = graph->stage(QStringLiteral("head"));
+        QVERIFY(head);
+        QCOMPARE(head->next.size(), 20);
+        QVERIFY(head->program.endsWith(QLatin1String("/pepsi-bench-spread-stage")));
+        QCOMPARE(head->parallelism, 2);
+        QCOMPARE(head->queueLimit, 8);
+        const StageConfig *branch = graph->stage(QStringLiteral("f07"));
+        QVERIFY(branch);
+        QCOMPARE(branch->next, QStringList{QStringLiteral("tail")});
+        QVERIFY(branch->program.endsWith(QLatin1String("/pepsi-stage-example")));
+        QVERIFY(graph->stage(QStringLiteral("tail"))->next.isEmpty());
+    }
+
+    void scaleOptions()
+    {
+        const BenchOptions o = options({QStringLiteral("--scale"), QStringLiteral("--scale-parts=idle,soak"),
+                                        QStringLiteral("--idle-minutes=2"), QStringLiteral("--soak-minutes=5")});
+        QCOMPARE(o.mode, BenchOptions::Mode::Scale);
+        QCOMPARE(o.scaleParts, (QStringList{QStringLiteral("idle"), QStringLiteral("soak")}));
+        QCOMPARE(o.idleMinutes, 2);
+        QCOMPARE(o.soakMinutes, 5);
+        QCOMPARE(options({QStringLiteral("--scale")}).scaleParts.size(), 5);
+        QVERIFY(options({QStringLiteral("--scale")}).plotDir.endsWith(QLatin1String("/bench-work/plots")));
+    }
+
+    void scaleOptionErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("unknown part") << QStringList{QStringLiteral("--scale"),
+                                                     QStringLiteral("--scale-parts=chains,x")}
+                                      << QStringLiteral("--scale-parts: \"x\"");
+        QTest::newRow("two modes") << QStringList{QStringLiteral("--scale"), QStringLiteral("--backlog")}
+                                   << QStringLiteral("separate runs");
+        QTest::newRow("no idle") << QStringList{QStringLiteral("--scale"), QStringLiteral("--idle-minutes=0")}
+                                 << QStringLiteral("--idle-minutes");
+    }
+
+    void scaleOptionErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, error);
+        const auto parsed = parseBenchOptions(
+            QStringList{QStringLiteral("pepsi-bench"), QStringLiteral("--database=postgresql:///bench")} + arguments);
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.error().contains(error), qPrintable(parsed.error()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBenchScale)
+#include "tst_benchscale.moc"
