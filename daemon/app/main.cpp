@@ -14,6 +14,7 @@
 #include "core/dispatcher.h"
 #include "core/dispatchstate.h"
 #include "model/dispatchboard.h"
+#include "workers/workerchild.h"
 
 #include <QCoreApplication>
 #include <QTimer>
@@ -106,6 +107,9 @@ int main(int argc, char **argv)
         qCCritical(lcMain).noquote() << error;
         return ExitConfig;
     }
+
+    if (const qint64 was = pepsi::workerchild::raiseOpenFileLimit(); was >= 0)
+        qCDebug(lcMain) << "open files: soft limit raised from" << was << "to the hard limit; workers keep" << was;
 
     // Writing to a worker that just died must not kill the dispatcher.
     (void)std::signal(SIGPIPE, SIG_IGN);

@@ -8,9 +8,31 @@
 #include <linux/close_range.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace pepsi::workerchild {
+
+namespace {
+
+// Read between fork and exec: set once at start, before any worker.
+rlimit g_startFileLimit{RLIM_INFINITY, RLIM_INFINITY};
+bool g_fileLimitRaised = false;
+
+} // namespace
+
+qint64 raiseOpenFileLimit()
+{
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max)
+        return -1;
+    const rlimit raised{limit.rlim_max, limit.rlim_max};
+    if (::setrlimit(RLIMIT_NOFILE, &raised) != 0)
+        return -1;
+    g_startFileLimit = limit;
+    g_fileLimitRaised = true;
+    return qint64(limit.rlim_cur);
+}
 
 void prepare()
 {
@@ -25,6 +47,8 @@ void prepare()
     // A Ctrl-C on the dispatcher's terminal is for the dispatcher, which then
     // stops its workers in order; it must not reach them directly.
     ::setpgid(0, 0);
+    if (g_fileLimitRaised)
+        (void)::setrlimit(RLIMIT_NOFILE, &g_startFileLimit);
 }
 
 // The pipe is reached through /proc (we gave our read end to the child);

@@ -7,6 +7,7 @@
 #include "daemonstart.h"
 #include "daemontest.h"
 
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
@@ -17,6 +18,7 @@
 
 #include <fcntl.h>
 #include <memory>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -33,6 +35,7 @@ private Q_SLOTS:
     void recyclesAfterMaxMessages();
     void missingProgramIsHeldOff();
     void workersInheritNoDescriptors();
+    void openFileLimitRaisedForTheDaemonOnly();
     void failureKeepsTheWorker_data();
     void failureKeepsTheWorker();
 
@@ -43,6 +46,18 @@ private:
 };
 
 namespace {
+
+// The soft limit of open files of a process, from /proc/PID/limits; -1: unknown.
+qint64 softFileLimit(qint64 pid)
+{
+    QFile limits(u"/proc/%1/limits"_s.arg(pid));
+    if (!limits.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : limits.readAll().split('\n'))
+        if (line.startsWith("Max open files"))
+            return line.mid(int(sizeof "Max open files")).simplified().split(' ').value(0).toLongLong();
+    return -1;
+}
 
 // Samples a value every 20 ms while the test waits, keeping the largest.
 class MaxSampler
@@ -266,6 +281,35 @@ void tst_DispatchCore::workersInheritNoDescriptors()
     for (int fd = 0; fd <= 2; ++fd)
         QVERIFY2(std::any_of(files.cbegin(), files.cend(), [fd](const auto &f) { return f.first == fd; }),
                  qPrintable(u"worker fd %1 is not open"_s.arg(fd)));
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 1, 10000);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// A few hundred workers pass a soft limit of 1024 descriptors: the daemon
+// raises its own to the hard limit, and its workers keep the one it got.
+void tst_DispatchCore::openFileLimitRaisedForTheDaemonOnly()
+{
+    rlimit ours{};
+    QCOMPARE(::getrlimit(RLIMIT_NOFILE, &ours), 0);
+    if (ours.rlim_max != RLIM_INFINITY && ours.rlim_max <= 512)
+        QSKIP("the hard limit of open files leaves no room below it");
+    const rlimit lowered{512, ours.rlim_max};
+    QCOMPARE(::setrlimit(RLIMIT_NOFILE, &lowered), 0);
+    const auto restore = qScopeGuard([&ours] { ::setrlimit(RLIMIT_NOFILE, &ours); });
+
+    DaemonProcess daemon(m_db->uri());
+    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
+    QVERIFY(startReady(daemon));
+    ::setrlimit(RLIMIT_NOFILE, &ours);
+    QVERIFY(insertMessages(u"s"_s, 1, {{u"s"_s, u"slow:2000"_s}}));
+    QTRY_COMPARE_WITH_TIMEOUT(daemon.workerPids(u"s"_s).size(), 1, 5000);
+
+    const qint64 hard = ours.rlim_max == RLIM_INFINITY ? -1 : qint64(ours.rlim_max);
+    if (hard > 0)
+        QCOMPARE(softFileLimit(daemon.pid()), hard);
+    else
+        QVERIFY(softFileLimit(daemon.pid()) != 512);
+    QCOMPARE(softFileLimit(daemon.workerPids(u"s"_s).constFirst()), qint64(512));
     QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 1, 10000);
     QCOMPARE(daemon.terminate(), 0);
 }
