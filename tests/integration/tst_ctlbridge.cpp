@@ -84,7 +84,7 @@ void tst_CtlBridge::startBridge(QProcess &bridge, const QString &socket)
 
 bool tst_CtlBridge::daemonLetGo(qint64 pid)
 {
-    return m_daemon->countLog(QRegularExpression(u"client uid \\d+ pid %1 connected$"_s.arg(pid))) == 1
+    return m_daemon->countLog(QRegularExpression(u"client uid \\d+ pid %1 connected\\b"_s.arg(pid))) == 1
         && !openControlClients(*m_daemon).contains(pid);
 }
 
