@@ -92,18 +92,19 @@ void tst_CtlBridge::relaysUntilStdinEnds()
 {
     QProcess bridge;
     startBridge(bridge);
+    const qint64 pid = bridge.processId(); // 0 once it has exited
     bridge.write("{\"id\": 7, \"cmd\": \"version\"}\n");
     QTRY_VERIFY_WITH_TIMEOUT(bridge.canReadLine(), 10000);
     const QJsonObject reply = QJsonDocument::fromJson(bridge.readLine()).object();
     QCOMPARE(reply.value(u"id"_s).toInt(), 7);
     QVERIFY(reply.value(u"ok"_s).toBool());
-    QVERIFY(openControlClients(*m_daemon).contains(bridge.processId()));
+    QVERIFY(openControlClients(*m_daemon).contains(pid));
     bridge.closeWriteChannel();
     QTRY_COMPARE_WITH_TIMEOUT(bridge.state(), QProcess::NotRunning, 10000);
     QCOMPARE(bridge.exitStatus(), QProcess::NormalExit);
     QCOMPARE(bridge.exitCode(), 0);
     QCOMPARE(bridge.readAllStandardError(), QByteArray());
-    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(bridge.processId()), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(pid), 10000);
 }
 
 void tst_CtlBridge::noDaemon_data()
@@ -146,6 +147,7 @@ void tst_CtlBridge::refusesLongLineFromClient()
 {
     QProcess bridge;
     startBridge(bridge);
+    const qint64 pid = bridge.processId(); // 0 once it has exited
     bridge.write(QByteArray(70000, 'x') + '\n');
     QTRY_COMPARE_WITH_TIMEOUT(bridge.state(), QProcess::NotRunning, 10000);
     QCOMPARE(bridge.exitStatus(), QProcess::NormalExit);
@@ -154,7 +156,7 @@ void tst_CtlBridge::refusesLongLineFromClient()
     QCOMPARE(QString::fromUtf8(bridge.readAllStandardError()),
              u"pepsi-ctl: bridge: the client (stdin) sent a line longer than 65536 bytes; the bridge ends\n"_s);
     // Its connection to the daemon went with it.
-    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(bridge.processId()), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(pid), 10000);
 }
 
 void tst_CtlBridge::refusesLongLineFromDaemon()
@@ -181,6 +183,7 @@ void tst_CtlBridge::endsWhenClientGoesMidReply()
     bridge.setStandardOutputProcess(&client);
     client.start(u"head"_s, {u"-c"_s, u"100"_s});
     startBridge(bridge);
+    const qint64 pid = bridge.processId(); // 0 once it has exited
     QVERIFY(client.waitForStarted());
     // Far more than a pipe holds: the bridge is still writing when head is gone.
     QByteArray requests;
@@ -194,7 +197,7 @@ void tst_CtlBridge::endsWhenClientGoesMidReply()
     QCOMPARE(bridge.exitCode(), 74);
     const QString err = QString::fromUtf8(bridge.readAllStandardError());
     QVERIFY2(ClientGone.match(err).hasMatch(), qPrintable(err));
-    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(bridge.processId()), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(pid), 10000);
 }
 
 // The client stops reading in the middle of a stream of events.
@@ -205,6 +208,7 @@ void tst_CtlBridge::endsWhenClientGoesDuringEvents()
     bridge.setStandardOutputProcess(&client);
     client.start(u"head"_s, {u"-n"_s, u"1"_s});
     startBridge(bridge);
+    const qint64 pid = bridge.processId(); // 0 once it has exited
     QVERIFY(client.waitForStarted());
     bridge.write("{\"id\": 1, \"cmd\": \"subscribe\"}\n");
     QTRY_COMPARE_WITH_TIMEOUT(client.state(), QProcess::NotRunning, 10000);
@@ -215,7 +219,7 @@ void tst_CtlBridge::endsWhenClientGoesDuringEvents()
     QCOMPARE(bridge.exitCode(), 74);
     const QString err = QString::fromUtf8(bridge.readAllStandardError());
     QVERIFY2(ClientGone.match(err).hasMatch(), qPrintable(err));
-    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(bridge.processId()), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(pid), 10000);
 }
 
 void tst_CtlBridge::deliversWhatDaemonSentBeforeClosing()
