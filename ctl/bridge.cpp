@@ -137,8 +137,13 @@ void Bridge::writeOut()
             m_out->setEnabled(true);
             return;
         }
-        // EPIPE: the client went away in the middle of a reply; nobody is left to tell.
-        return finish(ExitOk);
+        // EPIPE: the client went away in the middle of a reply or an event
+        // stream. Under ssh nobody may be left to read this; run by hand, it says why.
+        return finish(ExitIoError,
+                      QStringLiteral("bridge: the client stopped reading (standard output: %1) with %2 bytes of the "
+                                     "daemon's lines undelivered; the bridge ends")
+                          .arg(QString::fromLocal8Bit(std::strerror(errno)))
+                          .arg(m_toClient.size()));
     }
     m_out->setEnabled(false);
 }

@@ -18,7 +18,8 @@ namespace pepsi::ctl {
 // daemon sees the bridge's own peer credentials, so the ssh login's account
 // decides what may be done. Each direction goes through a LineFramer, so a
 // line over the limit from either side ends the bridge (exit 65) instead of
-// being passed on. Event-driven: notifiers on fds 0 and 1, the socket's signals;
+// being passed on; a client that stops reading its stdout ends it (exit 74).
+// Event-driven: notifiers on fds 0 and 1, the socket's signals;
 // either side closing ends it (stdin's end once what it sent is written).
 class Bridge : public QObject
 {

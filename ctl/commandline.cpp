@@ -170,7 +170,8 @@ QString CommandLine::usage()
         "                     (what an ssh:// target runs on the far host)\n"
         "\n"
         "Exit status: 0 done, 1 the daemon refused, 64 bad command line, 69 no daemon answers\n"
-        "(through ssh: or ssh failed, with its message); bridge: 65 a line over the limit.\n");
+        "(through ssh: or ssh failed, with its message); bridge: 65 a line over the limit,\n"
+        "74 its client stopped reading.\n");
 }
 
 Result<CommandLine, QString> CommandLine::parse(const QStringList &arguments)

@@ -17,6 +17,7 @@ enum Exit : int {
     ExitUsage = 64,       // EX_USAGE: a bad command line (or bad ids on stdin)
     ExitDataError = 65,   // EX_DATAERR: the bridge got a line over the limit
     ExitUnavailable = 69, // EX_UNAVAILABLE: no daemon answers on the socket
+    ExitIoError = 74,     // EX_IOERR: the bridge's client stopped reading its output
 };
 
 // pepsi-ctl [-c FILE] [--socket PATH | --target TARGET] [--json] [-t TIME] [-h] [-v] COMMAND [ARGS]

@@ -3,8 +3,9 @@
 // real pepsi-dispatch (doc/operations.rst, "Watching several systems"):
 // status, messages and requeue from stdin as through the socket; ssh's own
 // message for an unknown host key, no pepsi-ctl or no daemon on the far
-// host; a viewer's bridge stays a viewer. And `pepsi-ctl bridge` alone: no
-// daemon, a line over the limit from either side, a client that goes away.
+// host; a viewer's bridge stays a viewer; Ctrl-C of `events` leaves nothing
+// running on the far side. `pepsi-ctl bridge` alone: tst_ctlbridge.
+#include "controlclients.h"
 #include "ctlrun.h"
 #include "daemonprocess.h"
 #include "daemonstart.h"
@@ -15,6 +16,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <csignal>
 #include <memory>
 #include <pwd.h>
 #include <sys/stat.h>
@@ -36,10 +38,7 @@ private Q_SLOTS:
     void sshFailures_data();
     void sshFailures();
     void viewerStaysViewer();
-    void bridgeWithoutDaemon();
-    void bridgeRelaysUntilStdinEnds();
-    void bridgeRefusesLongLines();
-    void bridgeEndsWhenClientGoes();
+    void interruptEventsThroughSsh();
 
 private:
     QString target(const QString &socket = {}) const
@@ -227,70 +226,43 @@ void tst_CtlSsh::viewerStaysViewer()
     QVERIFY2(resumed.finished && resumed.exitCode == 0, qPrintable(resumed.describe()));
 }
 
-void tst_CtlSsh::bridgeWithoutDaemon()
+// Ctrl-C of a stream through ssh: pepsi-ctl ends at once with exit 0, and
+// on the far side the bridge, its ssh session and its connection to the
+// daemon go with it.
+void tst_CtlSsh::interruptEventsThroughSsh()
 {
-    const CtlRun run = runCtl({u"bridge"_s, u"--socket"_s, u"/nonexistent/dispatch.sock"_s}, "{\"id\":1}\n");
-    QVERIFY2(run.finished && run.exitCode == 69 && run.out.isEmpty(), qPrintable(run.describe()));
-    QCOMPARE(run.err,
-             u"pepsi-ctl: bridge: no daemon at /nonexistent/dispatch.sock: no such socket (--socket; is "
-             "pepsi-dispatch running, with this CONTROL_SOCKET?)\n"_s);
-}
+    REQUIRE_SSH();
+    useSsh(m_ssh->acceptingBin());
+    const QList<qint64> before = openControlClients(*m_daemon);
+    QProcess ctl;
+    ctl.start(ctlBinary(), {u"--target"_s, target(), u"--json"_s, u"events"_s, u"tick"_s});
+    QVERIFY(ctl.waitForStarted());
+    QByteArray out;
+    QVERIFY2(QTest::qWaitFor([&] { return (out += ctl.readAllStandardOutput()).count('\n') >= 2; }, 20000),
+             qPrintable(u"stdout: %1, stderr: %2"_s.arg(QString::fromUtf8(out),
+                                                        QString::fromUtf8(ctl.readAllStandardError()))));
+    QCOMPARE(QJsonDocument::fromJson(out.left(out.indexOf('\n'))).object().value(u"event"_s).toString(), u"tick"_s);
 
-void tst_CtlSsh::bridgeRelaysUntilStdinEnds()
-{
-    QProcess bridge;
-    bridge.start(ctlBinary(), {u"bridge"_s, u"--socket"_s, m_daemon->controlSocket()});
-    QVERIFY(bridge.waitForStarted());
-    bridge.write("{\"id\": 7, \"cmd\": \"version\"}\n");
-    QTRY_VERIFY_WITH_TIMEOUT(bridge.canReadLine(), 10000);
-    const QJsonObject reply = QJsonDocument::fromJson(bridge.readLine()).object();
-    QCOMPARE(reply.value(u"id"_s).toInt(), 7);
-    QVERIFY(reply.value(u"ok"_s).toBool());
-    bridge.closeWriteChannel();
-    QTRY_COMPARE_WITH_TIMEOUT(bridge.state(), QProcess::NotRunning, 10000);
-    QCOMPARE(bridge.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(bridge.exitCode(), 0);
-}
+    // The one new client of the daemon is the far bridge; its parent, sshd's session.
+    QList<qint64> added = openControlClients(*m_daemon);
+    for (qint64 pid : before)
+        added.removeOne(pid);
+    QCOMPARE(added.size(), 1);
+    const qint64 bridge = added.constFirst();
+    QFile cmdline(u"/proc/%1/cmdline"_s.arg(bridge));
+    QVERIFY2(cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains("bridge"), "no bridge on the far side");
+    const qint64 session = DaemonProcess::procStatusField(bridge, u"PPid"_s).trimmed().toLongLong();
+    QVERIFY(session > 1);
 
-void tst_CtlSsh::bridgeRefusesLongLines()
-{
-    const QByteArray tooLong = QByteArray(70000, 'x') + '\n';
-    const CtlRun fromClient = runCtl({u"bridge"_s, u"--socket"_s, m_daemon->controlSocket()}, tooLong);
-    QVERIFY2(fromClient.finished && fromClient.exitCode == 65 && fromClient.out.isEmpty(),
-             qPrintable(fromClient.describe()));
-    QCOMPARE(fromClient.err,
-             u"pepsi-ctl: bridge: the client (stdin) sent a line longer than 65536 bytes; the bridge ends\n"_s);
-
-    ScriptedServer daemon([&tooLong](const QByteArray &, int) { return ScriptedServer::Answer{tooLong, false}; });
-    QProcess bridge;
-    bridge.start(ctlBinary(), {u"bridge"_s, u"--socket"_s, daemon.path()});
-    QVERIFY(bridge.waitForStarted());
-    bridge.write("{\"id\": 1, \"cmd\": \"version\"}\n");
-    QTRY_COMPARE_WITH_TIMEOUT(bridge.state(), QProcess::NotRunning, 10000);
-    QCOMPARE(bridge.exitCode(), 65);
-    QCOMPARE(bridge.readAllStandardOutput(), QByteArray());
-    QCOMPARE(QString::fromUtf8(bridge.readAllStandardError()),
-             u"pepsi-ctl: bridge: the daemon on %1 sent a line longer than 65536 bytes; the bridge ends\n"_s.arg(
-                 daemon.path()));
-}
-
-// The client stops reading in the middle of a stream of events (its ssh
-// went away): the next write finds no reader, and the bridge ends, not dies.
-void tst_CtlSsh::bridgeEndsWhenClientGoes()
-{
-    QProcess bridge;
-    QProcess client; // reads the subscription's reply and goes
-    bridge.setStandardOutputProcess(&client);
-    client.start(u"head"_s, {u"-n"_s, u"1"_s});
-    bridge.start(ctlBinary(), {u"bridge"_s, u"--socket"_s, m_daemon->controlSocket()});
-    QVERIFY(bridge.waitForStarted() && client.waitForStarted());
-    bridge.write("{\"id\": 1, \"cmd\": \"subscribe\"}\n");
-    QTRY_COMPARE_WITH_TIMEOUT(client.state(), QProcess::NotRunning, 10000);
-    QVERIFY(QJsonDocument::fromJson(client.readAllStandardOutput()).object().value(u"ok"_s).toBool());
-    // A tick comes every second.
-    QTRY_COMPARE_WITH_TIMEOUT(bridge.state(), QProcess::NotRunning, 10000);
-    QCOMPARE(bridge.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(bridge.exitCode(), 0);
+    QCOMPARE(::kill(pid_t(ctl.processId()), SIGINT), 0);
+    QVERIFY(QTest::qWaitFor([&ctl] { return ctl.state() == QProcess::NotRunning; }, 5000));
+    QCOMPARE(ctl.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(ctl.exitCode(), 0);
+    QCOMPARE(ctl.readAllStandardError(), QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT(DaemonProcess::isGone(bridge), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(DaemonProcess::isGone(session), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!openControlClients(*m_daemon).contains(bridge), 5000);
+    QVERIFY(openControlClients(*m_daemon).size() <= before.size());
 }
 
 QTEST_GUILESS_MAIN(tst_CtlSsh)
