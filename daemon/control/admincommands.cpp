@@ -5,6 +5,9 @@
 #include "control/commandargs.h"
 #include "control/protocol.h"
 #include "control/reloadcodec.h"
+#include "model/answerrelay.h"
+#include "model/dispatchboard.h"
+#include "model/logcategories.h"
 
 #include <QJsonArray>
 
@@ -90,11 +93,33 @@ void requeue(const QJsonObject &request, CommandContext &context, const ReplyFun
             return reply(fail(QStringLiteral("'requeue': \"limit\" must be 1 to %1").arg(MaxRequeueLimit)));
         what.limit = int(limit.toDouble());
     }
-    context.port.requeue(
-        what, context.peer.uid, context.connection, [reply](const Result<RequeueOutcome, QString> &outcome) {
+    // Refused as the loop would refuse it, by the picture of now.
+    const DispatchPicture now = context.board.picture();
+    if (const auto why = now.notServing())
+        return reply(fail(*why));
+    if (!now.databaseUp)
+        return reply(fail(QStringLiteral("the database is unreachable; nothing was requeued")));
+    // The client may be gone by the time the rows moved; the reply goes
+    // nowhere then, but the loop still hears of it.
+    const Answer<RequeueOutcome> back =
+        answerOn<RequeueOutcome>(context.connection, [reply](const Result<RequeueOutcome, QString> &outcome) {
             if (!outcome)
                 return reply(fail(outcome.error()));
             reply(QJsonValue(QJsonObject{{field::Requeued, double(outcome->requeued)}, {field::More, outcome->more}}));
+        });
+    // The statement's answer goes to the loop (the port's thread, which
+    // outlives every connection): it logs and announces what moved before
+    // the client hears.
+    DispatchPort *port = &context.port;
+    const uint uid = context.peer.uid;
+    context.operatorQueries.requeue(
+        what, port, [port, what, uid, back](const Result<RequeueOutcome, QString> &outcome) {
+            if (!outcome) {
+                qCWarning(lcMain).noquote() << "requeue of stage" << what.stage << "failed:" << outcome.error();
+                return back(outcome);
+            }
+            port->requeued(what, *outcome, uid, port,
+                           [back, outcome](const Result<bool, QString> &) { back(outcome); });
         });
 }
 

@@ -84,19 +84,19 @@ qsizetype resultBudget(const QJsonObject &request, qsizetype maxLine)
     return maxLine - envelope;
 }
 
-void CommandContext::queueCounts(DispatchPort::Freshness freshness, Answer<QueueCounts> answer) const
+void CommandContext::queueCounts(OperatorQueries::Freshness freshness, Answer<QueueCounts> answer) const
 {
-    using Freshness = DispatchPort::Freshness;
+    using Freshness = OperatorQueries::Freshness;
     const auto counts = board.counts();
     const qint64 youngEnough =
-        freshness == Freshness::Recent ? DispatchPort::RecentCountsMs : DispatchPort::FreshCountsMs;
+        freshness == Freshness::Recent ? OperatorQueries::RecentCountsMs : OperatorQueries::FreshCountsMs;
     if (counts && counts->ageMs < youngEnough) {
-        // Stale while revalidating, as the loop does: the next asker gets a newer count.
-        if (counts->ageMs >= DispatchPort::FreshCountsMs)
-            port.queueCounts(Freshness::Recent, connection, [](const Result<QueueCounts, QString> &) {});
+        // Stale while revalidating, as the operator thread does: the next asker gets a newer count.
+        if (counts->ageMs >= OperatorQueries::FreshCountsMs)
+            operatorQueries.queueCounts(Freshness::Recent, connection, [](const Result<QueueCounts, QString> &) {});
         return answer(counts->counts);
     }
-    port.queueCounts(freshness, connection, std::move(answer));
+    operatorQueries.queueCounts(freshness, connection, std::move(answer));
 }
 
 const QList<CommandSpec> &commandTable()

@@ -3,6 +3,7 @@
 
 #include "control/peercredentials.h"
 #include "model/dispatchport.h"
+#include "model/operatorqueries.h"
 #include "result.h"
 
 #include <QJsonObject>
@@ -15,7 +16,6 @@
 namespace pepsi {
 
 class DispatchBoard;
-class OperatorQueries;
 
 // What one connection asked to hear (subscribe / unsubscribe).
 struct Subscription
@@ -27,8 +27,9 @@ struct Subscription
 };
 
 // Everything a command may see: the dispatcher's picture (one
-// board.picture() per reply), its port for the admin commands and the queue
-// counts, the database for the operator's reads, and the asking connection.
+// board.picture() per reply), its port for the admin commands, the database
+// for the operator's queries (the queue counts among them), and the asking
+// connection.
 struct CommandContext
 {
     const DispatchBoard &board;
@@ -42,8 +43,9 @@ struct CommandContext
     qsizetype maxLine = qsizetype(64) * 1024; // a reply line, its newline included
 
     // The queue counts as young as `freshness` asks: the board's when they
-    // are, else the port's, answered on this thread.
-    void queueCounts(DispatchPort::Freshness freshness, Answer<QueueCounts> answer) const;
+    // are, else the operator thread's, answered on this thread; never the
+    // dispatch loop's business.
+    void queueCounts(OperatorQueries::Freshness freshness, Answer<QueueCounts> answer) const;
 };
 
 enum class ArgType { String, Integer, Boolean, IntegerArray, StringArray, StringOrInteger };

@@ -11,7 +11,7 @@
 namespace pepsi {
 
 // What `metrics` exposes: one moment's copies, read in one pass of the event
-// loop, and the queue counts (up to DispatchPort::RecentCountsMs old; absent
+// loop, and the queue counts (up to OperatorQueries::RecentCountsMs old; absent
 // while the database is unreachable).
 struct MetricsInput
 {

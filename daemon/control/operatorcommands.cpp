@@ -227,7 +227,7 @@ void metrics(const QJsonObject &, CommandContext &context, const ReplyFunction &
     // As `status`: one picture, of the moment asked in, and the last counts
     // at once while a fresh one runs.
     const DispatchPicture now = context.board.picture();
-    context.queueCounts(DispatchPort::Freshness::Recent, [now, reply](const Result<QueueCounts, QString> &counts) {
+    context.queueCounts(OperatorQueries::Freshness::Recent, [now, reply](const Result<QueueCounts, QString> &counts) {
         MetricsInput input{now.info, now.pools, now.stats, std::nullopt};
         if (counts)
             input.queues = counts.value();

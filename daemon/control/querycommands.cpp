@@ -111,7 +111,7 @@ void status(const QJsonObject &request, CommandContext &context, const ReplyFunc
     const auto only = stageFilter(QString(cmd::Status), request, now.pools);
     if (!only)
         return reply(fail(only.error()));
-    context.queueCounts(DispatchPort::Freshness::Recent,
+    context.queueCounts(OperatorQueries::Freshness::Recent,
                         [now = std::move(now), stage = only.value(), reply](
                             const Result<QueueCounts, QString> &queues) { reply(composeStatus(now, stage, queues)); });
 }
@@ -145,7 +145,7 @@ Reply workers(const QJsonObject &request, CommandContext &context)
 
 void queues(const QJsonObject &, CommandContext &context, const ReplyFunction &reply)
 {
-    context.queueCounts(DispatchPort::Freshness::Fresh, [reply](const Result<QueueCounts, QString> &counts) {
+    context.queueCounts(OperatorQueries::Freshness::Fresh, [reply](const Result<QueueCounts, QString> &counts) {
         if (!counts)
             return reply(fail(QStringLiteral("queue counts unavailable: ") + counts.error()));
         reply(QJsonValue(protocol::toJson(counts.value(), QDateTime::currentDateTimeUtc())));

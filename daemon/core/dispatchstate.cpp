@@ -5,7 +5,6 @@
 #include "control/reloadcodec.h"
 #include "core/dispatcher.h"
 #include "model/dispatchboard.h"
-#include "model/logcategories.h"
 #include "storage/dispatcherlock.h"
 #include "storage/operatorthread.h"
 #include "workers/workerpool.h"
@@ -77,13 +76,12 @@ void DispatchState::watchFailures()
 void DispatchState::publishTo(DispatchBoard *board)
 {
     m_board = board;
+    m_operator->publishCountsTo(board);
     if (!m_board)
         return;
     m_board->setPublishRequest(
         [this] { QMetaObject::invokeMethod(this, &DispatchState::publishPicture, Qt::QueuedConnection); });
     publishPicture();
-    if (m_queueCache)
-        m_board->setCounts(m_queueCache);
 }
 
 void DispatchState::publishPicture()
@@ -115,7 +113,7 @@ void DispatchState::databaseDown(const QString &reason)
 {
     m_databaseError = reason;
     m_downSince.start();
-    forgetCounts();
+    m_operator->forgetCounts();
     emitEvent(QString(event::DatabaseLost), {{field::Reason, reason}});
 }
 
@@ -264,78 +262,8 @@ StatsSnapshot DispatchState::stats() const
 
 DispatchPicture DispatchState::picture() const
 {
-    return DispatchPicture{info(), m_d.graph(), m_d.settings(), pools(), workers(), stats(), m_d.isDatabaseUp()};
-}
-
-void DispatchState::countQueues(Freshness freshness, Answer<QueueCounts> answer)
-{
-    const qint64 age = m_queueCache ? m_queueCacheAge.elapsed() : -1;
-    if (m_queueCache && age < FreshCountsMs)
-        return answer(*m_queueCache);
-    if (const auto down = databaseUnreachable())
-        return answer(*down);
-    if (freshness == Freshness::Recent && m_queueCache && age < RecentCountsMs) {
-        // On a long history a count takes tens of milliseconds: a polled
-        // status would wait that long once a second. It gets the last counts
-        // (`queues_at` says how old), the count runs for whoever asks next.
-        startCount();
-        return answer(*m_queueCache);
-    }
-    m_countWaiters.append({m_countGeneration, std::move(answer)});
-    startCount();
-}
-
-std::optional<QString> DispatchState::databaseUnreachable() const
-{
-    if (m_d.isDatabaseUp())
-        return std::nullopt;
-    return QStringLiteral("the database is unreachable")
-        + (m_databaseError.isEmpty() ? QString() : u": " + m_databaseError);
-}
-
-void DispatchState::startCount()
-{
-    // One count at a time, whoever asks: the others wait for its answer.
-    if (std::exchange(m_counting, true))
-        return;
-    m_operator->queueCounts(this, [this, generation = m_countGeneration](Result<QueueCounts, QString> counts) {
-        countsArrived(std::move(counts), generation);
-    });
-}
-
-void DispatchState::forgetCounts()
-{
-    m_queueCache.reset();
-    if (m_board)
-        m_board->setCounts(std::nullopt);
-    ++m_countGeneration;
-}
-
-void DispatchState::countsArrived(Result<QueueCounts, QString> counts, quint64 generation)
-{
-    m_counting = false;
-    if (counts) {
-        // Every stage of the graph appears, with zeros when it has no rows.
-        for (const StageConfig &stage : m_d.graph().stages())
-            counts.value().stages[stage.name];
-        if (generation == m_countGeneration) {
-            m_queueCache = counts.value();
-            m_queueCacheAge.start();
-            if (m_board)
-                m_board->setCounts(m_queueCache);
-        }
-    } else {
-        qCWarning(lcMain).noquote() << counts.error();
-    }
-    // Askers that came after a requeue or an outage wait for a count that
-    // begins after it.
-    QList<CountWaiter> due;
-    for (CountWaiter &waiter : std::exchange(m_countWaiters, {}))
-        (waiter.generation == generation ? due : m_countWaiters).append(std::move(waiter));
-    for (const CountWaiter &waiter : std::as_const(due))
-        waiter.answer(counts);
-    if (!m_countWaiters.isEmpty())
-        startCount();
+    return DispatchPicture{info(),    m_d.graph(), m_d.settings(),     pools(),
+                           workers(), stats(),     m_d.isDatabaseUp(), m_d.isServing()};
 }
 
 } // namespace pepsi

@@ -19,14 +19,14 @@ class OperatorThread;
 class WorkerPool;
 
 // The Dispatcher's face for the control socket, on the dispatch loop: the
-// pictures it publishes on a DispatchBoard and the admin commands and queue
-// counts of its DispatchPort. It sees the Dispatcher only through its public
-// port (accessors, the lifecycle signal, requestRound, reloadNow,
-// setDrained) and the pools through their const snapshot methods, turns what
+// pictures it publishes on a DispatchBoard and the admin commands of its
+// DispatchPort. It sees the Dispatcher only through its public port
+// (accessors, the lifecycle signal, requestRound, reloadNow, setDrained,
+// rowsPending) and the pools through their const snapshot methods, turns what
 // the pools and the session signal into events, and keeps what only the
-// socket needs: the one-second cache of the queue counts, the last cooldown
-// reason per stage, the operator thread, the FailureWatch that turns the
-// runs' outcomes into failure events.
+// socket needs: the last cooldown reason per stage, the operator thread
+// (which keeps the queue counts), the FailureWatch that turns the runs'
+// outcomes into failure events.
 class DispatchState : public DispatchPort
 {
     Q_OBJECT
@@ -63,17 +63,18 @@ public:
     void publishPicture();
     DispatchPicture picture() const;
 
-    // Where the control thread sends the operator's reads (messages,
-    // message): straight to the database, never through the loop.
+    // Where the control thread sends the operator's queries (queue counts,
+    // messages, message, requeue): straight to the database, never through
+    // the loop.
     OperatorQueries &operatorQueries();
 
 protected:
-    void countQueues(Freshness freshness, Answer<QueueCounts> answer) override;
-    // These two act and answer at once, on the dispatch loop.
+    // These three act and answer at once, on the dispatch loop.
     void reloadNow(uint uid, Answer<ReloadSnapshot> answer) override;
     void setDrained(const QString &stage, bool drained, uint uid, Answer<bool> answer) override;
-    // These two on the operator thread.
-    void requeueRows(const RequeueRequest &request, uint uid, Answer<RequeueOutcome> answer) override;
+    void rowsRequeued(const RequeueRequest &request, const RequeueOutcome &outcome, uint uid,
+                      Answer<bool> answer) override;
+    // This one on the operator thread.
     void writeSetting(const OverlaySetting &setting, uint uid, Answer<bool> answer) override;
 
 private:
@@ -84,14 +85,9 @@ private:
     StatsSnapshot stats() const;
     Result<ReloadSnapshot, QString> reload(uint uid);
     std::optional<QString> drainOrResume(const QString &stage, bool drained, uint uid);
-    std::optional<QString> databaseUnreachable() const;
     QString notRunning() const;
     void emitEvent(const QString &name, QJsonObject fields);
     void watchFailures();
-    void startCount();
-    void countsArrived(Result<QueueCounts, QString> counts, quint64 generation);
-    void forgetCounts();
-    void requeueDone(const RequeueRequest &request, uint uid, const Result<RequeueOutcome, QString> &outcome);
 
     Dispatcher &m_d;
     QDateTime m_startedAt;
@@ -112,19 +108,6 @@ private:
 
     // Its connection opens at the first job, with the settings in force then.
     std::unique_ptr<OperatorThread> m_operator;
-    std::optional<QueueCounts> m_queueCache;
-    QElapsedTimer m_queueCacheAge;
-    bool m_counting = false;
-    // Bumped when the counts are known to have changed (a requeue, an
-    // outage): a count that began before is given to its askers, not kept.
-    quint64 m_countGeneration = 0;
-    // Askers waiting for a count that begins in their generation.
-    struct CountWaiter
-    {
-        quint64 generation = 0;
-        Answer<QueueCounts> answer;
-    };
-    QList<CountWaiter> m_countWaiters;
 };
 
 } // namespace pepsi

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// DispatchState's admin side (DispatchPort): reload, drain and resume on
-// the dispatch loop, requeue and set on the operator thread.
+// DispatchState's admin side (DispatchPort): reload, drain, resume and what
+// a requeue changed on the dispatch loop, set on the operator thread.
 #include "core/dispatchstate.h"
 
 #include "core/dispatcher.h"
@@ -60,37 +60,20 @@ void DispatchState::setDrained(const QString &stage, bool drained, uint uid, Ans
     answer(error ? Result<bool, QString>(*error) : Result<bool, QString>(true));
 }
 
-void DispatchState::requeueRows(const RequeueRequest &request, uint uid, Answer<RequeueOutcome> answer)
+void DispatchState::rowsRequeued(const RequeueRequest &request, const RequeueOutcome &outcome, uint uid,
+                                 Answer<bool> answer)
 {
-    if (!m_d.isServing())
-        return answer(notRunning());
-    if (!m_d.isDatabaseUp())
-        return answer(QStringLiteral("the database is unreachable; nothing was requeued"));
-    // Settled here, on the loop, before the asker hears: its next `queues`
-    // or `status` counts anew and sees the rows moved.
-    m_operator->requeue(request, this, [this, request, uid, answer](Result<RequeueOutcome, QString> outcome) {
-        requeueDone(request, uid, outcome);
-        answer(std::move(outcome));
-    });
-}
-
-void DispatchState::requeueDone(const RequeueRequest &request, uint uid, const Result<RequeueOutcome, QString> &outcome)
-{
-    if (!outcome) {
-        qCWarning(lcMain).noquote() << "requeue of stage" << request.stage << "failed:" << outcome.error();
-        return;
-    }
-    qCInfo(lcMain).noquote() << "stage" << request.stage << "requeued" << outcome->requeued << request.status
-                             << "rows on the control socket by uid" << uid << (outcome->more ? "(more match)" : "");
-    forgetCounts();
+    qCInfo(lcMain).noquote() << "stage" << request.stage << "requeued" << outcome.requeued << request.status
+                             << "rows on the control socket by uid" << uid << (outcome.more ? "(more match)" : "");
     emitEvent(QString(event::Requeued),
               {{field::Stage, request.stage},
                {field::Status, request.status},
-               {field::Count, double(outcome->requeued)},
+               {field::Count, double(outcome.requeued)},
                {field::Uid, double(uid)}});
     // The dispatcher may have stopped while the statement ran.
-    if (outcome->requeued > 0 && m_d.isServing())
+    if (outcome.requeued > 0 && m_d.isServing())
         m_d.rowsPending(request.stage);
+    answer(true);
 }
 
 void DispatchState::writeSetting(const OverlaySetting &setting, uint uid, Answer<bool> answer)

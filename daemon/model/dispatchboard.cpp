@@ -33,6 +33,12 @@ DispatchPicture DispatchBoard::picture() const
     return m_picture;
 }
 
+DispatchPicture DispatchBoard::published() const
+{
+    const QMutexLocker lock(&m_mutex);
+    return m_picture;
+}
+
 void DispatchBoard::setCounts(std::optional<QueueCounts> counts)
 {
     const QMutexLocker lock(&m_mutex);

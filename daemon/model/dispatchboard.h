@@ -13,10 +13,10 @@ namespace pepsi {
 
 // The only way the control socket's thread reads the dispatcher, without
 // waiting for the dispatch loop, which may be inside a claim or a commit: the
-// last picture the loop published and its last queue counts. Written on the
-// loop (DispatchState), read on the control thread (one picture() per
-// reply); each call takes the lock for a copy of implicitly shared values,
-// nothing longer.
+// last picture the loop published and the last queue counts. Written by
+// DispatchState on the loop (the picture) and by the QueueCountCache (the
+// counts), read on the control thread (one picture() per reply); each call
+// takes the lock for a copy of implicitly shared values, nothing longer.
 //
 // A busy loop publishes often (DispatchState: within PublishDelayMs of a
 // change); an idle one does not, and its picture ages (rates decay, uptime
@@ -45,6 +45,10 @@ public:
     void publish(DispatchPicture picture);
     // The picture, refreshed first if it is older than MaxAgeMs.
     DispatchPicture picture() const;
+    // The picture as last published, never waiting for the loop: for what
+    // runs off the control thread and reads only what the loop publishes at
+    // once when it changes (the graph, whether the database is up).
+    DispatchPicture published() const;
 
     // The counts as of now, or none (forgotten after a requeue or an outage).
     void setCounts(std::optional<QueueCounts> counts);

@@ -10,12 +10,6 @@ void DispatchPort::post(QObject *asker, Answer<T> answer, Act act)
     QMetaObject::invokeMethod(this, [act = std::move(act), back = answerOn(asker, std::move(answer))] { act(back); });
 }
 
-void DispatchPort::queueCounts(Freshness freshness, QObject *asker, Answer<QueueCounts> answer)
-{
-    post(asker, std::move(answer),
-         [this, freshness](const Answer<QueueCounts> &back) { countQueues(freshness, back); });
-}
-
 void DispatchPort::reload(uint uid, QObject *asker, Answer<ReloadSnapshot> answer)
 {
     post(asker, std::move(answer), [this, uid](const Answer<ReloadSnapshot> &back) { reloadNow(uid, back); });
@@ -33,10 +27,11 @@ void DispatchPort::resume(const QString &stage, uint uid, QObject *asker, Answer
          [this, stage, uid](const Answer<bool> &back) { setDrained(stage, false, uid, back); });
 }
 
-void DispatchPort::requeue(const RequeueRequest &request, uint uid, QObject *asker, Answer<RequeueOutcome> answer)
+void DispatchPort::requeued(const RequeueRequest &request, const RequeueOutcome &outcome, uint uid, QObject *asker,
+                            Answer<bool> answer)
 {
     post(asker, std::move(answer),
-         [this, request, uid](const Answer<RequeueOutcome> &back) { requeueRows(request, uid, back); });
+         [this, request, outcome, uid](const Answer<bool> &back) { rowsRequeued(request, outcome, uid, back); });
 }
 
 void DispatchPort::set(const OverlaySetting &setting, uint uid, QObject *asker, Answer<bool> answer)

@@ -38,6 +38,8 @@ struct DispatchPicture
     StatsSnapshot stats;
     // The dispatcher's own connection is up: an operator query may go to the database.
     bool databaseUp = false;
+    // The pipeline is built and no stop has begun: an admin command may act.
+    bool serving = false;
 
     // Whether `stage`, a current stage, claims nothing now.
     bool isDrained(const QString &stage) const
@@ -55,6 +57,13 @@ struct DispatchPicture
             return std::nullopt;
         return QStringLiteral("the database is unreachable")
             + (info.databaseError.isEmpty() ? QString() : u": " + info.databaseError);
+    }
+    // Why an admin command may not act now, if it may not.
+    std::optional<QString> notServing() const
+    {
+        if (serving)
+            return std::nullopt;
+        return QStringLiteral("the dispatcher is not running (%1)").arg(lifecycleName(info.lifecycle));
     }
 };
 

@@ -89,8 +89,25 @@ private:
     MessageStore m_messages;
 };
 
+namespace {
+
+Result<QueueCounts, QString> countRows(OperatorWorker &worker)
+{
+    return worker.ask(worker.store(), [](ControlStore &store) { return store.queueCounts(); });
+}
+
+// A job not begun once the dispatcher stops: refused, not run.
+template<typename T>
+Result<T, QString> stopping()
+{
+    return failure(QStringLiteral("the dispatcher is stopping"));
+}
+
+} // namespace
+
 OperatorThread::OperatorThread(QString database, QString applicationName, SessionLimits limits, QObject *parent)
     : QObject(parent)
+    , m_counts([this](quint64 generation) { count(generation); })
     , m_worker(new OperatorWorker(std::move(database), std::move(applicationName), limits))
 {
     m_thread.setObjectName(QStringLiteral("pepsi-operator"));
@@ -117,11 +134,10 @@ void OperatorThread::submit(std::function<Result<T, QString>(OperatorWorker &)> 
 {
     // This object outlives the thread, so its flag may be read there.
     OperatorWorker *worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [this, worker, job = std::move(job), answer = answerOn(context, std::move(done))] {
-            answer(m_stopping ? Result<T, QString>(failure(QStringLiteral("the dispatcher is stopping")))
-                              : job(*worker));
-        });
+    QMetaObject::invokeMethod(worker,
+                              [this, worker, job = std::move(job), answer = answerOn(context, std::move(done))] {
+                                  answer(m_stopping ? stopping<T>() : job(*worker));
+                              });
 }
 
 void OperatorThread::configure(const QString &database, SessionLimits limits)
@@ -138,18 +154,32 @@ void OperatorThread::reconnect()
 
 void OperatorThread::queueCounts(QObject *context, Done<QueueCounts> done)
 {
-    submit<QueueCounts>(
-        [](OperatorWorker &worker) {
-            return worker.ask(worker.store(), [](ControlStore &store) { return store.queueCounts(); });
-        },
-        context, std::move(done));
+    submit<QueueCounts>(countRows, context, std::move(done));
+}
+
+void OperatorThread::queueCounts(Freshness freshness, QObject *asker, Answer<QueueCounts> answer)
+{
+    m_counts.ask(freshness, answerOn(asker, std::move(answer)));
+}
+
+void OperatorThread::count(quint64 generation)
+{
+    OperatorWorker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [this, worker, generation] {
+        m_counts.arrived(m_stopping ? stopping<QueueCounts>() : countRows(*worker), generation);
+    });
 }
 
 void OperatorThread::requeue(const RequeueRequest &request, QObject *context, Done<RequeueOutcome> done)
 {
     submit<RequeueOutcome>(
-        [request](OperatorWorker &worker) {
-            return worker.ask(worker.store(), [&request](ControlStore &store) { return store.requeue(request); });
+        [this, request](OperatorWorker &worker) {
+            auto outcome =
+                worker.ask(worker.store(), [&request](ControlStore &store) { return store.requeue(request); });
+            // Before anyone hears of it: the next count sees the rows moved.
+            if (outcome)
+                m_counts.forget();
+            return outcome;
         },
         context, std::move(done));
 }

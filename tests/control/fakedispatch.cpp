@@ -2,6 +2,7 @@
 #include "fakedispatch.h"
 
 #include "config/configuration.h"
+#include "model/answerrelay.h"
 #include "samplesnapshots.h"
 
 #include <algorithm>
@@ -67,7 +68,7 @@ DispatchPicture FakeDispatch::read() const
     QList<PoolSnapshot> pools = m_pools;
     for (PoolSnapshot &pool : pools)
         pool.drained = m_drained.contains(pool.stage);
-    return DispatchPicture{m_info, m_graph, m_settings, pools, m_workers, m_stats, true};
+    return DispatchPicture{m_info, m_graph, m_settings, pools, m_workers, m_stats, true, true};
 }
 
 void FakeDispatch::setBusyWorkers(int perStage, int idsEach)
@@ -92,10 +93,11 @@ void FakeDispatch::releaseAnswers()
         answer();
 }
 
-void FakeDispatch::countQueues(Freshness freshness, Answer<QueueCounts> answer)
+void FakeDispatch::queueCounts(Freshness freshness, QObject *asker, Answer<QueueCounts> pending)
 {
     ++m_queueQueries;
     Q_UNUSED(freshness); // a fake's counts are always fresh
+    const Answer<QueueCounts> answer = answerOn(asker, std::move(pending));
     if (m_deferAnswers) {
         m_deferred.append([answer, counts = m_queues] { answer(counts); });
         return;
@@ -182,18 +184,9 @@ void FakeDispatch::setDrained(const QString &stage, bool drained, uint uid, Answ
     answer(true);
 }
 
-void FakeDispatch::requeueRows(const RequeueRequest &request, uint uid, Answer<RequeueOutcome> answer)
+void FakeDispatch::requeue(const RequeueRequest &request, QObject *asker, Answer<RequeueOutcome> pending)
 {
-    QStringList ids;
-    for (qint64 id : request.ids)
-        ids << QString::number(id);
-    m_calls << u"requeue %1 %2 %3 ids=%4 age=%5 limit=%6"_s.arg(request.stage, request.status)
-                   .arg(uid)
-                   .arg(ids.join(u','))
-                   .arg(request.maxAgeMs ? QString::number(*request.maxAgeMs) : u"-"_s)
-                   .arg(request.limit);
-    if (request.reason)
-        m_calls.last() += u" reason="_s + *request.reason;
+    const Answer<RequeueOutcome> answer = answerOn(asker, std::move(pending));
     if (!m_requeueMovesRows)
         return answer(RequeueOutcome{3, false});
     // As the daemon's statement: the matching rows, oldest id first, up to the limit.
@@ -215,4 +208,21 @@ void FakeDispatch::requeueRows(const RequeueRequest &request, uint uid, Answer<R
         ++outcome.requeued;
     }
     answer(outcome);
+}
+
+void FakeDispatch::rowsRequeued(const RequeueRequest &request, const RequeueOutcome &, uint uid, Answer<bool> answer)
+{
+    QStringList ids;
+    for (qint64 id : request.ids)
+        ids << QString::number(id);
+    m_calls << u"requeue %1 %2 %3 ids=%4 age=%5 limit=%6"_s.arg(request.stage, request.status)
+                   .arg(uid)
+                   .arg(ids.join(u','))
+                   .arg(request.maxAgeMs ? QString::number(*request.maxAgeMs) : u"-"_s)
+                   .arg(request.limit);
+    if (request.reason)
+        m_calls.last() += u" reason="_s + *request.reason;
+    if (m_deferAnswers)
+        return m_deferred.append([answer] { answer(true); });
+    answer(true);
 }

@@ -11,8 +11,10 @@
 // The dispatcher as the control socket sees it, scripted by the test: the
 // board's picture read afresh from the fixed snapshots below at every
 // board().picture(), the port's calls answered on this object's thread (the
-// test's "dispatch loop") and recorded, and the operator's reads answered at
-// once from m_messages and m_messageDetails.
+// test's "dispatch loop") and recorded, the queue counts answered from
+// m_queues, uncached, on the asker's thread, a requeue's statement on the
+// loop's, and the operator's reads at once from m_messages and
+// m_messageDetails.
 class FakeDispatch : public pepsi::DispatchPort, public pepsi::OperatorQueries
 {
     Q_OBJECT
@@ -34,6 +36,11 @@ public:
     void messages(const pepsi::MessagesRequest &request, QObject *asker,
                   pepsi::Answer<pepsi::MessagePage> answer) override;
     void message(qint64 id, QObject *asker, pepsi::Answer<pepsi::MessageDetail> answer) override;
+    // Counts answer at once, as a warm cache would (unless m_deferAnswers).
+    void queueCounts(Freshness freshness, QObject *asker, pepsi::Answer<pepsi::QueueCounts> answer) override;
+    // Moves rows as m_requeueMovesRows says; the call is recorded once the loop hears of it.
+    void requeue(const pepsi::RequeueRequest &request, QObject *asker,
+                 pepsi::Answer<pepsi::RequeueOutcome> answer) override;
 
     // m_workers replaced by `perStage` running workers at each of enrich and
     // score, each holding `idsEach` ids: a pool whose replies pass the line.
@@ -65,20 +72,19 @@ public:
     // counts them; false: it moves none and answers 3.
     bool m_requeueMovesRows = false;
     int m_queueQueries = 0;
-    // true: the queue counts keep their answers until releaseAnswers(), as the
-    // daemon's operator thread answers later; an asker gone by then gets none.
+    // true: the queue counts and the loop's answer to a requeue keep their
+    // answers until releaseAnswers(), as the daemon answers them later; an
+    // asker gone by then gets none.
     bool m_deferAnswers = false;
     void releaseAnswers();
     QList<std::function<void()>> m_deferred;
 
 protected:
-    // Counts answer at once, as a warm cache would (unless m_deferAnswers).
-    void countQueues(Freshness freshness, pepsi::Answer<pepsi::QueueCounts> answer) override;
-    // The admin calls answer at once.
+    // The admin calls answer at once (the requeue's unless m_deferAnswers).
     void reloadNow(uint uid, pepsi::Answer<pepsi::ReloadSnapshot> answer) override;
     void setDrained(const QString &stage, bool drained, uint uid, pepsi::Answer<bool> answer) override;
-    void requeueRows(const pepsi::RequeueRequest &request, uint uid,
-                     pepsi::Answer<pepsi::RequeueOutcome> answer) override;
+    void rowsRequeued(const pepsi::RequeueRequest &request, const pepsi::RequeueOutcome &outcome, uint uid,
+                      pepsi::Answer<bool> answer) override;
     void writeSetting(const pepsi::OverlaySetting &setting, uint uid, pepsi::Answer<bool> answer) override;
 
 private:

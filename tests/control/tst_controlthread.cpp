@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The control socket on its own thread (ControlThread) over a fake
 // dispatcher whose loop is this test's main thread: reads are answered while
-// that loop is blocked, as the daemon's is inside a claim or a commit; admin
-// calls wait for it and run on it; events keep their order across the threads.
+// that loop is blocked, as the daemon's is inside a claim or a commit (the
+// queue counts too); admin calls wait for it and run on it; events keep
+// their order across the threads.
 #include "control/controlserver.h"
 #include "control/controlthread.h"
 #include "controltestclient.h"
@@ -189,11 +190,13 @@ void tst_ControlThread::eventsKeepTheirOrder()
 
 void tst_ControlThread::countsComeFromTheBoardWhileYoung()
 {
-    // Without counts on the board, `queues` asks the loop, which answers.
+    // Without counts on the board, `queues` asks the operator's queries for
+    // a count, never the loop: this thread, the loop, is blocked until the
+    // reply is in.
     m_board->setCounts(std::nullopt);
     ClientThread client(path());
     auto replies = client.run({R"({"id":1,"cmd":"queues"})"_ba});
-    QTRY_VERIFY(replies.wait_for(0s) == std::future_status::ready);
+    QCOMPARE(replies.wait_for(20s), std::future_status::ready);
     const QList<QJsonObject> got = replies.get();
     QVERIFY2(got.value(0)[u"ok"_s].toBool(), QJsonDocument(got.value(0)).toJson().constData());
     QCOMPARE(m_fake->m_queueQueries, 1);

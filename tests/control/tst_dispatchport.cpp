@@ -76,10 +76,13 @@ void tst_DispatchPort::anAskerGoneHearsNothing()
     m_fake.m_deferAnswers = true;
     std::atomic<bool> answered{false};
     QObject *gone = nullptr;
+    RequeueRequest request;
+    request.stage = u"enrich"_s;
+    request.status = u"failed"_s;
     onAskerThread([&] {
         gone = new QObject; // on the asker's thread
-        m_fake.queueCounts(DispatchPort::Freshness::Fresh, gone,
-                           [&](const Result<QueueCounts, QString> &) { answered = true; });
+        m_fake.requeued(request, RequeueOutcome{2, false}, 7, gone,
+                        [&](const Result<bool, QString> &) { answered = true; });
     });
     QTRY_COMPARE(m_fake.m_deferred.size(), 1);
     onAskerThread([gone] { delete gone; });
@@ -88,7 +91,7 @@ void tst_DispatchPort::anAskerGoneHearsNothing()
     // Whatever was on its way to the asker's thread has arrived by now.
     onAskerThread([] {});
     QVERIFY(!answered);
-    QCOMPARE(m_fake.m_queueQueries, 1);
+    QCOMPARE(m_fake.m_calls.size(), 1);
 }
 
 void tst_DispatchPort::onTheLoopsOwnThreadAtOnce()

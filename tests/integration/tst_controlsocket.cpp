@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The control protocol of a real pepsi-dispatch with a flowing pipeline: every
 // command and every documented field, the round trip of `status` while 5,000
-// messages flow, and `status` answered at once while a queue count waits
+// messages flow, `status` answered at once while a queue count waits, and
+// `queues` and requeue's rows while the dispatch loop waits
 // (messages, message and set against the tables: tst_controlrows; the
 // documented scripts and promtool: tst_controlscripts).
 #include "controlchecks.h"
@@ -27,6 +28,7 @@ private Q_SLOTS:
     void everyCommandAndField();
     void statusRoundTripWhileFlowing();
     void statusDoesNotWaitForACount();
+    void operatorQueriesDoNotWaitForTheLoop();
 };
 
 // Every command, and every documented field of its reply, while messages flow.
@@ -270,6 +272,51 @@ void tst_ControlSocket::statusDoesNotWaitForACount()
     const QJsonObject after = client.request(R"({"cmd":"status"})"_ba);
     QVERIFY(after[u"result"_s][u"queues_at"_s].toString() > countedAt);
     QVERIFY(answered >= 1);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// The dispatch loop held inside a statement (the watchdog's write to a
+// running row the test holds locked, lock_timeout 60 s): `queues` is counted
+// and answered meanwhile, and a requeue moves its rows; the loop hears of
+// the requeue, and the client of it, once the loop runs again.
+void tst_ControlSocket::operatorQueriesDoNotWaitForTheLoop()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.setOption(u"DB_LOCK_TIMEOUT"_s, u"60 s"_s);
+    daemon.setOption(u"DB_STATEMENT_TIMEOUT"_s, u"60 s"_s);
+    daemon.setOption(u"MAX_RUNTIME"_s, u"2 s"_s);
+    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
+    QVERIFY(startReady(daemon));
+    QueueProbe probe(m_db->db());
+    const QList<qint64> ids = probe.insertModes(u"s"_s, {u"fail:4"_s, u"hang"_s});
+    QCOMPARE(ids.size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(probe.row(ids[0])->status, u"failed"_s, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(probe.row(ids[1])->status, u"running"_s, 5000);
+    QSqlDatabase locker = m_db->newConnection(u"locker"_s);
+    QVERIFY(locker.transaction());
+    QSqlQuery lock(locker);
+    QVERIFY(lock.exec(u"SELECT 1 FROM workqueue WHERE workqueue_id = %1 FOR UPDATE"_s.arg(ids[1])));
+    const QString loopWaits = u"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                              "AND application_name LIKE 'pepsi-dispatch % pid %1 %'"_s.arg(daemon.pid());
+    QTRY_COMPARE_WITH_TIMEOUT(probe.scalar(loopWaits), qint64(1), 5000);
+
+    ControlTestClient client;
+    QVERIFY(client.connectTo(daemon.controlSocket()));
+    client.sendRaw(R"({"id":"q","cmd":"queues"})"_ba + '\n');
+    const std::optional<QJsonObject> counts = client.nextLine(5000);
+    QVERIFY2(counts.has_value(), "no `queues` reply while the loop waits");
+    QVERIFY(counts->value(u"ok"_s).toBool());
+    QCOMPARE((*counts)[u"result"_s][u"stages"_s][u"s"_s][u"failed"_s].toInt(), 1);
+
+    client.sendRaw(R"({"id":"r","cmd":"requeue","stage":"s","status":"failed"})"_ba + '\n');
+    QTRY_COMPARE_WITH_TIMEOUT(probe.row(ids[0])->status, u"pending"_s, 5000);
+    QCOMPARE(probe.scalar(loopWaits), qint64(1)); // all that while
+    QVERIFY(locker.rollback());
+    const std::optional<QJsonObject> requeued = client.nextLine(10000);
+    QVERIFY(requeued.has_value());
+    QCOMPARE(requeued->value(u"id"_s).toString(), u"r"_s);
+    QCOMPARE((*requeued)[u"result"_s][u"requeued"_s].toInt(), 1);
+    QVERIFY(daemon.waitForLog(QRegularExpression(u"stage s requeued 1 failed rows on the control socket"_s)));
     QCOMPARE(daemon.terminate(), 0);
 }
 
