@@ -41,6 +41,8 @@ SystemsWindow::SystemsWindow(QWidget *parent)
     m_split->addWidget(m_overviewView);
     m_split->addWidget(m_stack);
     m_split->setStretchFactor(1, 1);
+    // A few rows of systems; the room is for the selected system's views.
+    m_split->setSizes({130, 630});
     setCentralWidget(m_split);
 
     m_systemBar->setObjectName(u"systemBar"_s);
@@ -76,7 +78,9 @@ SystemsWindow::SystemsWindow(QWidget *parent)
 
 SystemsWindow::~SystemsWindow()
 {
-    // The windows use their clients to the end.
+    // The windows use their clients to the end; the stack, losing its pages,
+    // must not make us borrow the menus of one already gone.
+    m_stack->disconnect(this);
     qDeleteAll(std::exchange(m_windows, {}));
 }
 
