@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "control/protocol.h"
-#include "controlclient.h"
-#include "mainwindow.h"
+#include "systemswindow.h"
+#include "transport/target.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -83,8 +83,8 @@ QStringList withoutQtOptions(int argc, char **argv)
 }
 
 // The command line, read before any window can be opened: --help, --version
-// and usage errors need no display. Returns the socket path, or the exit status.
-std::variant<QString, int> parseCommandLine(int argc, char **argv, Translations &translations)
+// and usage errors need no display. Returns the targets, or the exit status.
+std::variant<QList<pepsi::transport::Target>, int> parseCommandLine(int argc, char **argv, Translations &translations)
 {
     QCoreApplication core(argc, argv);
     setNames();
@@ -94,6 +94,12 @@ std::variant<QString, int> parseCommandLine(int argc, char **argv, Translations 
         QCoreApplication::translate("main",
                                     "The admin console of pepsi-dispatch: watches and steers a running "
                                     "dispatcher through its control socket."));
+    parser.addPositionalArgument(
+        QStringLiteral("target"),
+        QCoreApplication::translate("main",
+                                    "A daemon to watch: a control socket's path or ssh://[USER@]HOST[:PORT][/SOCKET] "
+                                    "(default: the --socket path)."),
+        QCoreApplication::translate("main", "[TARGET...]"));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
     const QCommandLineOption socket(QStringLiteral("socket"),
@@ -113,14 +119,20 @@ std::variant<QString, int> parseCommandLine(int argc, char **argv, Translations 
         parser.showHelp(0); // exits
     if (parser.isSet(version))
         parser.showVersion(); // exits
-    if (!parser.positionalArguments().isEmpty()) {
-        (void)fputs(
-            qPrintable(QCoreApplication::translate("main", "pepsi-console: unexpected argument '%1'; see --help\n")
-                           .arg(parser.positionalArguments().first())),
-            stderr);
-        return 64;
+    QList<pepsi::transport::Target> targets;
+    for (const QString &text : parser.positionalArguments()) {
+        auto target = pepsi::transport::Target::parse(text);
+        if (!target) {
+            (void)fputs(
+                qPrintable(QCoreApplication::translate("main", "pepsi-console: %1; see --help\n").arg(target.error())),
+                stderr);
+            return 64;
+        }
+        targets.append(*target);
     }
-    return parser.value(socket);
+    if (targets.isEmpty() || parser.isSet(socket))
+        targets.prepend(pepsi::transport::Target::localSocket(parser.value(socket)));
+    return targets;
 }
 
 } // namespace
@@ -137,10 +149,9 @@ int main(int argc, char **argv)
     translations.install();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/pepsi-console.png")));
     QGuiApplication::setDesktopFileName(QStringLiteral("pepsi-console"));
-    ControlClient client;
-    client.setSocketPath(std::get<QString>(parsed));
-    MainWindow window(&client);
+    SystemsWindow window;
+    for (const pepsi::transport::Target &target : std::get<QList<pepsi::transport::Target>>(parsed))
+        window.addSystem(target);
     window.show();
-    client.start();
     return QApplication::exec();
 }

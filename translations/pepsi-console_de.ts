@@ -291,16 +291,18 @@
         <translation>PFAD</translation>
     </message>
     <message>
-        <source>pepsi-console: unexpected argument &apos;%1&apos;; see --help
-</source>
-        <translation>pepsi-console: unerwartetes Argument „%1“; siehe --help
-</translation>
-    </message>
-    <message>
         <source>pepsi-console: %1; see --help
 </source>
         <translation>pepsi-console: %1; siehe --help
 </translation>
+    </message>
+    <message>
+        <source>A daemon to watch: a control socket&apos;s path or ssh://[USER@]HOST[:PORT][/SOCKET] (default: the --socket path).</source>
+        <translation>Ein zu beobachtender Daemon: der Pfad eines Steuer-Sockets oder ssh://[USER@]HOST[:PORT][/SOCKET] (Vorgabe: der Pfad von --socket).</translation>
+    </message>
+    <message>
+        <source>[TARGET...]</source>
+        <translation>[ZIEL...]</translation>
     </message>
 </context>
 <context>
@@ -371,6 +373,25 @@
     </message>
 </context>
 <context>
+    <name>pepsi::console::ConnectDialog</name>
+    <message>
+        <source>Connect to a dispatcher</source>
+        <translation>Mit einem Dispatcher verbinden</translation>
+    </message>
+    <message>
+        <source>/run/pepsi/dispatch.sock or ssh://user@host</source>
+        <translation>/run/pepsi/dispatch.sock oder ssh://benutzer@host</translation>
+    </message>
+    <message>
+        <source>&amp;Target (a control socket&apos;s path or ssh://[USER@]HOST[:PORT][/SOCKET]):</source>
+        <translation>&amp;Ziel (Pfad eines Steuer-Sockets oder ssh://[USER@]HOST[:PORT][/SOCKET]):</translation>
+    </message>
+    <message>
+        <source>&amp;Recent targets:</source>
+        <translation>&amp;Letzte Ziele:</translation>
+    </message>
+</context>
+<context>
     <name>pepsi::console::ConnectionStatus</name>
     <message>
         <source>up %1</source>
@@ -403,6 +424,10 @@
     <message>
         <source>Not the daemon&apos;s socket; retrying every %1</source>
         <translation>Nicht der Socket des Daemons; neuer Versuch alle %1</translation>
+    </message>
+    <message>
+        <source>ssh failed; retrying every %1</source>
+        <translation>ssh fehlgeschlagen; neuer Versuch alle %1</translation>
     </message>
 </context>
 <context>
@@ -525,6 +550,18 @@
     <message>
         <source>%1 is not a pepsi-dispatch control socket: its first line is not ours (%2): %3</source>
         <translation>%1 ist kein Steuer-Socket von pepsi-dispatch: seine erste Zeile ist nicht unsere (%2): %3</translation>
+    </message>
+    <message>
+        <source>Cannot reach the daemon through %1: %2</source>
+        <translation>Der Daemon ist über %1 nicht erreichbar: %2</translation>
+    </message>
+    <message>
+        <source>ssh ended before the far side answered</source>
+        <translation>ssh endete, bevor die Gegenseite antwortete</translation>
+    </message>
+    <message>
+        <source>Cannot talk to the daemon through %1: %2</source>
+        <translation>Keine Verbindung zum Daemon über %1: %2</translation>
     </message>
 </context>
 <context>
@@ -1360,6 +1397,96 @@
             <numerusform>Die letzte Nachricht der Stufe %1 ist fehlgeschlagen, seitdem gelang keine. Erneut eingereihte Nachrichten werden wahrscheinlich wieder fehlschlagen.</numerusform>
             <numerusform>Die letzten %Ln Nachrichten der Stufe %1 sind fehlgeschlagen, seitdem gelang keine. Erneut eingereihte Nachrichten werden wahrscheinlich wieder fehlschlagen.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>pepsi::console::SystemListModel</name>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <source>Runs/s</source>
+        <translation>Läufe/s</translation>
+    </message>
+    <message>
+        <source>Failing stages</source>
+        <translation>Fehlschlagende Stufen</translation>
+    </message>
+    <message>
+        <source>Oldest pending</source>
+        <translation>Älteste wartende</translation>
+    </message>
+    <message>
+        <source>Busy workers</source>
+        <translation>Belegte Worker</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>In Arbeit</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>verbunden</translation>
+    </message>
+    <message>
+        <source>incompatible daemon</source>
+        <translation>inkompatibler Daemon</translation>
+    </message>
+    <message>
+        <source>not connected since %1</source>
+        <translation>nicht verbunden seit %1</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>verbinde</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>nicht verbunden</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+</context>
+<context>
+    <name>pepsi::console::SystemsWindow</name>
+    <message>
+        <source>Systems</source>
+        <translation>Systeme</translation>
+    </message>
+    <message>
+        <source>System:</source>
+        <translation>System:</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>&amp;Verbinden…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>PEPSI dispatcher console – %1</source>
+        <translation>PEPSI-Dispatcher-Konsole – %1</translation>
+    </message>
+    <message>
+        <source>PEPSI dispatcher console</source>
+        <translation>PEPSI-Dispatcher-Konsole</translation>
     </message>
 </context>
 <context>

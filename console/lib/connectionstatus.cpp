@@ -58,7 +58,9 @@ void ConnectionStatus::onStateChanged()
     case ControlClient::State::Disconnected:
         if (m_uptimeAtVersion >= 0 && !m_lostAt.isValid())
             m_lostAt = QDateTime::currentDateTime();
-        if (m_client->isBackingOff())
+        if (m_client->isBackingOff() && m_client->target().isSsh())
+            text = tr("ssh failed; retrying every %1").arg(retry);
+        else if (m_client->isBackingOff())
             text = tr("Not the daemon's socket; retrying every %1").arg(retry);
         else if (m_lostAt.isValid())
             text = tr("Not connected since %1; retrying every %2").arg(m_lostAt.toString(u"HH:mm:ss"_s), retry);

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "controlclient.h"
 
-#include "policy/backoff.h"
+#include "transport/controlchannel.h"
 
-#include <QFile>
 #include <QJsonDocument>
 #include <QJsonParseError>
-#include <sys/stat.h>
 
 namespace pepsi::console {
 
@@ -15,23 +13,27 @@ namespace field = protocol::field;
 
 ControlClient::ControlClient(QObject *parent)
     : QObject(parent)
-    , m_socket(new QLocalSocket(this))
 {
-    // Qt reads no further ahead than a line may be long: a daemon that floods
-    // us waits in the kernel, not in this process.
-    m_socket->setReadBufferSize(protocol::MaxLine);
     m_reconnect.setSingleShot(true);
     connect(&m_reconnect, &QTimer::timeout, this, &ControlClient::start);
-    connect(m_socket, &QLocalSocket::connected, this, &ControlClient::onConnected);
-    connect(m_socket, &QLocalSocket::disconnected, this, &ControlClient::onDisconnected);
-    connect(m_socket, &QLocalSocket::errorOccurred, this, &ControlClient::onSocketError);
-    connect(m_socket, &QLocalSocket::readyRead, this, &ControlClient::onReadyRead);
 }
 
 ControlClient::~ControlClient()
 {
-    // The socket's signals must not reach a half-destroyed client.
-    m_socket->disconnect(this);
+    // The channel's signals must not reach a half-destroyed client.
+    if (m_channel)
+        m_channel->disconnect(this);
+}
+
+void ControlClient::dropChannel()
+{
+    if (!m_channel)
+        return;
+    m_channel->disconnect(this);
+    m_channel->abort();
+    // Later: this may run inside one of its signals.
+    m_channel->deleteLater();
+    m_channel = nullptr;
 }
 
 void ControlClient::start()
@@ -41,53 +43,28 @@ void ControlClient::start()
     if (m_state == State::Connecting || m_state == State::Handshaking || m_state == State::Connected)
         return;
     m_framer.reset();
-    m_socket->abort();
+    dropChannel();
     m_peerSpoke = false;
     setState(State::Connecting);
-    if (const QString why = checkPath(); !why.isEmpty()) {
+    if (const QString why = m_target.isSsh() ? QString() : checkPath(); !why.isEmpty()) {
         failWrongPeer(why);
         scheduleReconnect();
         return;
     }
-    m_socket->connectToServer(m_path);
-}
-
-QString ControlClient::checkPath() const
-{
-    struct stat st
-    {
-    };
-    if (::stat(QFile::encodeName(m_path).constData(), &st) != 0)
-        return {}; // missing: the connection attempt says so (the daemon may come)
-    if (S_ISDIR(st.st_mode))
-        return tr("Cannot talk to the daemon on %1: it is a directory, not a socket (the daemon's socket is "
-                  "CONTROL_SOCKET, dispatch.sock in its runtime directory)")
-            .arg(m_path);
-    if (S_ISREG(st.st_mode))
-        return tr("Cannot talk to the daemon on %1: it is a regular file, not a socket").arg(m_path);
-    if (!S_ISSOCK(st.st_mode))
-        return tr("Cannot talk to the daemon on %1: it is not a socket").arg(m_path);
-    return {};
-}
-
-void ControlClient::failWrongPeer(const QString &message)
-{
-    using std::chrono::milliseconds;
-    m_retryMs = int(
-        Backoff{2 * milliseconds(m_baseInterval), milliseconds(MaxBackoffMs)}.after(milliseconds(m_retryMs)).count());
-    // The same message again is not news; the backoff grew all the same.
-    if (message == m_lastError)
-        return;
-    Q_EMIT wrongPeer(message);
-    fail(message);
+    m_channel = new transport::ControlChannel(m_target, this);
+    connect(m_channel, &transport::ControlChannel::connected, this, &ControlClient::onConnected);
+    connect(m_channel, &transport::ControlChannel::readyRead, this, &ControlClient::onReadyRead);
+    connect(m_channel, &transport::ControlChannel::closed, this, &ControlClient::onClosed);
+    connect(m_channel, &transport::ControlChannel::failed, this, &ControlClient::onChannelFailed);
+    m_channel->open();
 }
 
 void ControlClient::stop()
 {
     m_wanted = false;
     m_reconnect.stop();
-    setState(State::Disconnected); // first: abort() below reports a disconnect
-    m_socket->abort();
+    setState(State::Disconnected);
+    dropChannel();
     abandonPending(tr("the connection to the daemon was lost"));
 }
 
@@ -116,7 +93,7 @@ ControlReply *ControlClient::send(const QString &cmd, const QJsonObject &argumen
     request.insert(field::Cmd, cmd);
     auto *reply = new ControlReply(id, cmd, this);
     m_pending.insert(id, Pending{cmd, reply});
-    m_socket->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+    m_channel->device()->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
     return reply;
 }
 
@@ -150,23 +127,6 @@ bool ControlClient::requestWorkers()
     return post(cmd::Workers, m_workerIds ? QJsonObject() : QJsonObject{{field::Ids, false}});
 }
 
-QString ControlClient::describe(State state)
-{
-    switch (state) {
-    case State::Disconnected:
-        return tr("Disconnected");
-    case State::Connecting:
-        return tr("Connecting");
-    case State::Handshaking:
-        return tr("Connecting (handshake)");
-    case State::Connected:
-        return tr("Connected");
-    case State::Incompatible:
-        return tr("Incompatible daemon");
-    }
-    return {};
-}
-
 void ControlClient::setState(State state)
 {
     if (m_state == state)
@@ -181,64 +141,11 @@ void ControlClient::onConnected()
     post(cmd::Version);
 }
 
-void ControlClient::onDisconnected()
-{
-    if (m_state == State::Incompatible || m_state == State::Disconnected)
-        return;
-    // What the peer said before it hung up is read first: it tells what the peer is.
-    if (m_socket->bytesAvailable() > 0) {
-        onReadyRead();
-        if (m_state == State::Incompatible || m_state == State::Disconnected)
-            return;
-    }
-    if (m_state == State::Handshaking && !m_peerSpoke)
-        // Our daemon answers `version` first thing; a peer that hangs up on
-        // it speaks another protocol (PostgreSQL closes on our first line).
-        failWrongPeer(tr("%1 closed the connection before answering 'version': not a pepsi-dispatch control "
-                         "socket (PostgreSQL's, say)?")
-                          .arg(m_path));
-    else if (m_state == State::Connected || m_state == State::Handshaking)
-        fail(tr("The daemon closed the connection on %1.").arg(m_path));
-    scheduleReconnect();
-}
-
-void ControlClient::onSocketError(QLocalSocket::LocalSocketError error)
-{
-    if (m_state == State::Incompatible)
-        return;
-    if (error == QLocalSocket::PeerClosedError) {
-        onDisconnected();
-        return;
-    }
-    // Qt's own strings for these are about its API ("Invalid name"), not the situation.
-    QString why;
-    switch (error) {
-    case QLocalSocket::ServerNotFoundError:
-        why = tr("no such socket (is pepsi-dispatch running, with this CONTROL_SOCKET?)");
-        break;
-    case QLocalSocket::ConnectionRefusedError:
-        why = tr("nothing listens on it (a daemon that died left it behind?)");
-        break;
-    case QLocalSocket::SocketAccessError:
-        // Retrying will not change our groups: back off.
-        failWrongPeer(tr("Cannot talk to the daemon on %1: permission denied (the socket is for root, the "
-                         "service account and its group)")
-                          .arg(m_path));
-        scheduleReconnect();
-        return;
-    default:
-        why = m_socket->errorString();
-        break;
-    }
-    fail(tr("Cannot talk to the daemon on %1: %2").arg(m_path, why));
-    scheduleReconnect();
-}
-
 void ControlClient::scheduleReconnect()
 {
     if (m_state != State::Incompatible)
-        setState(State::Disconnected); // first: abort() below reports a disconnect
-    m_socket->abort();
+        setState(State::Disconnected);
+    dropChannel();
     m_framer.reset();
     abandonPending(tr("the connection to the daemon was lost"));
     m_haveSeq = false;
@@ -259,8 +166,8 @@ void ControlClient::onReadyRead()
 {
     // Whether a long line came in one read or several must not matter: the
     // framer counts across reads.
-    while (m_socket->bytesAvailable() > 0) {
-        const QByteArray bytes = m_socket->read(protocol::MaxLine);
+    while (m_channel && m_channel->device()->bytesAvailable() > 0) {
+        const QByteArray bytes = m_channel->device()->read(protocol::MaxLine);
         const auto outcome = m_framer.feed(bytes, [this](QByteArrayView line) { return handleLine(line); });
         if (outcome == protocol::LineFramer::Outcome::TooLong)
             return failLongLine();
@@ -286,7 +193,7 @@ bool ControlClient::handleLine(QByteArrayView line)
         const QString text = QString::fromUtf8(line.first(std::min<qsizetype>(line.size(), 200)));
         if (m_state == State::Handshaking)
             failWrongPeer(tr("%1 is not a pepsi-dispatch control socket: its first line is not ours (%2): %3")
-                              .arg(m_path, why, text));
+                              .arg(m_target.text, why, text));
         else
             fail(tr("The daemon sent a line that is not a protocol message (%1): %2").arg(why, text));
         scheduleReconnect();
@@ -345,14 +252,14 @@ void ControlClient::handleVersion(const QJsonObject &version)
     const QJsonValue protocolValue = version.value(field::Protocol);
     if (!protocolValue.isDouble()) {
         setState(State::Incompatible);
-        m_socket->abort();
-        fail(tr("%1 is not a pepsi-dispatch control socket: its version reply names no protocol.").arg(m_path));
+        dropChannel();
+        fail(tr("%1 is not a pepsi-dispatch control socket: its version reply names no protocol.").arg(m_target.text));
         return;
     }
     const int theirs = protocolValue.toInt();
     if (theirs != protocol::Version) {
         setState(State::Incompatible);
-        m_socket->abort();
+        dropChannel();
         m_version = version;
         const QString daemon = version.value(field::Daemon).toString();
         if (theirs < protocol::Version)

@@ -5,6 +5,7 @@
 #include "control/snapshotcodec.h" // the snapshots it decodes
 #include "control/snapshots.h"
 #include "controlreply.h"
+#include "transport/target.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -15,17 +16,26 @@
 #include <QString>
 #include <QTimer>
 
+namespace pepsi::transport {
+class ControlChannel;
+}
+
 namespace pepsi::console {
 
-// The console's one connection to the daemon (doc/control-protocol.rst):
-// owns the QLocalSocket, speaks JSON lines, asks `version` first and refuses a
+// The console's connection to one daemon (doc/control-protocol.rst): reaches
+// its target, a socket path or an ssh:// one, through a ControlChannel of
+// its own (a new one for each attempt), speaks JSON lines, asks `version` first and refuses a
 // daemon of another protocol, subscribes, and fetches a new `status` when the
 // event sequence shows a gap. When the connection goes, it tries again every
 // reconnect interval until stop(). A path that is not our daemon's socket (a
 // directory, a regular file, a socket we may not open, one whose peer does
 // not speak the protocol, PostgreSQL's say) is named as such, and tried again
 // with a backoff that doubles up to MaxBackoffMs: such a peer should not hear
-// from us every second. Nothing here blocks.
+// from us every second. So is an ssh that fails before the far bridge
+// answers (an unknown host key, a refused key, no pepsi-ctl on the far host),
+// with ssh's own message; an ssh whose bridge finds no daemon, or one lost
+// later, is a daemon that went away, retried every reconnect interval.
+// Nothing here blocks.
 class ControlClient : public QObject
 {
     Q_OBJECT
@@ -45,12 +55,15 @@ public:
     explicit ControlClient(QObject *parent = nullptr);
     ~ControlClient() override;
 
-    void setSocketPath(const QString &path) { m_path = path; }
-    QString socketPath() const { return m_path; }
+    void setTarget(const transport::Target &target) { m_target = target; }
+    const transport::Target &target() const { return m_target; }
+    void setSocketPath(const QString &path) { m_target = transport::Target::localSocket(path); }
+    // The target as given (a socket's path, an ssh:// URL), for people.
+    QString socketPath() const { return m_target.text; }
     void setReconnectInterval(int ms) { m_baseInterval = ms; }
     // How long until the next attempt after the last failure (ms).
     int retryInterval() const { return m_retryMs > 0 ? m_retryMs : m_baseInterval; }
-    // The path led to something that is not our daemon: the retries back off.
+    // The target led to something that is not our daemon, or ssh failed: the retries back off.
     bool isBackingOff() const { return m_retryMs > 0; }
 
     // Connects, and keeps reconnecting until stop().
@@ -100,12 +113,20 @@ Q_SIGNALS:
     // The socket is not a pepsi-dispatch control socket (a directory, a file,
     // PostgreSQL's): errorOccurred() too, and the client retries all the same.
     void wrongPeer(const QString &message);
+    // ssh failed before the far side answered (ssh's own message): errorOccurred()
+    // too, and the client retries with the backoff of wrongPeer().
+    void sshFailed(const QString &message);
 
 private:
     void setState(State state);
     void onConnected();
-    void onDisconnected();
+    void onClosed(const QString &why);
+    void onChannelFailed(const QString &why);
     void onSocketError(QLocalSocket::LocalSocketError error);
+    // ssh did not bring us to the far bridge: say so with ssh's words, and back off.
+    void failSsh(const QString &why);
+    // The current channel, gone: its signals no longer reach us.
+    void dropChannel();
     void onReadyRead();
     // False when the line ended the connection.
     bool handleLine(QByteArrayView line);
@@ -113,21 +134,22 @@ private:
     void handleEvent(const QJsonObject &event);
     void handleVersion(const QJsonObject &version);
     void fail(const QString &message);
-    // The path does not lead to our daemon: say why, and back off.
+    // The target does not lead to our daemon: say why, and back off.
     void failWrongPeer(const QString &message);
-    // Why m_path cannot be our socket, from the file system ("" when it may be).
+    void backOff();
+    // Why the socket path cannot be our socket, from the file system ("" when it may be).
     QString checkPath() const;
     void failLongLine();
     void scheduleReconnect();
     // Every request still waiting finishes with `why`.
     void abandonPending(const QString &why);
 
-    QLocalSocket *m_socket = nullptr;
+    transport::ControlChannel *m_channel = nullptr;
     QTimer m_reconnect;
     int m_baseInterval = 1000;
     int m_retryMs = 0;        // > 0: backing off from a peer that is not our daemon
     bool m_peerSpoke = false; // this connection brought a protocol line
-    QString m_path;
+    transport::Target m_target;
     State m_state = State::Disconnected;
     bool m_wanted = false;
     protocol::LineFramer m_framer;

@@ -15,10 +15,12 @@ PeerBanner::PeerBanner(ControlClient *client, QWidget *parent)
     setWordWrap(true);
     setTextInteractionFlags(Qt::TextSelectableByMouse); // the path, to copy
     hide();
-    connect(client, &ControlClient::wrongPeer, this, [this](const QString &message) {
+    const auto showMessage = [this](const QString &message) {
         setText(message);
         show();
-    });
+    };
+    connect(client, &ControlClient::wrongPeer, this, showMessage);
+    connect(client, &ControlClient::sshFailed, this, showMessage);
     connect(client, &ControlClient::stateChanged, this, [this](ControlClient::State state) {
         if (state == ControlClient::State::Connected)
             hide();

@@ -8,9 +8,10 @@ namespace pepsi::console {
 class ControlClient;
 
 // The banner over the views while the socket the console was given is not
-// the daemon's (PostgreSQL's, say): that message says what to change, so it
-// is shown whole and wrapped, not cut to the status bar's one line. Hidden
-// once the client is connected.
+// the daemon's (PostgreSQL's, say), or while ssh cannot bring the console to
+// the far host's daemon (ssh's own words: an unknown host key, a refused key):
+// that message says what to change, so it is shown whole and wrapped, not cut
+// to the status bar's one line. Hidden once the client is connected.
 class PeerBanner : public QLabel
 {
     Q_OBJECT

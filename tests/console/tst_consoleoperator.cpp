@@ -278,10 +278,11 @@ void TestConsoleOperator::usageWithoutADisplay_data()
 
     QTest::newRow("unknown option") << QStringList{u"--bogus"_s} << u"C"_s << 64
                                     << u"pepsi-console: Unknown option 'bogus'; see --help"_s;
-    QTest::newRow("stray argument") << QStringList{u"extra"_s} << u"C"_s << 64
-                                    << u"pepsi-console: unexpected argument 'extra'; see --help"_s;
+    QTest::newRow("bad target") << QStringList{u"ssh://ops@"_s} << u"C"_s << 64
+                                << u"pepsi-console: target \"ssh://ops@\": no host"_s;
     QTest::newRow("missing value") << QStringList{u"--socket"_s} << u"C"_s << 64 << u"Missing value after"_s;
     QTest::newRow("help") << QStringList{u"--help"_s} << u"C"_s << 0 << u"--socket <PATH>"_s;
+    QTest::newRow("help names targets") << QStringList{u"--help"_s} << u"C"_s << 0 << u"[TARGET...]"_s;
     QTest::newRow("a Qt option is not unknown")
         << QStringList{u"-platform"_s, u"offscreen"_s, u"--bogus"_s} << u"C"_s << 64 << u"Unknown option 'bogus'"_s;
     // Qt's own words in German too (qtbase_de from the system's Qt translations).
