@@ -107,6 +107,9 @@ void DispatchState::databaseUp(bool first)
         emitEvent(QString(event::DatabaseRestored),
                   {{field::AfterMs, double(m_downSince.isValid() ? m_downSince.elapsed() : 0)}});
     }
+    // The operator thread asks the board whether the database is up before it
+    // counts: a status in the first moments must not hear "unreachable".
+    publishPicture();
 }
 
 void DispatchState::databaseDown(const QString &reason)
