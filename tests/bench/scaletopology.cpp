@@ -71,6 +71,16 @@ Result<QString, QString> writeTopologyConfig(const BenchOptions &o, const ScaleT
     return path;
 }
 
+Result<QString, QString> prepareEmptyTopology(const BenchOptions &o, BenchDatabase &db, const ScaleTopology &t)
+{
+    const auto config = writeTopologyConfig(o, t);
+    if (!config)
+        return config;
+    if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
+        return failure(db.lastError());
+    return config;
+}
+
 Result<qint64, QString> fillTopology(BenchDatabase &db, const ScaleTopology &t, qint64 messages, bool spread)
 {
     if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
