@@ -30,11 +30,8 @@ namespace {
 Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stageExtra)
 {
     const QString path = o.workDir + QStringLiteral("/pepsi.conf");
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return failure(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    QTextStream out(&file);
-    out << configHeader(o, path);
+    QString sections;
+    QTextStream out(&sections);
     for (qsizetype i = 0; i < stageNames().size(); ++i) {
         out << "\n[stage-" << stageNames()[i] << "]\nPROGRAM = " << o.buildDir << "/stagekit/pepsi-stage-example\n"
             << "PARALLELISM = " << o.parallelism << "\nQUEUE_LIMIT = " << o.queueLimit << '\n';
@@ -48,8 +45,8 @@ Result<QString, QString> writeConfig(const BenchOptions &o, const QString &stage
         out << stageExtra;
     }
     out.flush();
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-                        | QFileDevice::ReadOther);
+    if (auto error = writeConfigFile(o, path, sections))
+        return failure(*error);
     return path;
 }
 
@@ -84,6 +81,19 @@ QString configHeader(const BenchOptions &o, const QString &path)
     return QStringLiteral("# written by pepsi-bench\n[pepsi]\nDATABASE = %1\n\n[pepsi-dispatch]\nCONFIG_FILE = %2\n"
                           "USER = %3\nCONTROL_SOCKET = %4\n")
         .arg(o.database, path, o.user, controlSocketPath(o));
+}
+
+std::optional<QString> writeConfigFile(const BenchOptions &o, const QString &path, const QString &sections)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    QTextStream out(&file);
+    out << configHeader(o, path) << sections;
+    out.flush();
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                        | QFileDevice::ReadOther);
+    return std::nullopt;
 }
 
 QString controlSocketPath(const BenchOptions &o) { return o.workDir + QStringLiteral("/run/dispatch.sock"); }

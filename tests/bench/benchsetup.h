@@ -31,6 +31,10 @@ std::optional<QString> prepareWorkDir(const BenchOptions &options);
 // starts with (CONFIG_FILE = path, the control socket in the work directory).
 QString configHeader(const BenchOptions &options, const QString &path);
 
+// Writes `path`: configHeader, then `sections` (the [stage-*] ones); readable
+// by the account the daemon runs as. Returns the error.
+std::optional<QString> writeConfigFile(const BenchOptions &options, const QString &path, const QString &sections);
+
 // The control socket the configuration names: WORK_DIR/run/dispatch.sock.
 QString controlSocketPath(const BenchOptions &options);
 

@@ -5,7 +5,6 @@
 #include "benchsetup.h"
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -192,16 +191,12 @@ Result<ControlRun, QString> runOne(const BenchOptions &o, BenchDatabase &db, con
 
 std::optional<QString> writePoolConfig(const BenchOptions &o, const QString &path, const QString &program)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    QTextStream out(&file);
-    out << configHeader(o, path) << "\n[stage-" << StageOfPool << "]\nPROGRAM = " << program
-        << "\nPARALLELISM = " << o.poolSize << "\nQUEUE_LIMIT = " << o.queueLimit << '\n';
+    QString section;
+    QTextStream out(&section);
+    out << "\n[stage-" << StageOfPool << "]\nPROGRAM = " << program << "\nPARALLELISM = " << o.poolSize
+        << "\nQUEUE_LIMIT = " << o.queueLimit << '\n';
     out.flush();
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-                        | QFileDevice::ReadOther);
-    return std::nullopt;
+    return writeConfigFile(o, path, section);
 }
 
 // Waits until the workers hold `held` rows, as running rows show.

@@ -50,11 +50,9 @@ Result<IdleResult, QString> runIdle(const BenchOptions &o, BenchDatabase &db, bo
     IdleResult result;
     result.stages = Stages;
     const ScaleTopology topology = chainTopology(Stages, 1, o.queueLimit);
-    const auto config = writeTopologyConfig(o, topology);
+    const auto config = prepareEmptyTopology(o, db, topology);
     if (!config)
         return config.error();
-    if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
-        return db.lastError();
     const QString logFile = o.workDir + QStringLiteral("/daemon.log");
     progress(QStringLiteral("scale: idle, %1 stages without messages for %2 min").arg(Stages).arg(o.idleMinutes));
     QProcess daemon;

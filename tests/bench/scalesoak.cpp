@@ -57,11 +57,9 @@ Result<SoakResult, QString> runSoak(const BenchOptions &o, BenchDatabase &db, do
     result.feedMessagesPerSecond = capacityHopsPerSecond * o.soakLoadPercent / 100.0 / double(topology.stages.size());
     if (result.feedMessagesPerSecond <= 0)
         return QStringLiteral("soak: no capacity measured");
-    const auto config = writeTopologyConfig(o, topology);
+    const auto config = prepareEmptyTopology(o, db, topology);
     if (!config)
         return config.error();
-    if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
-        return db.lastError();
     const QString logFile = o.workDir + QStringLiteral("/daemon.log");
     progress(QStringLiteral("scale: soak, %1 messages/s (%2 % of %3 hops/s) for %4 min")
                  .arg(num(result.feedMessagesPerSecond, 1))

@@ -3,7 +3,6 @@
 
 #include "benchsetup.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QTextStream>
 
@@ -55,11 +54,8 @@ Result<QString, QString> writeTopologyConfig(const BenchOptions &o, const ScaleT
     if (!t.spreadingStage.isEmpty() && !QFileInfo(spreading).isExecutable())
         return failure(QStringLiteral("%1 is missing: build pepsi-bench").arg(spreading));
     const QString path = o.workDir + QStringLiteral("/pepsi.conf");
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return failure(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    QTextStream out(&file);
-    out << configHeader(o, path);
+    QString sections;
+    QTextStream out(&sections);
     // The dispatcher's own three sessions are enough: the workers bring theirs.
     for (const QString &stage : t.stages) {
         out << "\n[stage-" << stage << "]\nPROGRAM = " << (stage == t.spreadingStage ? spreading : example)
@@ -70,9 +66,19 @@ Result<QString, QString> writeTopologyConfig(const BenchOptions &o, const ScaleT
             out << "NEXT = " << next.join(u' ') << '\n';
     }
     out.flush();
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-                        | QFileDevice::ReadOther);
+    if (auto error = writeConfigFile(o, path, sections))
+        return failure(*error);
     return path;
+}
+
+Result<QString, QString> prepareEmptyTopology(const BenchOptions &o, BenchDatabase &db, const ScaleTopology &t)
+{
+    const auto config = writeTopologyConfig(o, t);
+    if (!config)
+        return config;
+    if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
+        return failure(db.lastError());
+    return config;
 }
 
 Result<qint64, QString> fillTopology(BenchDatabase &db, const ScaleTopology &t, qint64 messages, bool spread)

@@ -39,6 +39,11 @@ ScaleTopology fanOutTopology(int width, int parallelism, int queueLimit);
 // Returns its path.
 Result<QString, QString> writeTopologyConfig(const BenchOptions &options, const ScaleTopology &topology);
 
+// writeTopologyConfig, then TRUNCATE workqueue: for a run whose daemon
+// starts without messages (idle, soak). Returns the configuration's path.
+Result<QString, QString> prepareEmptyTopology(const BenchOptions &options, BenchDatabase &db,
+                                              const ScaleTopology &topology);
+
 // TRUNCATE workqueue, then `messages` rows in one statement: all at the
 // entry stage, or with `spread` row i at stage i modulo the stage count, so
 // that every stage has work from the start. Returns the stage hops the rows

@@ -53,6 +53,9 @@ private:
     void startBridge(QProcess &bridge, const QString &socket = {});
     // The daemon saw this bridge connect, and its connection is gone now.
     bool daemonLetGo(qint64 pid);
+    // The bridge whose client stopped reading ended as documented: status
+    // 74, why on stderr, its connection to the daemon closed.
+    void verifyEndedForGoneClient(QProcess &bridge, qint64 pid);
 
     std::unique_ptr<TestDatabase> m_db;
     std::unique_ptr<DaemonProcess> m_daemon;
@@ -86,6 +89,16 @@ bool tst_CtlBridge::daemonLetGo(qint64 pid)
 {
     return m_daemon->countLog(QRegularExpression(u"client uid \\d+ pid %1 connected\\b"_s.arg(pid))) == 1
         && !openControlClients(*m_daemon).contains(pid);
+}
+
+void tst_CtlBridge::verifyEndedForGoneClient(QProcess &bridge, qint64 pid)
+{
+    QTRY_COMPARE_WITH_TIMEOUT(bridge.state(), QProcess::NotRunning, 10000);
+    QCOMPARE(bridge.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(bridge.exitCode(), 74);
+    const QString err = QString::fromUtf8(bridge.readAllStandardError());
+    QVERIFY2(ClientGone.match(err).hasMatch(), qPrintable(err));
+    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(pid), 10000);
 }
 
 void tst_CtlBridge::relaysUntilStdinEnds()
@@ -192,12 +205,7 @@ void tst_CtlBridge::endsWhenClientGoesMidReply()
     bridge.write(requests);
     QTRY_COMPARE_WITH_TIMEOUT(client.state(), QProcess::NotRunning, 10000);
     QCOMPARE(client.readAllStandardOutput().size(), 100);
-    QTRY_COMPARE_WITH_TIMEOUT(bridge.state(), QProcess::NotRunning, 10000);
-    QCOMPARE(bridge.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(bridge.exitCode(), 74);
-    const QString err = QString::fromUtf8(bridge.readAllStandardError());
-    QVERIFY2(ClientGone.match(err).hasMatch(), qPrintable(err));
-    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(pid), 10000);
+    verifyEndedForGoneClient(bridge, pid);
 }
 
 // The client stops reading in the middle of a stream of events.
@@ -214,12 +222,7 @@ void tst_CtlBridge::endsWhenClientGoesDuringEvents()
     QTRY_COMPARE_WITH_TIMEOUT(client.state(), QProcess::NotRunning, 10000);
     QVERIFY(QJsonDocument::fromJson(client.readAllStandardOutput()).object().value(u"ok"_s).toBool());
     // A tick comes every second.
-    QTRY_COMPARE_WITH_TIMEOUT(bridge.state(), QProcess::NotRunning, 10000);
-    QCOMPARE(bridge.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(bridge.exitCode(), 74);
-    const QString err = QString::fromUtf8(bridge.readAllStandardError());
-    QVERIFY2(ClientGone.match(err).hasMatch(), qPrintable(err));
-    QTRY_VERIFY_WITH_TIMEOUT(daemonLetGo(pid), 10000);
+    verifyEndedForGoneClient(bridge, pid);
 }
 
 void tst_CtlBridge::deliversWhatDaemonSentBeforeClosing()
