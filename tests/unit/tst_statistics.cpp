@@ -20,7 +20,7 @@ StageGraph threeStages()
 
 RunReport run(const char *stage, RunReport::Result result, qint64 busy, QList<FusedRun> fused = {}, bool held = true)
 {
-    return RunReport{QString::fromLatin1(stage), result, held, busy, std::move(fused)};
+    return RunReport{QString::fromLatin1(stage), result, held, busy, std::move(fused), {}};
 }
 
 } // namespace

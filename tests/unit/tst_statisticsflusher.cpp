@@ -14,7 +14,7 @@ namespace {
 
 RunReport succeeded(const char *stage)
 {
-    return RunReport{QString::fromLatin1(stage), RunReport::Result::Succeeded, true, 1000, {}};
+    return RunReport{QString::fromLatin1(stage), RunReport::Result::Succeeded, true, 1000, {}, {}};
 }
 
 } // namespace
