@@ -2,8 +2,8 @@
 // The Dispatcher's rounds: what wakes a round, where each stage's claim
 // starts, the claimed tickets handed to the pools, and when the outcomes and
 // statistics are written back (by SettlementWriter and StatisticsFlusher).
-// Its life is in dispatcherlifecycle.cpp, the pools and reloads in
-// dispatcherpipeline.cpp, the control plane's port in dispatcherport.cpp.
+// Its life is DispatchLifecycle's, its pools' graph and reloads
+// PipelineApplier's; the steps the lifecycle drives are the first below.
 #include "core/dispatcher.h"
 
 #include "core/dispatchstate.h"
@@ -22,20 +22,46 @@ using namespace std::chrono;
 
 Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settings, bool standby, QObject *parent)
     : QObject(parent)
-    , m_reloader(file, settings)
-    , m_standby(standby)
+    , m_pipeline(file, settings, m_pools)
+    , m_life(*this, m_pipeline, standby, [this] {
+        // Workers of the current stages; messages held by any.
+        int workers = 0;
+        m_pools.forEachCurrent([&workers](const WorkerPool *pool) { workers += pool->workerCount(); });
+        // The shortest window of the meter (a second or two): the line shows a stall.
+        return ServiceNotifier::Figures{workers, m_pools.inFlight(), runRate(1s)};
+    })
 {
-    connect(&m_reloader, &PipelineReloader::due, this, [this](const QString &source) {
+    connect(&m_pipeline.reloader(), &PipelineReloader::due, this, [this](const QString &source) {
         if (m_pipelineBuilt && (m_lifecycle == Lifecycle::Running || m_lifecycle == Lifecycle::Reconnecting))
             reload(source);
     });
+    connect(&m_pipeline, &PipelineApplier::poolCreated, this, &Dispatcher::watchPool);
+    connect(&m_pipeline, &PipelineApplier::applied, this, [this](const StageGraph &graph) {
+        m_stats.setGraph(graph);
+        // Answers were credited to the NEXT stages of the old graph: a stage the
+        // new one adds or routes to again may hold rows nobody announced to it.
+        m_floors.reset();
+    });
+    connect(&m_pipeline, &PipelineApplier::readFailed, this, [this](const QString &source, const QString &error) {
+        m_reloadPending = true;
+        m_pendingSource = source;
+        statementFailed(error);
+    });
+    connect(&m_pipeline, &PipelineApplier::reloaded, this, [this](const ReloadSnapshot &reloaded) {
+        m_reloadPending = false;
+        m_state->reloaded(reloaded);
+        requestRound();
+    });
+    connect(&m_life, &DispatchLifecycle::finished, this, &Dispatcher::finished);
+    connect(&m_life, &DispatchLifecycle::databaseLost, this, &Dispatcher::databaseLost);
+    connect(&m_life, &DispatchLifecycle::databaseRestored, this, &Dispatcher::databaseRestored);
     connect(&m_settlements, &SettlementWriter::holdOver, this, &Dispatcher::requestRound);
     connect(&m_stats, &StatisticsFlusher::writeFailed, this, &Dispatcher::statementFailed);
     m_stats.setInFlightSource([this] { return m_pools.inFlight(); });
     connect(&m_schedule, &RoundScheduler::roundDue, this, &Dispatcher::runRound);
     connect(&m_schedule, &RoundScheduler::errorRetryDue, this, [this] {
         if (!m_pipelineBuilt && m_session && m_session->isUp())
-            return onDatabaseUp(true);
+            return m_life.databaseUp(true);
         requestRound();
     });
     connect(&m_schedule, &RoundScheduler::heartbeat, this, [this] {
@@ -46,13 +72,6 @@ Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settin
         m_floors.reset();
         requestRound();
     });
-    m_notifier.setFigureSource([this] {
-        // Workers of the current stages; messages held by any.
-        int workers = 0;
-        m_pools.forEachCurrent([&workers](const WorkerPool *pool) { workers += pool->workerCount(); });
-        // The shortest window of the meter (a second or two): the line shows a stall.
-        return ServiceNotifier::Figures{workers, m_pools.inFlight(), runRate(1s)};
-    });
     m_state = new DispatchState(*this);
 }
 
@@ -61,10 +80,149 @@ Dispatcher::~Dispatcher()
     // Reverse order of construction: pools (and their workers) before the
     // session whose rows they hold.
     m_pools.clear();
-    m_settlements.setSession(nullptr);
-    m_stats.setSession(nullptr);
-    m_reloader.setOverlayStore(nullptr);
-    m_session.reset();
+    attach(nullptr);
+    m_life.endSession();
+}
+
+void Dispatcher::setLifecycle(Lifecycle state)
+{
+    if (m_lifecycle == state)
+        return;
+    qCDebug(lcMain).noquote() << "lifecycle:" << lifecycleName(m_lifecycle) << "->" << lifecycleName(state);
+    m_lifecycle = state;
+    Q_EMIT lifecycleChanged(state);
+}
+
+void Dispatcher::attach(DatabaseSession *session)
+{
+    m_session = session;
+    m_pipeline.reloader().setOverlayStore(session ? &session->overlay() : nullptr);
+    m_settlements.setSession(session);
+    m_stats.setSession(session);
+    if (!session)
+        return;
+    connect(session, &DatabaseSession::notified, this, &Dispatcher::onNotified);
+    m_schedule.setPollInterval(settings().pollInterval);
+    m_schedule.startHeartbeat();
+}
+
+void Dispatcher::serve(const DispatchSettings &settings)
+{
+    m_schedule.setPollInterval(settings.pollInterval);
+    m_stats.start(settings.statsInterval);
+    m_pipelineBuilt = true;
+}
+
+std::optional<QString> Dispatcher::pendingReload() const
+{
+    return m_reloadPending ? std::optional<QString>(m_pendingSource) : std::nullopt;
+}
+
+bool Dispatcher::stopRounds(bool abandon)
+{
+    m_schedule.stop();
+    m_stats.stop();
+    if (abandon) {
+        // The rows they hold are another dispatcher's now (or were never
+        // ours): stop the workers at once and write nothing.
+        const QList<qint64> held = heldIds();
+        const int workers = m_pools.workerCount();
+        m_settlements.abandon();
+        m_stats.abandon();
+        if (workers > 0 || !held.isEmpty())
+            qCWarning(lcMain) << "stopping" << workers << "workers at once; the" << held.size()
+                              << "messages they held are left to the dispatcher that holds the lock";
+        m_pools.clear();
+        return false;
+    }
+    if (m_pools.isEmpty())
+        return false;
+    qCInfo(lcMain) << "stopping: letting workers finish what they hold";
+    m_pools.forEach([](WorkerPool *pool) { pool->shutdown(); });
+    return m_pools.workerCount() > 0;
+}
+
+void Dispatcher::finishRounds()
+{
+    flushSettlements(true);
+    m_stats.flush();
+    if (!m_settlements.isEmpty())
+        qCWarning(lcMain) << m_settlements.size()
+                          << "messages stay running (the database could not be written); the next dispatcher "
+                             "resets them to pending at start";
+    if (m_stats.hasDelta() && m_stats.mayWrite())
+        qCWarning(lcMain) << "statistics of the last runs could not be written";
+}
+
+bool Dispatcher::resetOrphansIfDue()
+{
+    if (!m_resetDue)
+        return true;
+    // After a reconnect, a claim that committed just as the connection broke
+    // left rows running that no worker of ours holds; nobody else would free
+    // them. At start nothing is held, so every running row goes back.
+    const auto orphans = m_session->store().resetOrphansExcept(heldIds());
+    if (!orphans) {
+        statementFailed(m_session->store().lastError());
+        return false;
+    }
+    m_resetDue = false;
+    // Reset rows are pending again anywhere, and notifications sent while
+    // the listener was away are lost: walk every stage from the start.
+    m_floors.reset();
+    if (*orphans > 0 && !m_pipelineBuilt)
+        qCInfo(lcMain) << "reset" << *orphans << "running rows left by a previous dispatcher to pending";
+    else if (*orphans > 0)
+        qCInfo(lcMain) << "reset" << *orphans << "running rows no worker holds (claimed as the connection broke)";
+    return true;
+}
+
+Result<ReloadSnapshot, QString> Dispatcher::reload(const QString &source, bool command)
+{
+    if (!m_session->isUp()) {
+        m_reloadPending = true;
+        m_pendingSource = source;
+        return QStringLiteral("the database is unreachable; the configuration is read again once it is back");
+    }
+    return m_pipeline.reload(source, command);
+}
+
+void Dispatcher::watchPool(WorkerPool *pool)
+{
+    m_state->watchPool(pool);
+    connect(pool, &WorkerPool::capacityFreed, this, &Dispatcher::requestRound);
+    connect(pool, &WorkerPool::settle, this, &Dispatcher::onSettle);
+    connect(pool, &WorkerPool::runEnded, &m_stats, &StatisticsFlusher::record);
+    connect(pool, &WorkerPool::advanced, this,
+            [this, pool](qint64 id, const QList<FusedRun> &fused) { onAdvanced(pool->stage().name, id, fused); });
+    connect(pool, &WorkerPool::drained, this, [this, pool] { onPoolDrained(pool); });
+}
+
+void Dispatcher::onPoolDrained(WorkerPool *pool)
+{
+    if (m_lifecycle != Lifecycle::Stopping) {
+        if (pool)
+            m_pools.dropRetired(pool);
+        return;
+    }
+    if (m_pools.workerCount() == 0)
+        m_life.finishStop();
+}
+
+bool Dispatcher::isServing() const
+{
+    return m_pipelineBuilt && m_lifecycle != Lifecycle::Stopping && m_lifecycle != Lifecycle::Stopped;
+}
+
+bool Dispatcher::setDrained(const QString &stage, bool drained)
+{
+    WorkerPool *pool = m_pools.find(stage);
+    if (!pool)
+        return false;
+    pool->setDrained(drained);
+    if (!drained)
+        requestRound();
+    return true;
 }
 
 QList<qint64> Dispatcher::heldIds() const { return m_pools.heldIds() + m_settlements.ids(); }
@@ -86,7 +244,7 @@ void Dispatcher::rowsPending(const QString &stage)
 void Dispatcher::onNotified(const QString &channel, const QString &payload)
 {
     if (channel == NotifyListener::ConfigChannel)
-        m_reloader.configChanged(m_state->configChanged());
+        m_pipeline.reloader().configChanged(m_state->configChanged());
     if (channel == NotifyListener::WorkqueueChannel) {
         // The insert trigger names the lowest id it inserted pending per
         // stage ({"stage": id}); an empty or unreadable payload (too many
@@ -105,11 +263,11 @@ void Dispatcher::onAdvanced(const QString &stage, qint64 messageId, const QList<
 {
     // The stage committed the row before it answered: pending at one of its
     // NEXT stages, or at a NEXT stage of the last stage it fused (or done).
-    if (const StageConfig *config = m_graph.stage(stage))
+    if (const StageConfig *config = graph().stage(stage))
         m_floors.lower(config->next, messageId);
     for (const FusedRun &run : fused) {
         m_floors.lower(run.stage, messageId);
-        if (const StageConfig *config = m_graph.stage(run.stage))
+        if (const StageConfig *config = graph().stage(run.stage))
             m_floors.lower(config->next, messageId);
     }
 }

@@ -5,7 +5,8 @@
 #include "config/dispatchsettings.h"
 #include "config/stagegraph.h"
 #include "control/protocol.h"
-#include "core/pipelinereloader.h"
+#include "core/dispatchlifecycle.h"
+#include "core/pipelineapplier.h"
 #include "core/poolset.h"
 #include "core/roundscheduler.h"
 #include "core/settlementwriter.h"
@@ -13,11 +14,10 @@
 #include "model/claimfloors.h"
 #include "model/dispatchview.h"
 #include "model/ticket.h"
-#include "service/servicenotifier.h"
 
 #include <QObject>
 #include <chrono>
-#include <memory>
+#include <optional>
 
 namespace pepsi {
 
@@ -27,17 +27,23 @@ struct StageDemand;
 class DispatchState;
 class WorkerPool;
 
-// The composition root, whose own concern is running rounds: wakes
-// (notifications, worker reports, RoundScheduler's timers) become claim
-// rounds; claimed tickets go to the stage pools (PoolSet); what the pools
-// settle goes to the SettlementWriter, written before the next claim; their
-// run reports go to the StatisticsFlusher. It builds the database session
-// first and the pools once the session is up, and tears them down in reverse
-// (pools, then the session). Its life is one Lifecycle state, and every way
-// out (a signal, a bad reload, the lock taken by another dispatcher, a
-// database it cannot use) goes through stop(). Where the graph comes from
-// (file, overlay, checks, what changed) is its PipelineReloader's; it applies
-// the graph that one hands it.
+// The dispatcher, whose concern is running rounds: wakes (notifications,
+// worker reports, RoundScheduler's timers) become claim rounds; claimed
+// tickets go to the stage pools (PoolSet); what the pools settle goes to the
+// SettlementWriter, written before the next claim; their run reports go to
+// the StatisticsFlusher. Before a claim comes what waits for one: the writes,
+// a reload the database was away for, the orphan reset.
+//
+// It is also what the program builds and the control plane (DispatchState)
+// reads, so it owns its two other concerns as values. Its PipelineApplier
+// builds, reconfigures and retires its pools from a graph and runs a reload
+// once the database answers. Its DispatchLifecycle drives it: it owns the
+// database session, decides each Lifecycle change and every way out, and
+// moves it through the few private steps below (a friend). The Lifecycle
+// value and its signal stay here, next to the rounds that read it every time
+// and with the rest of what DispatchState shows. Parts are built before the
+// applier and the lifecycle that use them, and torn down in reverse: pools,
+// then the session.
 class Dispatcher : public QObject
 {
     Q_OBJECT
@@ -48,34 +54,34 @@ public:
 
     // Connect (or, as a standby, wait for the lock), apply the overlay, reset
     // orphans, LISTEN, claim.
-    void start();
+    void start() { m_life.start(); }
     // Stop claiming, drain and stop workers, put back what they held, flush
     // the statistics, then finished(exitCode).
-    void shutdown(int exitCode = 0);
+    void shutdown(int exitCode = 0) { m_life.shutdown(exitCode); }
     // SIGHUP: reload (the file and the overlay, as every reload). Not
     // serving yet (a standby, a database not reached at start), the file is
     // kept for when it starts; with the database down, the reload waits for
     // it. A file or graph that does not parse stops with exit 1.
-    void reloadFile();
+    void reloadFile() { m_life.reloadFile(); }
     // The control socket's view of this dispatcher and its admin side (a child).
     DispatchState *state() const { return m_state; }
 
     Lifecycle lifecycle() const { return m_lifecycle; }
     // Reconnecting (or Starting with the database unreachable): why.
-    QString lastDatabaseError() const;
+    QString lastDatabaseError() const { return m_life.lastDatabaseError(); }
 
     // What the control plane (DispatchState) reads: the state in force, by
     // const reference or copy, and nothing it could change.
-    const StageGraph &graph() const { return m_graph; }
-    const DispatchSettings &settings() const { return m_reloader.settings(); } // the overlay applied
-    bool isStandby() const { return m_standby; }
+    const StageGraph &graph() const { return m_pipeline.graph(); }
+    const DispatchSettings &settings() const { return m_pipeline.settings(); } // the overlay applied
+    bool isStandby() const { return m_life.isStandby(); }
     // Pools built and not stopping; the database may be down (Reconnecting).
     bool isServing() const;
-    bool isDatabaseUp() const;
+    bool isDatabaseUp() const { return m_life.isDatabaseUp(); }
     // current_database() of the queue connection, once it was up.
-    QString databaseName() const;
+    QString databaseName() const { return m_life.databaseName(); }
     // Current stages sorted by name, then retired ones still draining.
-    QList<const WorkerPool *> pools() const;
+    QList<const WorkerPool *> pools() const { return m_pools.ordered(); }
     // A current stage's pool, or null.
     const WorkerPool *pool(const QString &stage) const { return m_pools.find(stage); }
     const StatsDelta &statsTotals() const { return m_stats.totals(); }
@@ -83,10 +89,11 @@ public:
     qint64 claimedTotal() const { return m_claimedTotal; }
     qint64 rounds() const { return m_rounds; }
     // Runs per second over the last `window` (from the once-a-second meter).
-    double runRate(std::chrono::milliseconds window) const;
-    double stageRunRate(const QString &stage, std::chrono::milliseconds window) const;
-    // A reload waits for the database (or for config_overlay to be read).
-    bool isReloadPending() const { return m_reloadPending; }
+    double runRate(std::chrono::milliseconds window) const { return m_stats.runRate(window); }
+    double stageRunRate(const QString &stage, std::chrono::milliseconds window) const
+    {
+        return m_stats.stageRunRate(stage, window);
+    }
 
     // What it may ask: a claim round soon, a reload as on config_changed (the
     // database up), and draining or resuming a current stage (false: no such
@@ -108,13 +115,25 @@ Q_SIGNALS:
     void databaseRestored(qint64 afterMs);
 
 private:
-    // Drain: workers finish what they hold (a signal, a bad reload).
-    // Abandon: another dispatcher owns the rows now, or nothing may be
-    // written at all: workers are stopped at once and nothing is written.
-    enum class StopMode { Drain, Abandon };
-    void stop(int exitCode, const QString &why, StopMode mode);
-    void finishStop();
+    // The steps its DispatchLifecycle drives.
+    friend class DispatchLifecycle;
     void setLifecycle(Lifecycle state);
+    // Rounds claim, settle and write statistics through `session` from now
+    // on (null: no more), and the heartbeat runs.
+    void attach(DatabaseSession *session);
+    // The pools are built: rounds claim with `settings` from now on.
+    void serve(const DispatchSettings &settings);
+    // Running rows nobody holds go back to pending before the next claim.
+    void resetOrphansBeforeClaim() { m_resetDue = true; }
+    // The source of a reload that waits for the database, if one does.
+    std::optional<QString> pendingReload() const;
+    // No more rounds. `abandon`: another dispatcher owns the rows now, or
+    // nothing may be written at all: workers are stopped at once and nothing
+    // is written. Otherwise workers finish what they hold. Returns whether
+    // workers are left to wait for (DispatchLifecycle::finishStop once they are gone).
+    bool stopRounds(bool abandon);
+    // What the last runs left is written, or said to be lost.
+    void finishRounds();
 
     void runRound();
     bool resetOrphansIfDue();
@@ -127,36 +146,25 @@ private:
     void onNotified(const QString &channel, const QString &payload);
     void onAdvanced(const QString &stage, qint64 messageId, const QList<FusedRun> &fused);
     void updateFloors(const QList<StageDemand> &demands, const ClaimRound &round);
-    void onDatabaseUp(bool first);
-    bool startPipeline();
     void onSettle(const Settlement &settlement);
     void onPoolDrained(WorkerPool *pool);
-    // Every reload, whatever its `source` (protocol::value::*). `command`:
-    // refuse what does not pass the check; otherwise what does not parse
-    // stops the process.
+    void watchPool(WorkerPool *pool);
+    // Every reload, whatever its `source` (protocol::value::*): now, or once
+    // the database is back. `command`: see PipelineApplier::reload.
     Result<ReloadSnapshot, QString> reload(const QString &source, bool command = false);
-    // A reloaded file or graph that does not parse: drain and exit 1.
-    void refuseReload(const QString &problems);
-    void applyGraph(const StageGraph &graph);
-    WorkerPool *createPool(const StageConfig &stage);
     QList<qint64> heldIds() const;
 
-    PipelineReloader m_reloader;
-    StageGraph m_graph; // applied
-    bool m_standby = false;
-
-    std::unique_ptr<DatabaseSession> m_session;
-    PoolSet m_pools; // current and retiring; children
+    PoolSet m_pools; // current and retiring
     SettlementWriter m_settlements;
     StatisticsFlusher m_stats;
-    ServiceNotifier m_notifier;
-
     RoundScheduler m_schedule; // when the next round runs
     ClaimFloors m_floors;      // where each stage's claim starts
+    PipelineApplier m_pipeline;
+    DispatchLifecycle m_life;
+    DatabaseSession *m_session = nullptr; // its lifecycle's
 
     qint64 m_rounds = 0;
     qint64 m_claimedTotal = 0;
-    int m_exitCode = 0;
     Lifecycle m_lifecycle = Lifecycle::Starting;
     bool m_pipelineBuilt = false; // pools exist (the session may be down)
     bool m_resetDue = false;      // running rows nobody holds go back to pending before the next claim
