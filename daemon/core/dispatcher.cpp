@@ -178,17 +178,6 @@ void Dispatcher::runRound()
     // the rows would sit `running` with nobody working on them.
     if (unplacedAny)
         flushSettlements();
-    // A stage that got all it asked for may have more pending, and a hand-out
-    // gives a worker only half its queue (WorkerPool::refillStep): the next
-    // round, at once, hands the other half while the worker runs the first.
-    // It stops when the workers are full or a stage gets less than it asked.
-    for (const StageDemand &demand : std::as_const(demands)) {
-        const WorkerPool *pool = m_pools.find(demand.stage);
-        if (pool && byStage.value(demand.stage).size() >= demand.capacity && pool->spareCapacity() > 0) {
-            requestRound();
-            break;
-        }
-    }
     if (!round->claimed.isEmpty())
         m_state->markChanged();
     if (!demands.isEmpty())

@@ -45,12 +45,10 @@ int WorkerPool::spareCapacity() const
 {
     if (m_retired || inCooldown() || m_drained)
         return 0;
-    int spare = 0;
+    const int perNewWorker = std::min(m_stage.queueLimit, m_stage.maxMessages);
+    int spare = (m_stage.parallelism - int(m_workers.size())) * perNewWorker;
     for (const WorkerProcess *worker : m_workers)
-        spare += step(worker);
-    const int unstarted = m_stage.parallelism - int(m_workers.size());
-    if (unstarted < 0 || mayStartWorkers())
-        spare += unstarted * std::min(m_stage.queueLimit, m_stage.maxMessages);
+        spare += room(worker);
     return std::max(spare, 0);
 }
 
@@ -87,11 +85,9 @@ Tickets WorkerPool::assign(const Tickets &tickets)
 {
     if (m_retired)
         return tickets;
-    // Decided before anything is handed out, as spareCapacity() counted.
-    const bool mayStart = mayStartWorkers();
     qsizetype next = 0;
-    const auto handOut = [&](WorkerProcess *worker, int most) {
-        const qsizetype count = std::min<qsizetype>(most, tickets.size() - next);
+    const auto handOut = [&](WorkerProcess *worker) {
+        const qsizetype count = std::min<qsizetype>(room(worker), tickets.size() - next);
         if (count <= 0)
             return;
         worker->send(tickets.mid(next, count));
@@ -102,7 +98,7 @@ Tickets WorkerPool::assign(const Tickets &tickets)
     // Pack: fill the busiest accepting workers first, so surplus ones idle out.
     QList<WorkerProcess *> candidates;
     for (WorkerProcess *worker : std::as_const(m_workers)) {
-        if (step(worker) > 0)
+        if (room(worker) > 0)
             candidates.append(worker);
     }
     std::stable_sort(candidates.begin(), candidates.end(), [](const WorkerProcess *a, const WorkerProcess *b) {
@@ -111,15 +107,13 @@ Tickets WorkerPool::assign(const Tickets &tickets)
     for (WorkerProcess *worker : std::as_const(candidates)) {
         if (next == tickets.size())
             break;
-        handOut(worker, step(worker));
+        handOut(worker);
     }
-    // A new worker reads nothing before it has started: what a second round
-    // would add lands in its pipe before it reads, so it gets its queue at once.
-    while (mayStart && next < tickets.size() && m_workers.size() < m_stage.parallelism && !inCooldown()) {
+    while (next < tickets.size() && m_workers.size() < m_stage.parallelism && !inCooldown()) {
         WorkerProcess *worker = spawn();
         if (!worker)
             break;
-        handOut(worker, room(worker));
+        handOut(worker);
     }
     return tickets.mid(next);
 }

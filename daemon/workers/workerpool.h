@@ -12,7 +12,6 @@
 #include <QObject>
 #include <QProcessEnvironment>
 #include <QTimer>
-#include <algorithm>
 #include <chrono>
 
 namespace pepsi {
@@ -29,10 +28,9 @@ struct PoolOptions
 };
 
 // The policy for one stage's workers: how many, which one gets the next ids
-// (pack onto the fewest, half a queue at a time: refill before drain), when to
-// start, reap idle, recycle, and hold the stage off after start failures. It
-// turns worker reports into settlements for the dispatcher to write; it never
-// touches the database itself.
+// (pack onto the fewest), when to start, reap idle, recycle, and hold the
+// stage off after start failures. It turns worker reports into settlements
+// for the dispatcher to write; it never touches the database itself.
 class WorkerPool : public QObject
 {
     Q_OBJECT
@@ -41,26 +39,17 @@ public:
     WorkerPool(const StageConfig &stage, const PoolOptions &options, QObject *parent);
 
     const StageConfig &stage() const { return m_stage; }
-    // Ids this pool can take in one hand-out: at most refillStep() per
-    // accepting worker (within QUEUE_LIMIT and what is left of MAX_MESSAGES),
-    // and QUEUE_LIMIT per worker not yet started, counted only once no
-    // worker has room; minus the slots of retiring workers beyond
-    // PARALLELISM; 0 in cooldown, drained or once retired.
+    // Ids this pool can take now: QUEUE_LIMIT x PARALLELISM minus what it holds,
+    // minus the slots of retiring workers; 0 in cooldown or once retired.
     int spareCapacity() const;
-    // The most ids one hand-out gives one worker: half of QUEUE_LIMIT, rounded
-    // up. A worker that runs what it holds in one batch (the stage kit does)
-    // then has the other half handed to it while it works on the first, so it
-    // does not wait empty for the claim round that refills it.
-    int refillStep() const { return (m_stage.queueLimit + 1) / 2; }
     int inFlight() const;
     int workerCount() const { return int(m_workers.size()); }
     bool inCooldown() const { return m_cooldown.isActive(); }
     // Every id a worker of this pool holds.
     QList<qint64> heldIds() const;
 
-    // Hands tickets to workers, busiest accepting worker first, at most
-    // refillStep() to each; starts workers (a full queue each) only when none
-    // has room, as spareCapacity() counts them. Returns what it could not place.
+    // Hands tickets to workers, busiest accepting worker first; starts workers
+    // only when all are full. Returns what it could not place.
     Tickets assign(const Tickets &tickets);
 
     // Hot reload: every current worker retires (idle ones stop at once, busy
@@ -100,14 +89,6 @@ private:
     WorkerProcess *spawn();
     // Ids `worker` may take now: QUEUE_LIMIT and what is left of MAX_MESSAGES.
     int room(const WorkerProcess *worker) const;
-    // What one hand-out gives it: room(), at most refillStep().
-    int step(const WorkerProcess *worker) const { return std::min(room(worker), refillStep()); }
-    // New workers start only once every worker is full: packing.
-    bool mayStartWorkers() const
-    {
-        return std::none_of(m_workers.cbegin(), m_workers.cend(),
-                            [this](const WorkerProcess *worker) { return room(worker) > 0; });
-    }
     QString resolveProgram(QString *why) const;
     void onAnswered(WorkerProcess *worker, Ticket ticket, const StatusLine &status, qint64 busyUsec);
     void onExited(WorkerProcess *worker, const Tickets &unanswered, const WorkerExit &exit);

@@ -6,7 +6,6 @@
 #include "daemonprocess.h"
 #include "daemonstart.h"
 #include "daemontest.h"
-#include "sampler.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -32,7 +31,6 @@ private Q_SLOTS:
     void threeStageFlow();
     void parallelismIsACap();
     void pipelinesAndPacks();
-    void refillsBeforeDrain();
     void reapsIdleWorkers();
     void recyclesAfterMaxMessages();
     void missingProgramIsHeldOff();
@@ -162,42 +160,6 @@ void tst_DispatchCore::pipelinesAndPacks()
     QCOMPARE(workers.max(), 1);
     QCOMPARE(scalar(u"SELECT count(DISTINCT state->'pids'->>'s') FROM workqueue"_s).toInt(), 1);
     QCOMPARE(m_queue->count(u"(state->'runs'->>'s')::int = 1"_s), 4);
-    QCOMPARE(daemon.terminate(), 0);
-}
-
-// 3b. Refill before drain: a worker that runs what it holds in one batch
-// (the kit's commitBatches, one transaction) is handed new ids while it still
-// holds unanswered ones, so it never waits empty for the claim round. Seen
-// from the rows: a row becomes running while one running before still is (a
-// batch leaves `running` in one commit, so without the refill the running
-// rows are always those of one hand-out).
-void tst_DispatchCore::refillsBeforeDrain()
-{
-    qputenv("PEPSI_FAKE_COMMIT_BATCHES", "1");
-    DaemonProcess daemon(m_db->uri());
-    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}, {u"QUEUE_LIMIT"_s, u"4"_s}});
-    const bool started = startReady(daemon);
-    qunsetenv("PEPSI_FAKE_COMMIT_BATCHES");
-    QVERIFY(started);
-
-    QSet<qint64> before;
-    int refills = 0;
-    Sampler running([&] {
-        QSet<qint64> now;
-        QSqlQuery q(m_db->db());
-        if (!q.exec(u"SELECT workqueue_id FROM workqueue WHERE status = 'running'"_s))
-            return;
-        while (q.next())
-            now.insert(q.value(0).toLongLong());
-        if (now.intersects(before) && !(now - before).isEmpty())
-            ++refills;
-        before = now;
-    });
-    QVERIFY(insertMessages(u"s"_s, 20, {{u"s"_s, u"slow:100"_s}}));
-    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'done'"_s), 20, 20000);
-    qInfo("%d samples, %d saw ids handed to a worker that still held some", running.samples(), refills);
-    QVERIFY(refills > 0);
-    QCOMPARE(m_queue->count(u"(state->'runs'->>'s')::int = 1"_s), 20);
     QCOMPARE(daemon.terminate(), 0);
 }
 

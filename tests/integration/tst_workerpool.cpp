@@ -35,7 +35,6 @@ private Q_SLOTS:
     void startingWorkerHasItsPid();
     void exitReasons_data();
     void exitReasons();
-    void handsHalfAQueue();
 };
 
 // A program that exits with a status before answering anything
@@ -264,25 +263,6 @@ void tst_WorkerPool::exitReasons()
     QCOMPARE(exited.at(0).at(1).toString(), reason);
     QCOMPARE(exited.at(0).at(2).toLongLong(), 2);
     QCOMPARE(m_settlements.size(), 0);
-}
-
-// Refill before drain (doc/pepsi-dispatch.rst): a new worker gets its queue
-// at once (it reads nothing before it has started); one that runs gets at
-// most half its QUEUE_LIMIT per hand-out, the rest in the next, while it
-// works; another worker starts only once every worker is full.
-void tst_WorkerPool::handsHalfAQueue()
-{
-    WorkerPool *pool = makePool(script(u"worker"_s, "while read id; do :; done"));
-    QCOMPARE(pool->refillStep(), 2);
-    QCOMPARE(pool->spareCapacity(), 4);
-    QVERIFY(pool->assign(tickets(1)).isEmpty());
-    QCOMPARE(pool->spareCapacity(), 2);
-    QCOMPARE(pool->assign(tickets(3, 2)), tickets(1, 4));
-    QCOMPARE(pool->inFlight(), 3);
-    QCOMPARE(pool->spareCapacity(), 1);
-    QVERIFY(pool->assign(tickets(1, 4)).isEmpty());
-    QCOMPARE(pool->spareCapacity(), 0);
-    QCOMPARE(pool->workerCount(), 1);
 }
 
 QTEST_GUILESS_MAIN(tst_WorkerPool)
