@@ -115,6 +115,15 @@ qint64 committedTransactions(BenchDatabase &db)
     return commits.isValid() ? commits.toLongLong() : -1;
 }
 
+// What the daemon counted as its workers' busy time, ever: each answered
+// message's time at the head of its worker's line, so their sum is the time
+// the workers held at least one id (doc/performance.rst, the idle share).
+qint64 busyUsecSoFar(BenchDatabase &db)
+{
+    const QVariant busy = db.scalar(QStringLiteral("SELECT coalesce(sum(busy_usec), 0) FROM stage_stats"));
+    return busy.isValid() ? busy.toLongLong() : -1;
+}
+
 } // namespace
 
 Result<PipelineResult, QString> runPipeline(const BenchOptions &o, const PipelineHooks &hooks)
@@ -130,6 +139,7 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o, const Pipelin
     const qint64 postmaster = parentPid(db.scalar(QStringLiteral("SELECT pg_backend_pid()")).toLongLong());
     const qint64 postgresBefore = postmaster > 0 ? processTreeCpuUsec(postmaster) : 0;
     const qint64 commitsBefore = committedTransactions(db);
+    const qint64 busyBefore = busyUsecSoFar(db);
     if (hooks.beforeStart) {
         if (auto error = hooks.beforeStart())
             return *error;
@@ -213,6 +223,9 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o, const Pipelin
     result.daemonExitCode = stopped.value();
     if (const qint64 commitsAfter = committedTransactions(db); commitsBefore >= 0 && commitsAfter >= 0)
         result.commits = commitsAfter - commitsBefore;
+    // The daemon writes its statistics when it stops.
+    if (const qint64 busyAfter = busyUsecSoFar(db); busyBefore >= 0 && busyAfter >= 0)
+        result.workersBusyUsec = busyAfter - busyBefore;
     collectLog(result.logFile, &result);
     if (auto error = collectRows(db, startEpochMs, &result))
         return *error;

@@ -27,6 +27,7 @@ struct PipelineResult
     qint64 dispatcherSessionsCpuUsec = -1; // of that, the daemon's own sessions (claims, LISTEN); -1: unknown
     qint64 commits = -1;                   // transactions committed in the database during the run; -1: unknown
     qint64 workersCpuUsec = 0;             // the workers' utime + stime, reaped and alive, at the same instant
+    qint64 workersBusyUsec = -1;           // stage_stats.busy_usec gained: time the workers held an id; -1: unknown
     qint64 peakRssKiB = 0;                 // the daemon's VmHWM
     double machineBusy = 0;                // share of all cores busy during the run
     qint64 startEpochMs = 0;               // when the daemon was started

@@ -58,6 +58,9 @@ struct Figures
     double tps = 0;
     double ratio = 0;
     double txCpuUsec = 0; // pgbench + PostgreSQL per transaction
+    // Share of the worker slots' time (workers() x wall time) in which the
+    // slot held no id: waiting for a claim round, starting or recycling; -1: unknown.
+    double workersIdle = -1;
 };
 
 Figures derive(const BenchOptions &o, const PipelineResult &p, const std::optional<PgbenchResult> &b)
@@ -73,6 +76,8 @@ Figures derive(const BenchOptions &o, const PipelineResult &p, const std::option
     if (p.polledSeconds > 0)
         f.otherCores = std::max(0.0, p.machineBusy * cores() - double(allUsec) / 1e6 / p.polledSeconds);
     f.rssMiB = double(p.peakRssKiB) / 1024.0;
+    if (p.workersBusyUsec >= 0 && p.wallSeconds > 0)
+        f.workersIdle = std::max(0.0, 1.0 - double(p.workersBusyUsec) / (double(o.workers()) * p.wallSeconds * 1e6));
     f.idsPerRound = p.rounds > 0 ? double(p.claimed) / double(p.rounds) : 0;
     if (b) {
         f.tps = b->tps;
@@ -106,6 +111,9 @@ void printPipeline(const PipelineResult &p, const Figures &f)
                   .arg(p.daemonSleeps)
                   .arg(p.daemonPreempted));
     row("workers' CPU", cpu(p.workersCpuUsec, f.hops));
+    if (f.workersIdle >= 0)
+        row("workers' idle share",
+            num(100 * f.workersIdle, 1) + QStringLiteral(" % of the worker slots' time they held no id"));
     if (p.postgresCpuUsec >= 0)
         row("PostgreSQL CPU", cpu(p.postgresCpuUsec, f.hops));
     if (p.dispatcherSessionsCpuUsec >= 0)
@@ -269,7 +277,7 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
         + QStringLiteral(" synchronous_commit=%1 fused=%2 workers=%3 steady_hops_per_s=%4 daemon_us_per_hop=%5 "
                          "workers_us_per_hop=%6 pg_us_per_hop=%7 all_us_per_hop=%8 pgbench_clients=%9 "
                          "pgbench_us_per_tx=%10 dispatcher_sessions_us_per_hop=%11 commits_per_hop=%12 "
-                         "daemon_wakeups_per_hop=%13")
+                         "daemon_wakeups_per_hop=%13 workers_idle_share=%14")
               .arg(p.synchronousCommit, o.fused ? QStringLiteral("yes") : QStringLiteral("no"))
               .arg(o.workers())
               .arg(num(f.steadyHopsPerSecond), num(f.daemonPerHop, 1), num(double(p.workersCpuUsec) / f.hops, 1),
@@ -279,7 +287,8 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
               .arg(p.dispatcherSessionsCpuUsec >= 0 ? num(double(p.dispatcherSessionsCpuUsec) / f.hops, 1)
                                                     : QStringLiteral("-"),
                    p.commits >= 0 ? num(double(p.commits) / f.hops, 3) : QStringLiteral("-"))
-              .arg(num(double(p.daemonSleeps) / f.hops, 3)));
+              .arg(num(double(p.daemonSleeps) / f.hops, 3),
+                   f.workersIdle >= 0 ? num(f.workersIdle, 3) : QStringLiteral("-")));
     return completed;
 }
 
