@@ -83,6 +83,11 @@ private Q_SLOTS:
         QCOMPARE(o.idleMinutes, 2);
         QCOMPARE(o.soakMinutes, 5);
         QCOMPARE(options({QStringLiteral("--scale")}).scaleParts.size(), 5);
+        // A stray comma in a list of names is let pass; sizes count each item.
+        QCOMPARE(options({QStringLiteral("--scale"), QStringLiteral("--scale-parts=idle,, soak")}).scaleParts,
+                 (QStringList{QStringLiteral("idle"), QStringLiteral("soak")}));
+        QCOMPARE(options({QStringLiteral("--backlog"), QStringLiteral("--backlog-sizes=10, 200")}).backlogSizes,
+                 (QList<int>{10, 200}));
         QVERIFY(options({QStringLiteral("--scale")}).plotDir.endsWith(QLatin1String("/bench-work/plots")));
     }
 
@@ -93,6 +98,9 @@ private Q_SLOTS:
         QTest::newRow("unknown part") << QStringList{QStringLiteral("--scale"),
                                                      QStringLiteral("--scale-parts=chains,x")}
                                       << QStringLiteral("--scale-parts: \"x\"");
+        QTest::newRow("empty size") << QStringList{QStringLiteral("--backlog"),
+                                                   QStringLiteral("--backlog-sizes=10,,20")}
+                                    << QStringLiteral("--backlog-sizes: \"\" is not a whole number in 1..100000000");
         QTest::newRow("two modes") << QStringList{QStringLiteral("--scale"), QStringLiteral("--backlog")}
                                    << QStringLiteral("separate runs");
         QTest::newRow("no idle") << QStringList{QStringLiteral("--scale"), QStringLiteral("--idle-minutes=0")}
