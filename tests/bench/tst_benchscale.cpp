@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // pepsi-bench --scale without a database: the graphs it drives, the hops it
 // counts for them, the configuration it writes (read back by the daemon's own
-// parser) and its options.
+// parser), its options and the layout of its reports' tables.
 #include "benchoptions.h"
 #include "config/configuration.h"
 #include "config/stagegraph.h"
+#include "reporttable.h"
 #include "scaletopology.h"
 
 #include <QTemporaryDir>
@@ -115,6 +116,21 @@ private Q_SLOTS:
             QStringList{QStringLiteral("pepsi-bench"), QStringLiteral("--database=postgresql:///bench")} + arguments);
         QVERIFY(!parsed.ok());
         QVERIFY2(parsed.error().contains(error), qPrintable(parsed.error()));
+    }
+
+    // A report's heading and rows are padded by the same columns: right,
+    // left or not at all, a long cell pushing the rest along.
+    void reportTable()
+    {
+        const ReportTable table({{QStringLiteral("run"), 4},
+                                 {QStringLiteral("client"), -8},
+                                 {QStringLiteral("hops/s"), 7},
+                                 {QStringLiteral("note"), 0}});
+        QCOMPARE(table.heading(), QStringLiteral("   run client    hops/s note"));
+        QCOMPARE(table.row({QStringLiteral("1"), QStringLiteral("none"), QStringLiteral("812"), QStringLiteral("-")}),
+                 QStringLiteral("     1 none         812 -"));
+        QCOMPARE(table.row({QStringLiteral("12"), QStringLiteral("status-100ms"), QStringLiteral("7"), {}}),
+                 QStringLiteral("    12 status-100ms       7 "));
     }
 };
 
