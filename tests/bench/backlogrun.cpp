@@ -125,8 +125,7 @@ Result<BacklogResult, QString> runBacklog(const BenchOptions &o)
 
     BacklogResult result;
     result.logFile = o.workDir + QStringLiteral("/daemon.log");
-    result.fsync = db.scalar(QStringLiteral("SHOW fsync")).toString();
-    result.synchronousCommit = db.scalar(QStringLiteral("SHOW synchronous_commit")).toString();
+    result.server = readDurability(db);
     for (const int pending : o.backlogSizes) {
         auto run = runOne(o, db, *config, result.logFile, pending, statStatements);
         if (!run)
@@ -140,7 +139,7 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
 {
     out(QStringLiteral("backlog scaling (server: fsync %1, synchronous_commit %2), %3 finished rows in the table, "
                        "each run until drained or %4 s")
-            .arg(r.fsync, r.synchronousCommit)
+            .arg(r.server.fsync, r.server.synchronousCommit)
             .arg(o.finishedRows)
             .arg(o.backlogSeconds));
     out(o.vacuumSeconds > 0
@@ -195,7 +194,7 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
                 .arg(num(double(run.hops) / run.seconds), QString::number(run.claimCalls), num(run.claimMeanMs, 3),
                      num(run.claimMaxMs, 2),
                      run.claimCalls > 0 ? num(double(run.claimRows) / double(run.claimCalls), 1) : QStringLiteral("-"),
-                     r.fsync, num(run.claimBuffers, 1), QString::number(run.vacuums)));
+                     r.server.fsync, num(run.claimBuffers, 1), QString::number(run.vacuums)));
     }
     return complete;
 }

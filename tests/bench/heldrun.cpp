@@ -180,7 +180,7 @@ bool printHeldReport(const BenchOptions &o, const HeldResult &r)
     const double base = hops(clean);
     out(QStringLiteral("held snapshot (server: fsync %1, synchronous_commit %2): %3 messages through 3 stages, "
                        "clean then with a session holding an XID from the start to the last message")
-            .arg(held.pipeline.fsync, held.pipeline.synchronousCommit)
+            .arg(held.pipeline.server.fsync, held.pipeline.server.synchronousCommit)
             .arg(o.messages));
     const ReportTable table({{QStringLiteral("run"), 6},
                              {QStringLiteral("seconds"), 8},
@@ -226,7 +226,7 @@ bool printHeldReport(const BenchOptions &o, const HeldResult &r)
                 .arg(num(p.pipeline.wallSeconds, 2), num(hops(p)), num(hops(p) / base, 3),
                      series(p.quarterHopsPerSecond, base).replace(u' ', u','),
                      num(p.lastTenSecondsHopsPerSecond / base, 3), QString::number(p.claim.calls),
-                     num(p.claim.meanMs, 3), num(p.claim.buffers, 1), p.pipeline.fsync));
+                     num(p.claim.meanMs, 3), num(p.claim.buffers, 1), p.pipeline.server.fsync));
     }
     return held.pipeline.done == o.messages && clean.pipeline.done == o.messages;
 }
