@@ -68,8 +68,7 @@ private:
 
 void tst_CtlRefusals::initTestCase()
 {
-    PEPSI_REQUIRE_BINARIES();
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
+    PEPSI_REQUIRE_CTL_BINARIES();
 }
 
 bool tst_CtlRefusals::startDaemon()

@@ -47,8 +47,7 @@ private:
 
 void tst_Reload::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
+    PEPSI_REQUIRE_CTL_BINARIES();
 }
 
 void tst_Reload::init()
