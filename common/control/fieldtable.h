@@ -8,12 +8,15 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QList>
+#include <QMap>
 #include <tuple>
 #include <type_traits>
 
 // A snapshot's plain fields as one table of wire name and member, so that
 // its JSON is written and read by one walk of that table instead of by two
 // hand-written walks that must agree name for name.
+// Lists and maps of snapshots likewise: one walk each way.
 namespace pepsi::protocol::codec {
 
 // Whether empty text goes on the wire as "" or as null (textOrNull).
@@ -98,6 +101,45 @@ S fieldsFromJson(const QJsonObject &object, const std::tuple<Fields...> &table)
     S snapshot;
     readFields(object, snapshot, table);
     return snapshot;
+}
+
+// [{...}, ...] and {"NAME": {...}, ...}: each item written by toJson and read
+// back by fromJson, the lists and maps of every reply walked by these.
+template<typename T, typename ToJson>
+QJsonArray listToJson(const QList<T> &items, ToJson toJson)
+{
+    QJsonArray list;
+    for (const T &item : items)
+        list.append(toJson(item));
+    return list;
+}
+
+template<typename T, typename FromJson>
+QList<T> listFromJson(const QJsonValue &value, FromJson fromJson)
+{
+    QList<T> items;
+    for (const QJsonValue each : value.toArray())
+        items.append(fromJson(each.toObject()));
+    return items;
+}
+
+template<typename T, typename ToJson>
+QJsonObject mapToJson(const QMap<QString, T> &items, ToJson toJson)
+{
+    QJsonObject object;
+    for (auto it = items.cbegin(); it != items.cend(); ++it)
+        object.insert(it.key(), toJson(it.value()));
+    return object;
+}
+
+template<typename T, typename FromJson>
+QMap<QString, T> mapFromJson(const QJsonValue &value, FromJson fromJson)
+{
+    QMap<QString, T> items;
+    const QJsonObject object = value.toObject();
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+        items.insert(it.key(), fromJson(it.value().toObject()));
+    return items;
 }
 
 } // namespace pepsi::protocol::codec

@@ -58,13 +58,7 @@ MessageRow messageRowFromJson(const QJsonObject &object)
     return fieldsFromJson<MessageRow>(object, messageRowFields);
 }
 
-QJsonArray toJson(const QList<ReasonCount> &reasons)
-{
-    QJsonArray list;
-    for (const ReasonCount &each : reasons)
-        list.append(reasonToJson(each));
-    return list;
-}
+QJsonArray toJson(const QList<ReasonCount> &reasons) { return listToJson(reasons, reasonToJson); }
 
 MessagePage fittedPage(const MessagePage &page, qsizetype maxBytes)
 {
@@ -109,10 +103,8 @@ QJsonObject toJson(const MessagePage &page)
         return {{field::Reasons, toJson(page.reasons)},
                 {field::More, page.moreReasons},
                 {field::Total, double(page.reasonsTotal)}};
-    QJsonArray rows;
-    for (const MessageRow &row : page.rows)
-        rows.append(toJson(row));
-    return {{field::Messages, rows}, {field::NextAfterId, optionalNumber(page.nextAfterId)}};
+    return {{field::Messages, listToJson(page.rows, [](const MessageRow &row) { return toJson(row); })},
+            {field::NextAfterId, optionalNumber(page.nextAfterId)}};
 }
 
 MessagePage messagePageFromJson(const QJsonObject &object)
@@ -120,8 +112,9 @@ MessagePage messagePageFromJson(const QJsonObject &object)
     MessagePage page;
     if (object.contains(field::Reasons)) {
         page.byReason = true;
-        for (const QJsonValue each : object.value(field::Reasons).toArray())
-            page.reasons.append(fieldsFromJson<ReasonCount>(each.toObject(), reasonCountFields));
+        page.reasons = listFromJson<ReasonCount>(object.value(field::Reasons), [](const QJsonObject &reason) {
+            return fieldsFromJson<ReasonCount>(reason, reasonCountFields);
+        });
         page.moreReasons = object.value(field::More).toBool();
         // A daemon older than "total" counted only the listed reasons.
         if (object.contains(field::Total)) {
@@ -132,9 +125,7 @@ MessagePage messagePageFromJson(const QJsonObject &object)
         }
         return page;
     }
-    const QJsonArray rows = object.value(field::Messages).toArray();
-    for (const QJsonValue each : rows)
-        page.rows.append(messageRowFromJson(each.toObject()));
+    page.rows = listFromJson<MessageRow>(object.value(field::Messages), messageRowFromJson);
     page.nextAfterId = numberOrNothing(object.value(field::NextAfterId));
     return page;
 }

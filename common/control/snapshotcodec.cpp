@@ -171,33 +171,9 @@ StageStatsSnapshot stageStatsFromJson(const QJsonObject &object)
 
 QJsonObject totalsToJson(const StatsSnapshot &stats) { return fieldsToJson(stats, totalsFields); }
 
-namespace {
-
-// {"NAME": {...}, ...}, each value as fromJson reads it.
-template<typename T, typename FromJson>
-QMap<QString, T> stagesFromJson(const QJsonValue &value, FromJson fromJson)
-{
-    QMap<QString, T> stages;
-    const QJsonObject object = value.toObject();
-    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
-        stages.insert(it.key(), fromJson(it.value().toObject()));
-    return stages;
-}
-
-template<typename T, typename ToJson>
-QJsonObject stagesToJson(const QMap<QString, T> &stages, ToJson toJson)
-{
-    QJsonObject object;
-    for (auto it = stages.cbegin(); it != stages.cend(); ++it)
-        object.insert(it.key(), toJson(it.value()));
-    return object;
-}
-
-} // namespace
-
 QJsonObject toJson(const StatsSnapshot &stats)
 {
-    const QJsonObject stages = stagesToJson(stats.stages, [](const StageStatsSnapshot &s) { return toJson(s); });
+    const QJsonObject stages = mapToJson(stats.stages, [](const StageStatsSnapshot &s) { return toJson(s); });
     return {{field::Since, timeToJson(stats.since)}, {field::Totals, totalsToJson(stats)}, {field::Stages, stages}};
 }
 
@@ -206,7 +182,7 @@ StatsSnapshot statsFromJson(const QJsonObject &object)
     StatsSnapshot stats;
     stats.since = timeFromJson(object.value(field::Since));
     readFields(object.value(field::Totals).toObject(), stats, totalsFields);
-    stats.stages = stagesFromJson<StageStatsSnapshot>(object.value(field::Stages), stageStatsFromJson);
+    stats.stages = mapFromJson<StageStatsSnapshot>(object.value(field::Stages), stageStatsFromJson);
     return stats;
 }
 
@@ -235,7 +211,7 @@ StageQueue stageQueueFromJson(const QJsonObject &object)
 
 QJsonObject toJson(const QueueCounts &counts, const QDateTime &now)
 {
-    const QJsonObject stages = stagesToJson(counts.stages, [](const StageQueue &q) { return toJson(q); });
+    const QJsonObject stages = mapToJson(counts.stages, [](const StageQueue &q) { return toJson(q); });
     return {
         {field::At, timeToJson(counts.takenAt)},
         {field::AgeMs, double(std::max<qint64>(0, counts.takenAt.msecsTo(now)))},
@@ -248,7 +224,7 @@ QueueCounts queueCountsFromJson(const QJsonObject &object)
     QueueCounts counts;
     counts.takenAt = timeFromJson(object.value(field::At));
     counts.ageMs = object.value(field::AgeMs).toInteger(-1);
-    counts.stages = stagesFromJson<StageQueue>(object.value(field::Stages), stageQueueFromJson);
+    counts.stages = mapFromJson<StageQueue>(object.value(field::Stages), stageQueueFromJson);
     return counts;
 }
 
@@ -305,9 +281,8 @@ StatusSnapshot statusFromJson(const QJsonObject &object)
 QJsonObject toJson(const TickSnapshot &tick)
 {
     QJsonObject object = fieldsToJson(tick, tickFields);
-    object.insert(field::Stages, stagesToJson(tick.stages, [](const TickStage &stage) {
-                      return fieldsToJson(stage, tickStageFields);
-                  }));
+    object.insert(field::Stages,
+                  mapToJson(tick.stages, [](const TickStage &stage) { return fieldsToJson(stage, tickStageFields); }));
     insertFields(object, tick.pools, poolTotalsFields);
     return object;
 }
@@ -316,7 +291,7 @@ TickSnapshot tickFromJson(const QJsonObject &object)
 {
     TickSnapshot tick = fieldsFromJson<TickSnapshot>(object, tickFields);
     readFields(object, tick.pools, poolTotalsFields);
-    tick.stages = stagesFromJson<TickStage>(object.value(field::Stages), [](const QJsonObject &stage) {
+    tick.stages = mapFromJson<TickStage>(object.value(field::Stages), [](const QJsonObject &stage) {
         return fieldsFromJson<TickStage>(stage, tickStageFields);
     });
     return tick;

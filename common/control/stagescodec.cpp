@@ -113,17 +113,14 @@ SettingsSnapshot settingsFromJson(const QJsonObject &object)
 
 QJsonObject toJson(const StagesSnapshot &stages)
 {
-    QJsonArray list;
-    for (const StageInfo &stage : stages.stages)
-        list.append(toJson(stage));
-    return {{field::Stages, list}, {field::Settings, toJson(stages.settings)}};
+    return {{field::Stages, listToJson(stages.stages, [](const StageInfo &stage) { return toJson(stage); })},
+            {field::Settings, toJson(stages.settings)}};
 }
 
 StagesSnapshot stagesFromJson(const QJsonObject &object)
 {
     StagesSnapshot stages;
-    for (const QJsonValue each : object.value(field::Stages).toArray())
-        stages.stages.append(stageInfoFromJson(each.toObject()));
+    stages.stages = listFromJson<StageInfo>(object.value(field::Stages), stageInfoFromJson);
     stages.settings = settingsFromJson(object.value(field::Settings).toObject());
     return stages;
 }
