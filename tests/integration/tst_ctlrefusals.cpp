@@ -66,10 +66,7 @@ private:
     bool startDaemon();
 };
 
-void tst_CtlRefusals::initTestCase()
-{
-    PEPSI_REQUIRE_CTL_BINARIES();
-}
+void tst_CtlRefusals::initTestCase() { PEPSI_REQUIRE_CTL_BINARIES(); }
 
 bool tst_CtlRefusals::startDaemon()
 {

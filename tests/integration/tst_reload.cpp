@@ -45,10 +45,7 @@ private:
     std::unique_ptr<ControlTestClient> m_client;
 };
 
-void tst_Reload::initTestCase()
-{
-    PEPSI_REQUIRE_CTL_BINARIES();
-}
+void tst_Reload::initTestCase() { PEPSI_REQUIRE_CTL_BINARIES(); }
 
 void tst_Reload::init()
 {
