@@ -30,6 +30,11 @@ struct Field
     EmptyText empty = EmptyText::Text;
 };
 
+// Spelled out for compilers without C++20's deduction for aggregates (clang
+// before 17, which clang-tidy uses).
+template<typename S, typename T>
+Field(Name, T S::*, EmptyText = EmptyText::Text) -> Field<S, T>;
+
 // Each C++ type of a field, written as the hand-written codecs wrote it:
 // counts as doubles, text null or "" as the field says.
 inline QJsonValue fieldToJson(qint64 value, EmptyText) { return double(value); }
