@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "workerloop.h"
 
+#include "protocol/decimal.h"
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -52,15 +54,7 @@ std::optional<qint64> WorkerLoop::parseId(QByteArrayView line)
         line = line.sliced(1);
     while (!line.isEmpty() && isBlank(line.back()))
         line.chop(1);
-    if (line.isEmpty() || line.size() > 18)
-        return std::nullopt;
-    qint64 id = 0;
-    for (char c : line) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        id = id * 10 + (c - '0');
-    }
-    return id;
+    return parseDecimal(line);
 }
 
 int WorkerLoop::run()

@@ -2,6 +2,7 @@
 #include "control/messagecodec.h"
 
 #include "control/codecvalues.h"
+#include "control/fieldtable.h"
 #include "control/protocol.h"
 #include "control/snapshotcodec.h"
 
@@ -12,39 +13,22 @@ namespace pepsi::protocol {
 
 using namespace codec;
 
-QJsonObject toJson(const MessageRow &row)
-{
-    return {
-        {field::Id, double(row.id)},
-        {field::Stage, row.stage},
-        {field::Status, row.status},
-        {field::Claims, double(row.claims)},
-        {field::Updated, timeToJson(row.updated)},
-        {field::Reason, textOrNull(row.reason)},
-    };
-}
-
-MessageRow messageRowFromJson(const QJsonObject &object)
-{
-    MessageRow row;
-    row.id = object.value(field::Id).toInteger();
-    row.stage = object.value(field::Stage).toString();
-    row.status = object.value(field::Status).toString();
-    row.claims = object.value(field::Claims).toInteger();
-    row.updated = timeFromJson(object.value(field::Updated));
-    row.reason = object.value(field::Reason).toString();
-    return row;
-}
-
 namespace {
 
-QJsonObject reasonToJson(const ReasonCount &each)
-{
-    return {{field::Reason, textOrNull(each.reason)},
-            {field::Count, double(each.count)},
-            {field::Oldest, timeToJson(each.oldest)},
-            {field::Newest, timeToJson(each.newest)}};
-}
+constexpr auto messageRowFields = std::tuple{
+    Field{field::Id, &MessageRow::id},           Field{field::Stage, &MessageRow::stage},
+    Field{field::Status, &MessageRow::status},   Field{field::Claims, &MessageRow::claims},
+    Field{field::Updated, &MessageRow::updated}, Field{field::Reason, &MessageRow::reason, EmptyText::Null},
+};
+
+constexpr auto reasonCountFields = std::tuple{
+    Field{field::Reason, &ReasonCount::reason, EmptyText::Null},
+    Field{field::Count, &ReasonCount::count},
+    Field{field::Oldest, &ReasonCount::oldest},
+    Field{field::Newest, &ReasonCount::newest},
+};
+
+QJsonObject reasonToJson(const ReasonCount &each) { return fieldsToJson(each, reasonCountFields); }
 
 qsizetype compactSize(const QJsonObject &object) { return QJsonDocument(object).toJson(QJsonDocument::Compact).size(); }
 
@@ -67,13 +51,14 @@ qsizetype itemsThatFit(const QList<qsizetype> &itemBytes, qsizetype maxBytes, Fr
 
 } // namespace
 
-QJsonArray toJson(const QList<ReasonCount> &reasons)
+QJsonObject toJson(const MessageRow &row) { return fieldsToJson(row, messageRowFields); }
+
+MessageRow messageRowFromJson(const QJsonObject &object)
 {
-    QJsonArray list;
-    for (const ReasonCount &each : reasons)
-        list.append(reasonToJson(each));
-    return list;
+    return fieldsFromJson<MessageRow>(object, messageRowFields);
 }
+
+QJsonArray toJson(const QList<ReasonCount> &reasons) { return listToJson(reasons, reasonToJson); }
 
 MessagePage fittedPage(const MessagePage &page, qsizetype maxBytes)
 {
@@ -118,10 +103,8 @@ QJsonObject toJson(const MessagePage &page)
         return {{field::Reasons, toJson(page.reasons)},
                 {field::More, page.moreReasons},
                 {field::Total, double(page.reasonsTotal)}};
-    QJsonArray rows;
-    for (const MessageRow &row : page.rows)
-        rows.append(toJson(row));
-    return {{field::Messages, rows}, {field::NextAfterId, optionalNumber(page.nextAfterId)}};
+    return {{field::Messages, listToJson(page.rows, [](const MessageRow &row) { return toJson(row); })},
+            {field::NextAfterId, optionalNumber(page.nextAfterId)}};
 }
 
 MessagePage messagePageFromJson(const QJsonObject &object)
@@ -129,12 +112,9 @@ MessagePage messagePageFromJson(const QJsonObject &object)
     MessagePage page;
     if (object.contains(field::Reasons)) {
         page.byReason = true;
-        for (const QJsonValue each : object.value(field::Reasons).toArray()) {
-            const QJsonObject reason = each.toObject();
-            page.reasons.append(
-                ReasonCount{reason.value(field::Reason).toString(), reason.value(field::Count).toInteger(),
-                            timeFromJson(reason.value(field::Oldest)), timeFromJson(reason.value(field::Newest))});
-        }
+        page.reasons = listFromJson<ReasonCount>(object.value(field::Reasons), [](const QJsonObject &reason) {
+            return fieldsFromJson<ReasonCount>(reason, reasonCountFields);
+        });
         page.moreReasons = object.value(field::More).toBool();
         // A daemon older than "total" counted only the listed reasons.
         if (object.contains(field::Total)) {
@@ -145,9 +125,7 @@ MessagePage messagePageFromJson(const QJsonObject &object)
         }
         return page;
     }
-    const QJsonArray rows = object.value(field::Messages).toArray();
-    for (const QJsonValue each : rows)
-        page.rows.append(messageRowFromJson(each.toObject()));
+    page.rows = listFromJson<MessageRow>(object.value(field::Messages), messageRowFromJson);
     page.nextAfterId = numberOrNothing(object.value(field::NextAfterId));
     return page;
 }

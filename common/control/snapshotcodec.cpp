@@ -2,6 +2,7 @@
 #include "control/snapshotcodec.h"
 
 #include "control/codecvalues.h"
+#include "control/fieldtable.h"
 #include "control/protocol.h"
 
 #include <QJsonArray>
@@ -25,6 +26,72 @@ WorkerSnapshot::State workerStateFromName(const QString &name)
     return WorkerSnapshot::State::Starting;
 }
 
+constexpr auto poolFields = std::tuple{
+    Field{field::Workers, &PoolSnapshot::workers},
+    Field{field::Busy, &PoolSnapshot::busy},
+    Field{field::Idle, &PoolSnapshot::idle},
+    Field{field::Starting, &PoolSnapshot::starting},
+    Field{field::Retiring, &PoolSnapshot::retiring},
+    Field{field::Parallelism, &PoolSnapshot::parallelism},
+    Field{field::QueueLimit, &PoolSnapshot::queueLimit},
+    Field{field::InFlight, &PoolSnapshot::inFlight},
+    Field{field::Capacity, &PoolSnapshot::capacity},
+    Field{field::Drained, &PoolSnapshot::drained},
+};
+
+// The head of line, the ids and the state are written apart.
+constexpr auto workerFields = std::tuple{
+    Field{field::Pid, &WorkerSnapshot::pid},           Field{field::Stage, &WorkerSnapshot::stage},
+    Field{field::Retiring, &WorkerSnapshot::retiring}, Field{field::Messages, &WorkerSnapshot::messages},
+    Field{field::UptimeMs, &WorkerSnapshot::uptimeMs}, Field{field::MaxRuntimeMs, &WorkerSnapshot::maxRuntimeMs},
+};
+
+constexpr auto stageStatsFields = std::tuple{
+    Field{field::Runs, &StageStatsSnapshot::runs},
+    Field{field::Failures, &StageStatsSnapshot::failures},
+    Field{field::Timeouts, &StageStatsSnapshot::timeouts},
+    Field{field::Crashes, &StageStatsSnapshot::crashes},
+    Field{field::BusyUsec, &StageStatsSnapshot::busyUsec},
+    Field{field::Rate10s, &StageStatsSnapshot::rate10s},
+    Field{field::Rate60s, &StageStatsSnapshot::rate60s},
+    Field{field::FailedInARow, &StageStatsSnapshot::failedInARow},
+    Field{field::FailureShare, &StageStatsSnapshot::failureShare},
+    Field{field::Failing, &StageStatsSnapshot::failing},
+};
+
+// The totals of `stats`, `status` and their parsed forms.
+constexpr auto totalsFields = std::tuple{
+    Field{field::Claimed, &StatsSnapshot::claimed},     Field{field::Rounds, &StatsSnapshot::rounds},
+    Field{field::StageRuns, &StatsSnapshot::stageRuns}, Field{field::Messages, &StatsSnapshot::messages},
+    Field{field::Rate10s, &StatsSnapshot::rate10s},     Field{field::Rate60s, &StatsSnapshot::rate60s},
+};
+
+constexpr auto poolTotalsFields = std::tuple{
+    Field{field::Workers, &PoolTotals::workers},
+    Field{field::Busy, &PoolTotals::busy},
+    Field{field::InFlight, &PoolTotals::inFlight},
+    Field{field::Capacity, &PoolTotals::capacity},
+};
+
+// The age buckets and the oldest age are written apart.
+constexpr auto stageQueueFields = std::tuple{
+    Field{field::Pending, &StageQueue::pending}, Field{field::Running, &StageQueue::running},
+    Field{field::Paused, &StageQueue::paused},   Field{field::Failed, &StageQueue::failed},
+    Field{field::Timeout, &StageQueue::timeout},
+};
+
+constexpr auto tickStageFields = std::tuple{
+    Field{field::Rate10s, &TickStage::rate10s}, Field{field::InFlight, &TickStage::inFlight},
+    Field{field::Busy, &TickStage::busy},       Field{field::Idle, &TickStage::idle},
+    Field{field::Workers, &TickStage::workers}, Field{field::Capacity, &TickStage::capacity},
+};
+
+constexpr auto tickFields = std::tuple{
+    Field{field::Claimed, &TickSnapshot::claimed},
+    Field{field::Completed, &TickSnapshot::completed},
+    Field{field::Rate10s, &TickSnapshot::rate10s},
+};
+
 } // namespace
 
 QJsonValue timeToJson(const QDateTime &when)
@@ -41,21 +108,10 @@ QDateTime timeFromJson(const QJsonValue &value)
 
 QJsonObject toJson(const PoolSnapshot &pool)
 {
-    QJsonObject object{
-        {field::Workers, pool.workers},
-        {field::Busy, pool.busy},
-        {field::Idle, pool.idle},
-        {field::Starting, pool.starting},
-        {field::Retiring, pool.retiring},
-        {field::Parallelism, pool.parallelism},
-        {field::QueueLimit, pool.queueLimit},
-        {field::InFlight, pool.inFlight},
-        {field::Capacity, pool.capacity},
-        {field::Cooldown, pool.cooldownUntil.has_value()},
-        {field::CooldownUntil, pool.cooldownUntil ? timeToJson(*pool.cooldownUntil) : QJsonValue::Null},
-        {field::CooldownReason, pool.cooldownUntil ? textOrNull(pool.cooldownReason) : QJsonValue::Null},
-        {field::Drained, pool.drained},
-    };
+    QJsonObject object = fieldsToJson(pool, poolFields);
+    object.insert(field::Cooldown, pool.cooldownUntil.has_value());
+    object.insert(field::CooldownUntil, pool.cooldownUntil ? timeToJson(*pool.cooldownUntil) : QJsonValue::Null);
+    object.insert(field::CooldownReason, pool.cooldownUntil ? textOrNull(pool.cooldownReason) : QJsonValue::Null);
     if (pool.retired)
         object.insert(field::Retired, true);
     return object;
@@ -63,22 +119,12 @@ QJsonObject toJson(const PoolSnapshot &pool)
 
 PoolSnapshot poolFromJson(const QJsonObject &object, const QString &stage)
 {
-    PoolSnapshot pool;
+    PoolSnapshot pool = fieldsFromJson<PoolSnapshot>(object, poolFields);
     pool.stage = stage;
-    pool.workers = object.value(field::Workers).toInt();
-    pool.busy = object.value(field::Busy).toInt();
-    pool.idle = object.value(field::Idle).toInt();
-    pool.starting = object.value(field::Starting).toInt();
-    pool.retiring = object.value(field::Retiring).toInt();
-    pool.parallelism = object.value(field::Parallelism).toInt();
-    pool.queueLimit = object.value(field::QueueLimit).toInt();
-    pool.inFlight = object.value(field::InFlight).toInt();
-    pool.capacity = object.value(field::Capacity).toInt();
     if (object.value(field::Cooldown).toBool()) {
         pool.cooldownUntil = timeFromJson(object.value(field::CooldownUntil));
         pool.cooldownReason = object.value(field::CooldownReason).toString();
     }
-    pool.drained = object.value(field::Drained).toBool();
     pool.retired = object.value(field::Retired).toBool();
     return pool;
 }
@@ -88,17 +134,12 @@ QJsonObject toJson(const WorkerSnapshot &worker, WorkerIds ids)
     const qint64 head = worker.headOfLine();
     const bool holds = head >= 0;
     QJsonObject object{
-        {field::Pid, double(worker.pid)},
-        {field::Stage, worker.stage},
         {field::State, workerStateName(worker.state)},
-        {field::Retiring, worker.retiring},
-        {field::Messages, double(worker.messages)},
-        {field::UptimeMs, double(worker.uptimeMs)},
         {field::Held, double(worker.heldCount())},
         {field::HeadId, holds ? QJsonValue(double(head)) : QJsonValue::Null},
         {field::HeadAgeMs, holds && worker.headAgeMs >= 0 ? QJsonValue(double(worker.headAgeMs)) : QJsonValue::Null},
-        {field::MaxRuntimeMs, double(worker.maxRuntimeMs)},
     };
+    insertFields(object, worker, workerFields);
     if (ids == WorkerIds::Included) {
         QJsonArray list;
         for (qint64 id : worker.ids)
@@ -110,95 +151,29 @@ QJsonObject toJson(const WorkerSnapshot &worker, WorkerIds ids)
 
 WorkerSnapshot workerFromJson(const QJsonObject &object)
 {
-    WorkerSnapshot worker;
-    worker.pid = object.value(field::Pid).toInteger();
-    worker.stage = object.value(field::Stage).toString();
+    WorkerSnapshot worker = fieldsFromJson<WorkerSnapshot>(object, workerFields);
     worker.state = workerStateFromName(object.value(field::State).toString());
-    worker.retiring = object.value(field::Retiring).toBool();
-    worker.messages = object.value(field::Messages).toInteger();
-    worker.uptimeMs = object.value(field::UptimeMs).toInteger();
     for (const QJsonValue id : object.value(field::Ids).toArray())
         worker.ids.append(id.toInteger());
     const QJsonValue held = object.value(field::Held);
     worker.held = held.isDouble() ? held.toInteger() : worker.ids.size();
     worker.headId = object.value(field::HeadId).toInteger(-1);
     worker.headAgeMs = object.value(field::HeadAgeMs).toInteger(-1);
-    worker.maxRuntimeMs = object.value(field::MaxRuntimeMs).toInteger();
     return worker;
 }
 
-QJsonObject toJson(const StageStatsSnapshot &stats)
-{
-    return {
-        {field::Runs, double(stats.runs)},         {field::Failures, double(stats.failures)},
-        {field::Timeouts, double(stats.timeouts)}, {field::Crashes, double(stats.crashes)},
-        {field::BusyUsec, double(stats.busyUsec)}, {field::Rate10s, stats.rate10s},
-        {field::Rate60s, stats.rate60s},           {field::FailedInARow, double(stats.failedInARow)},
-        {field::FailureShare, stats.failureShare}, {field::Failing, stats.failing},
-    };
-}
+QJsonObject toJson(const StageStatsSnapshot &stats) { return fieldsToJson(stats, stageStatsFields); }
 
 StageStatsSnapshot stageStatsFromJson(const QJsonObject &object)
 {
-    StageStatsSnapshot stats;
-    stats.runs = object.value(field::Runs).toInteger();
-    stats.failures = object.value(field::Failures).toInteger();
-    stats.timeouts = object.value(field::Timeouts).toInteger();
-    stats.crashes = object.value(field::Crashes).toInteger();
-    stats.busyUsec = object.value(field::BusyUsec).toInteger();
-    stats.rate10s = object.value(field::Rate10s).toDouble();
-    stats.rate60s = object.value(field::Rate60s).toDouble();
-    stats.failedInARow = object.value(field::FailedInARow).toInteger();
-    stats.failureShare = object.value(field::FailureShare).toDouble();
-    stats.failing = object.value(field::Failing).toBool();
-    return stats;
+    return fieldsFromJson<StageStatsSnapshot>(object, stageStatsFields);
 }
 
-QJsonObject totalsToJson(const StatsSnapshot &stats)
-{
-    return {
-        {field::Claimed, double(stats.claimed)},
-        {field::Rounds, double(stats.rounds)},
-        {field::StageRuns, double(stats.stageRuns)},
-        {field::Messages, double(stats.messages)},
-        {field::Rate10s, stats.rate10s},
-        {field::Rate60s, stats.rate60s},
-    };
-}
-
-namespace {
-
-void insertPoolTotals(const PoolTotals &pools, QJsonObject &object)
-{
-    object.insert(field::Workers, pools.workers);
-    object.insert(field::Busy, pools.busy);
-    object.insert(field::InFlight, pools.inFlight);
-    object.insert(field::Capacity, pools.capacity);
-}
-
-PoolTotals poolTotalsFromJson(const QJsonObject &object)
-{
-    return {object.value(field::Workers).toInt(), object.value(field::Busy).toInt(),
-            object.value(field::InFlight).toInt(), object.value(field::Capacity).toInt()};
-}
-
-void readTotals(const QJsonObject &totals, StatsSnapshot &stats)
-{
-    stats.claimed = totals.value(field::Claimed).toInteger();
-    stats.rounds = totals.value(field::Rounds).toInteger();
-    stats.stageRuns = totals.value(field::StageRuns).toInteger();
-    stats.messages = totals.value(field::Messages).toInteger();
-    stats.rate10s = totals.value(field::Rate10s).toDouble();
-    stats.rate60s = totals.value(field::Rate60s).toDouble();
-}
-
-} // namespace
+QJsonObject totalsToJson(const StatsSnapshot &stats) { return fieldsToJson(stats, totalsFields); }
 
 QJsonObject toJson(const StatsSnapshot &stats)
 {
-    QJsonObject stages;
-    for (auto it = stats.stages.cbegin(); it != stats.stages.cend(); ++it)
-        stages.insert(it.key(), toJson(it.value()));
+    const QJsonObject stages = mapToJson(stats.stages, [](const StageStatsSnapshot &s) { return toJson(s); });
     return {{field::Since, timeToJson(stats.since)}, {field::Totals, totalsToJson(stats)}, {field::Stages, stages}};
 }
 
@@ -206,10 +181,8 @@ StatsSnapshot statsFromJson(const QJsonObject &object)
 {
     StatsSnapshot stats;
     stats.since = timeFromJson(object.value(field::Since));
-    readTotals(object.value(field::Totals).toObject(), stats);
-    const QJsonObject stages = object.value(field::Stages).toObject();
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it)
-        stats.stages.insert(it.key(), stageStatsFromJson(it.value().toObject()));
+    readFields(object.value(field::Totals).toObject(), stats, totalsFields);
+    stats.stages = mapFromJson<StageStatsSnapshot>(object.value(field::Stages), stageStatsFromJson);
     return stats;
 }
 
@@ -219,25 +192,15 @@ QJsonObject toJson(const StageQueue &queue)
     const QStringList &buckets = pendingAgeBuckets();
     for (qsizetype i = 0; i < buckets.size(); ++i)
         ages.insert(buckets.at(i), double(queue.pendingAges.at(size_t(i))));
-    return {
-        {field::Pending, double(queue.pending)},
-        {field::Running, double(queue.running)},
-        {field::Paused, double(queue.paused)},
-        {field::Failed, double(queue.failed)},
-        {field::Timeout, double(queue.timeout)},
-        {field::OldestPendingAgeMs, optionalNumber(queue.oldestPendingAgeMs)},
-        {field::PendingAges, ages},
-    };
+    QJsonObject object = fieldsToJson(queue, stageQueueFields);
+    object.insert(field::OldestPendingAgeMs, optionalNumber(queue.oldestPendingAgeMs));
+    object.insert(field::PendingAges, ages);
+    return object;
 }
 
 StageQueue stageQueueFromJson(const QJsonObject &object)
 {
-    StageQueue queue;
-    queue.pending = object.value(field::Pending).toInteger();
-    queue.running = object.value(field::Running).toInteger();
-    queue.paused = object.value(field::Paused).toInteger();
-    queue.failed = object.value(field::Failed).toInteger();
-    queue.timeout = object.value(field::Timeout).toInteger();
+    StageQueue queue = fieldsFromJson<StageQueue>(object, stageQueueFields);
     queue.oldestPendingAgeMs = numberOrNothing(object.value(field::OldestPendingAgeMs));
     const QJsonObject ages = object.value(field::PendingAges).toObject();
     const QStringList &buckets = pendingAgeBuckets();
@@ -248,9 +211,7 @@ StageQueue stageQueueFromJson(const QJsonObject &object)
 
 QJsonObject toJson(const QueueCounts &counts, const QDateTime &now)
 {
-    QJsonObject stages;
-    for (auto it = counts.stages.cbegin(); it != counts.stages.cend(); ++it)
-        stages.insert(it.key(), toJson(it.value()));
+    const QJsonObject stages = mapToJson(counts.stages, [](const StageQueue &q) { return toJson(q); });
     return {
         {field::At, timeToJson(counts.takenAt)},
         {field::AgeMs, double(std::max<qint64>(0, counts.takenAt.msecsTo(now)))},
@@ -263,9 +224,7 @@ QueueCounts queueCountsFromJson(const QJsonObject &object)
     QueueCounts counts;
     counts.takenAt = timeFromJson(object.value(field::At));
     counts.ageMs = object.value(field::AgeMs).toInteger(-1);
-    const QJsonObject stages = object.value(field::Stages).toObject();
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it)
-        counts.stages.insert(it.key(), stageQueueFromJson(it.value().toObject()));
+    counts.stages = mapFromJson<StageQueue>(object.value(field::Stages), stageQueueFromJson);
     return counts;
 }
 
@@ -281,7 +240,7 @@ QJsonObject toJson(const StatusSnapshot &status)
         stages.insert(pool.stage, stage);
     }
     QJsonObject totals = totalsToJson(status.stats);
-    insertPoolTotals(status.poolTotals, totals);
+    insertFields(totals, status.poolTotals, poolTotalsFields);
 
     QJsonObject result{
         {field::Time, timeToJson(status.time)},
@@ -301,8 +260,8 @@ StatusSnapshot statusFromJson(const QJsonObject &object)
     status.time = timeFromJson(object.value(field::Time));
     status.state = lifecycleFromName(object.value(field::State).toString()).value_or(Lifecycle::Starting);
     const QJsonObject totals = object.value(field::Totals).toObject();
-    readTotals(totals, status.stats);
-    status.poolTotals = poolTotalsFromJson(totals);
+    readFields(totals, status.stats, totalsFields);
+    readFields(totals, status.poolTotals, poolTotalsFields);
     const QDateTime queuesAt = timeFromJson(object.value(field::QueuesAt));
     if (queuesAt.isValid())
         status.queues = QueueCounts{queuesAt, {}};
@@ -321,42 +280,20 @@ StatusSnapshot statusFromJson(const QJsonObject &object)
 
 QJsonObject toJson(const TickSnapshot &tick)
 {
-    QJsonObject stages;
-    for (auto it = tick.stages.cbegin(); it != tick.stages.cend(); ++it)
-        stages.insert(it.key(),
-                      QJsonObject{
-                          {field::Rate10s, it->rate10s},
-                          {field::InFlight, it->inFlight},
-                          {field::Busy, it->busy},
-                          {field::Idle, it->idle},
-                          {field::Workers, it->workers},
-                          {field::Capacity, it->capacity},
-                      });
-    QJsonObject object{
-        {field::Claimed, double(tick.claimed)},
-        {field::Completed, double(tick.completed)},
-        {field::Rate10s, tick.rate10s},
-        {field::Stages, stages},
-    };
-    insertPoolTotals(tick.pools, object);
+    QJsonObject object = fieldsToJson(tick, tickFields);
+    object.insert(field::Stages,
+                  mapToJson(tick.stages, [](const TickStage &stage) { return fieldsToJson(stage, tickStageFields); }));
+    insertFields(object, tick.pools, poolTotalsFields);
     return object;
 }
 
 TickSnapshot tickFromJson(const QJsonObject &object)
 {
-    TickSnapshot tick;
-    tick.claimed = object.value(field::Claimed).toInteger();
-    tick.completed = object.value(field::Completed).toInteger();
-    tick.pools = poolTotalsFromJson(object);
-    tick.rate10s = object.value(field::Rate10s).toDouble();
-    const QJsonObject stages = object.value(field::Stages).toObject();
-    for (auto it = stages.constBegin(); it != stages.constEnd(); ++it) {
-        const QJsonObject stage = it.value().toObject();
-        tick.stages.insert(it.key(),
-                           TickStage{stage.value(field::Rate10s).toDouble(), stage.value(field::InFlight).toInt(),
-                                     stage.value(field::Busy).toInt(), stage.value(field::Idle).toInt(),
-                                     stage.value(field::Workers).toInt(), stage.value(field::Capacity).toInt()});
-    }
+    TickSnapshot tick = fieldsFromJson<TickSnapshot>(object, tickFields);
+    readFields(object, tick.pools, poolTotalsFields);
+    tick.stages = mapFromJson<TickStage>(object.value(field::Stages), [](const QJsonObject &stage) {
+        return fieldsFromJson<TickStage>(stage, tickStageFields);
+    });
     return tick;
 }
 

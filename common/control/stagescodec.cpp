@@ -2,6 +2,7 @@
 #include "control/stagescodec.h"
 
 #include "control/codecvalues.h"
+#include "control/fieldtable.h"
 #include "control/protocol.h"
 
 #include <QJsonArray>
@@ -42,6 +43,29 @@ OptionSources sourcesFromJson(const QJsonObject &object)
     return sources;
 }
 
+// The sources and file values are written apart.
+constexpr auto stageInfoFields = std::tuple{
+    Field{field::Name, &StageInfo::name},
+    Field{field::Program, &StageInfo::program},
+    Field{field::Parallelism, &StageInfo::parallelism},
+    Field{field::QueueLimit, &StageInfo::queueLimit},
+    Field{field::MaxMessages, &StageInfo::maxMessages},
+    Field{field::Next, &StageInfo::next},
+    Field{field::Fuse, &StageInfo::fuse},
+    Field{field::Predecessors, &StageInfo::predecessors},
+    Field{field::Drained, &StageInfo::drained},
+};
+
+constexpr auto settingsFields = std::tuple{
+    Field{field::MaxRuntimeMs, &SettingsSnapshot::maxRuntimeMs},
+    Field{field::WorkerIdleTimeoutMs, &SettingsSnapshot::workerIdleTimeoutMs},
+    Field{field::PollIntervalMs, &SettingsSnapshot::pollIntervalMs},
+    Field{field::StatsIntervalMs, &SettingsSnapshot::statsIntervalMs},
+    Field{field::TempfailDelayMs, &SettingsSnapshot::tempfailDelayMs},
+    Field{field::DbPoolSize, &SettingsSnapshot::dbPoolSize},
+    Field{field::ConfigFile, &SettingsSnapshot::configFile, EmptyText::Null},
+};
+
 } // namespace
 
 QString optionSourceName(OptionSource source)
@@ -68,76 +92,35 @@ std::optional<OptionSource> optionSourceFromName(const QString &name)
 
 QJsonObject toJson(const StageInfo &stage)
 {
-    QJsonObject object{
-        {field::Name, stage.name},
-        {field::Program, stage.program},
-        {field::Parallelism, stage.parallelism},
-        {field::QueueLimit, stage.queueLimit},
-        {field::MaxMessages, stage.maxMessages},
-        {field::Next, QJsonArray::fromStringList(stage.next)},
-        {field::Fuse, stage.fuse},
-        {field::Predecessors, QJsonArray::fromStringList(stage.predecessors)},
-        {field::Drained, stage.drained},
-    };
+    QJsonObject object = fieldsToJson(stage, stageInfoFields);
     addSources(object, stage.sources);
     return object;
 }
 
 StageInfo stageInfoFromJson(const QJsonObject &object)
 {
-    StageInfo stage;
-    stage.name = object.value(field::Name).toString();
-    stage.program = object.value(field::Program).toString();
-    stage.parallelism = object.value(field::Parallelism).toInt();
-    stage.queueLimit = object.value(field::QueueLimit).toInt();
-    stage.maxMessages = object.value(field::MaxMessages).toInt();
-    stage.next = namesFromJson(object.value(field::Next));
-    stage.fuse = object.value(field::Fuse).toBool();
-    stage.predecessors = namesFromJson(object.value(field::Predecessors));
-    stage.drained = object.value(field::Drained).toBool();
+    StageInfo stage = fieldsFromJson<StageInfo>(object, stageInfoFields);
     stage.sources = sourcesFromJson(object);
     return stage;
 }
 
-QJsonObject toJson(const SettingsSnapshot &settings)
-{
-    return {
-        {field::MaxRuntimeMs, double(settings.maxRuntimeMs)},
-        {field::WorkerIdleTimeoutMs, double(settings.workerIdleTimeoutMs)},
-        {field::PollIntervalMs, double(settings.pollIntervalMs)},
-        {field::StatsIntervalMs, double(settings.statsIntervalMs)},
-        {field::TempfailDelayMs, double(settings.tempfailDelayMs)},
-        {field::DbPoolSize, settings.dbPoolSize},
-        {field::ConfigFile, textOrNull(settings.configFile)},
-    };
-}
+QJsonObject toJson(const SettingsSnapshot &settings) { return fieldsToJson(settings, settingsFields); }
 
 SettingsSnapshot settingsFromJson(const QJsonObject &object)
 {
-    SettingsSnapshot settings;
-    settings.maxRuntimeMs = object.value(field::MaxRuntimeMs).toInteger();
-    settings.workerIdleTimeoutMs = object.value(field::WorkerIdleTimeoutMs).toInteger();
-    settings.pollIntervalMs = object.value(field::PollIntervalMs).toInteger();
-    settings.statsIntervalMs = object.value(field::StatsIntervalMs).toInteger();
-    settings.tempfailDelayMs = object.value(field::TempfailDelayMs).toInteger();
-    settings.dbPoolSize = object.value(field::DbPoolSize).toInt();
-    settings.configFile = object.value(field::ConfigFile).toString();
-    return settings;
+    return fieldsFromJson<SettingsSnapshot>(object, settingsFields);
 }
 
 QJsonObject toJson(const StagesSnapshot &stages)
 {
-    QJsonArray list;
-    for (const StageInfo &stage : stages.stages)
-        list.append(toJson(stage));
-    return {{field::Stages, list}, {field::Settings, toJson(stages.settings)}};
+    return {{field::Stages, listToJson(stages.stages, [](const StageInfo &stage) { return toJson(stage); })},
+            {field::Settings, toJson(stages.settings)}};
 }
 
 StagesSnapshot stagesFromJson(const QJsonObject &object)
 {
     StagesSnapshot stages;
-    for (const QJsonValue each : object.value(field::Stages).toArray())
-        stages.stages.append(stageInfoFromJson(each.toObject()));
+    stages.stages = listFromJson<StageInfo>(object.value(field::Stages), stageInfoFromJson);
     stages.settings = settingsFromJson(object.value(field::Settings).toObject());
     return stages;
 }

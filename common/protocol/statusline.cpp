@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "protocol/statusline.h"
 
+#include "protocol/decimal.h"
+
 #include <limits>
 #include <optional>
 
@@ -19,21 +21,6 @@ bool isStageName(QByteArrayView name)
             return false;
     }
     return true;
-}
-
-std::optional<qint64> parseDecimal(QByteArrayView digits, qint64 max)
-{
-    if (digits.isEmpty() || digits.size() > 18)
-        return std::nullopt;
-    qint64 value = 0;
-    for (char c : digits) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        value = value * 10 + (c - '0');
-    }
-    if (value > max)
-        return std::nullopt;
-    return value;
 }
 
 QByteArrayView cutUtf8(QByteArrayView text, qsizetype maxBytes)

@@ -4,6 +4,7 @@
 #include "benchdatabase.h"
 #include "benchsetup.h"
 #include "procstats.h"
+#include "reporttable.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -124,8 +125,7 @@ Result<BacklogResult, QString> runBacklog(const BenchOptions &o)
 
     BacklogResult result;
     result.logFile = o.workDir + QStringLiteral("/daemon.log");
-    result.fsync = db.scalar(QStringLiteral("SHOW fsync")).toString();
-    result.synchronousCommit = db.scalar(QStringLiteral("SHOW synchronous_commit")).toString();
+    result.server = readDurability(db);
     for (const int pending : o.backlogSizes) {
         auto run = runOne(o, db, *config, result.logFile, pending, statStatements);
         if (!run)
@@ -139,7 +139,7 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
 {
     out(QStringLiteral("backlog scaling (server: fsync %1, synchronous_commit %2), %3 finished rows in the table, "
                        "each run until drained or %4 s")
-            .arg(r.fsync, r.synchronousCommit)
+            .arg(r.server.fsync, r.server.synchronousCommit)
             .arg(o.finishedRows)
             .arg(o.backlogSeconds));
     out(o.vacuumSeconds > 0
@@ -147,33 +147,28 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
             : QStringLiteral("  no VACUUM but autovacuum's during the runs"));
     if (!o.backlogVacuum)
         out(QStringLiteral("  the filled table was ANALYZEd, not vacuumed (--no-vacuum)"));
-    out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8 %9")
-            .arg(QStringLiteral("pending"), 9)
-            .arg(QStringLiteral("hops/s"), 8)
-            .arg(QStringLiteral("rounds"), 8)
-            .arg(QStringLiteral("claim mean ms"), 14)
-            .arg(QStringLiteral("max ms"), 8)
-            .arg(QStringLiteral("ids/round"), 10)
-            .arg(QStringLiteral("buffers/round"), 14)
-            .arg(QStringLiteral("daemon µs/hop"), 14)
-            .arg(QStringLiteral("PG µs/hop"), 10));
+    const ReportTable table({{QStringLiteral("pending"), 9},
+                             {QStringLiteral("hops/s"), 8},
+                             {QStringLiteral("rounds"), 8},
+                             {QStringLiteral("claim mean ms"), 14},
+                             {QStringLiteral("max ms"), 8},
+                             {QStringLiteral("ids/round"), 10},
+                             {QStringLiteral("buffers/round"), 14},
+                             {QStringLiteral("daemon µs/hop"), 14},
+                             {QStringLiteral("PG µs/hop"), 10}});
+    out(table.heading());
     bool complete = true;
     for (const BacklogRun &run : r.runs) {
         const double hops = double(std::max<qint64>(run.hops, 1));
         const bool known = run.claimCalls >= 0;
-        out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8 %9%10")
-                .arg(run.pending, 9)
-                .arg(num(double(run.hops) / run.seconds), 8)
-                .arg(known ? QString::number(run.claimCalls) : QStringLiteral("-"), 8)
-                .arg(known ? num(run.claimMeanMs, 3) : QStringLiteral("-"), 14)
-                .arg(known ? num(run.claimMaxMs, 2) : QStringLiteral("-"), 8)
-                .arg(known && run.claimCalls > 0 ? num(double(run.claimRows) / double(run.claimCalls), 1)
-                                                 : QStringLiteral("-"),
-                     10)
-                .arg(known ? num(run.claimBuffers, 1) : QStringLiteral("-"), 14)
-                .arg(num(double(run.daemonCpuUsec) / hops, 1), 14)
-                .arg(run.postgresCpuUsec >= 0 ? num(double(run.postgresCpuUsec) / hops, 1) : QStringLiteral("-"), 10)
-                .arg(run.drained ? QString() : QStringLiteral("  (first %1 hops)").arg(run.hops)));
+        const QString dash = QStringLiteral("-");
+        out(table.row({QString::number(run.pending), num(double(run.hops) / run.seconds),
+                       known ? QString::number(run.claimCalls) : dash, known ? num(run.claimMeanMs, 3) : dash,
+                       known ? num(run.claimMaxMs, 2) : dash,
+                       known && run.claimCalls > 0 ? num(double(run.claimRows) / double(run.claimCalls), 1) : dash,
+                       known ? num(run.claimBuffers, 1) : dash, num(double(run.daemonCpuUsec) / hops, 1),
+                       run.postgresCpuUsec >= 0 ? num(double(run.postgresCpuUsec) / hops, 1) : dash})
+            + (run.drained ? QString() : QStringLiteral("  (first %1 hops)").arg(run.hops)));
         complete = complete && run.daemonExitCode == 0 && run.hops > 0;
     }
     if (!r.runs.isEmpty() && r.runs.constFirst().claimCalls > 0)
@@ -199,7 +194,7 @@ bool printBacklogReport(const BenchOptions &o, const BacklogResult &r)
                 .arg(num(double(run.hops) / run.seconds), QString::number(run.claimCalls), num(run.claimMeanMs, 3),
                      num(run.claimMaxMs, 2),
                      run.claimCalls > 0 ? num(double(run.claimRows) / double(run.claimCalls), 1) : QStringLiteral("-"),
-                     r.fsync, num(run.claimBuffers, 1), QString::number(run.vacuums)));
+                     r.server.fsync, num(run.claimBuffers, 1), QString::number(run.vacuums)));
     }
     return complete;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "benchoptions.h"
+#include "serverdurability.h"
 
 #include <QList>
 #include <QString>
@@ -35,8 +36,7 @@ struct BacklogRun
 struct BacklogResult
 {
     QList<BacklogRun> runs;
-    QString fsync;
-    QString synchronousCommit;
+    ServerDurability server;
     QString logFile;
 };
 

@@ -23,6 +23,25 @@ std::optional<QString> readCount(const QCommandLineParser &parser, const QString
     return std::nullopt;
 }
 
+// The items of a comma-separated option, trimmed, each through parse (which
+// says what it wanted when it refuses one). Empty items are skipped where a
+// list of names tolerates a stray comma, and refused where each must count.
+template<typename Item, typename Parse>
+std::optional<QString> readList(const QCommandLineParser &parser, const QString &name, Qt::SplitBehavior empties,
+                                Parse parse, QList<Item> *out)
+{
+    if (!parser.isSet(name))
+        return std::nullopt;
+    out->clear();
+    for (const QString &item : parser.value(name).split(u',', empties)) {
+        const Result<Item, QString> parsed = parse(item.trimmed());
+        if (!parsed)
+            return QStringLiteral("--%1: \"%2\" is not %3").arg(name, item.trimmed(), parsed.error());
+        *out << *parsed;
+    }
+    return std::nullopt;
+}
+
 QString defaultPgbench()
 {
     // Debian's /usr/bin/pgbench is a wrapper that picks a cluster version.
@@ -165,28 +184,25 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
     else if (parser.isSet(QStringLiteral("scale")))
         o.mode = BenchOptions::Mode::Scale;
     o.backlogVacuum = !parser.isSet(QStringLiteral("no-vacuum"));
-    if (parser.isSet(QStringLiteral("scale-parts"))) {
-        static const QStringList known = BenchOptions().scaleParts;
-        o.scaleParts.clear();
-        for (const QString &item : parser.value(QStringLiteral("scale-parts")).split(u',', Qt::SkipEmptyParts)) {
-            const QString part = item.trimmed();
-            if (!known.contains(part))
-                return QStringLiteral("--scale-parts: \"%1\" is not one of %2").arg(part, known.join(u','));
-            o.scaleParts << part;
-        }
-    }
+    static const QStringList knownParts = BenchOptions().scaleParts;
+    const auto part = [](const QString &item) -> Result<QString, QString> {
+        if (!knownParts.contains(item))
+            return failure(QStringLiteral("one of %1").arg(knownParts.join(u',')));
+        return item;
+    };
+    if (auto error = readList(parser, QStringLiteral("scale-parts"), Qt::SkipEmptyParts, part, &o.scaleParts))
+        return *error;
     if (parser.isSet(QStringLiteral("pool-size")) && o.mode != BenchOptions::Mode::Control)
         return QStringLiteral("--pool-size belongs to --control");
-    if (parser.isSet(QStringLiteral("backlog-sizes"))) {
-        o.backlogSizes.clear();
-        for (const QString &item : parser.value(QStringLiteral("backlog-sizes")).split(u',')) {
-            bool ok = false;
-            const int size = item.trimmed().toInt(&ok);
-            if (!ok || size < 1 || size > 100'000'000)
-                return QStringLiteral("--backlog-sizes: \"%1\" is not a whole number in 1..100000000").arg(item);
-            o.backlogSizes << size;
-        }
-    }
+    const auto size = [](const QString &item) -> Result<int, QString> {
+        bool ok = false;
+        const int value = item.toInt(&ok);
+        if (!ok || value < 1 || value > 100'000'000)
+            return QStringLiteral("a whole number in 1..100000000");
+        return value;
+    };
+    if (auto error = readList(parser, QStringLiteral("backlog-sizes"), Qt::KeepEmptyParts, size, &o.backlogSizes))
+        return *error;
     o.database = parser.isSet(QStringLiteral("database")) ? parser.value(QStringLiteral("database"))
                                                           : qEnvironmentVariable("PEPSI_BENCH_DATABASE");
     if (o.database.isEmpty())

@@ -3,6 +3,7 @@
 // reply sizes of one big pool.
 #include "benchsetup.h"
 #include "controlrun.h"
+#include "reporttable.h"
 
 #include <algorithm>
 
@@ -86,24 +87,20 @@ bool printControlReport(const BenchOptions &o, const ControlResult &r)
             .arg(o.failedRows)
             .arg(num(r.fillSeconds, 1))
             .arg(o.messages));
-    out(QStringLiteral("  %1 %2 %3 %4 %5 %6")
-            .arg(QStringLiteral("run"), 4)
-            .arg(QStringLiteral("client"), -13)
-            .arg(QStringLiteral("hops/s"), 8)
-            .arg(QStringLiteral("wall s"), 8)
-            .arg(QStringLiteral("largest reply B"), 16)
-            .arg(QStringLiteral("status while flowing")));
+    const ReportTable table({{QStringLiteral("run"), 4},
+                             {QStringLiteral("client"), -13},
+                             {QStringLiteral("hops/s"), 8},
+                             {QStringLiteral("wall s"), 8},
+                             {QStringLiteral("largest reply B"), 16},
+                             {QStringLiteral("status while flowing"), 0}});
+    out(table.heading());
     bool complete = true;
     for (const ControlRun &run : r.runs) {
         const Latency status = latencyOf({&run}, QStringLiteral("status"));
-        out(QStringLiteral("  %1 %2 %3 %4 %5 %6%7")
-                .arg(run.index, 4)
-                .arg(clientName(run.client), -13)
-                .arg(num(run.hopsPerSecond), 8)
-                .arg(num(run.wallSeconds, 2), 8)
-                .arg(run.largestReplyBytes, 16)
-                .arg(run.client == ControlClient::None ? QStringLiteral("-") : describe(status))
-                .arg(run.clientError.isEmpty() ? QString() : QStringLiteral("  CLIENT: ") + run.clientError));
+        out(table.row({QString::number(run.index), clientName(run.client), num(run.hopsPerSecond),
+                       num(run.wallSeconds, 2), QString::number(run.largestReplyBytes),
+                       run.client == ControlClient::None ? QStringLiteral("-") : describe(status)})
+            + (run.clientError.isEmpty() ? QString() : QStringLiteral("  CLIENT: ") + run.clientError));
         complete = complete && run.done == o.messages && run.failed == 0 && run.daemonExitCode == 0
             && run.clientError.isEmpty();
         if (run.done != o.messages || run.failed != 0)

@@ -3,6 +3,7 @@
 
 #include "benchdatabase.h"
 #include "benchsetup.h"
+#include "reporttable.h"
 #include "storage/queuestore.h"
 
 #include <QFile>
@@ -179,26 +180,22 @@ bool printHeldReport(const BenchOptions &o, const HeldResult &r)
     const double base = hops(clean);
     out(QStringLiteral("held snapshot (server: fsync %1, synchronous_commit %2): %3 messages through 3 stages, "
                        "clean then with a session holding an XID from the start to the last message")
-            .arg(held.pipeline.fsync, held.pipeline.synchronousCommit)
+            .arg(held.pipeline.server.fsync, held.pipeline.server.synchronousCommit)
             .arg(o.messages));
-    out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7")
-            .arg(QStringLiteral("run"), 6)
-            .arg(QStringLiteral("seconds"), 8)
-            .arg(QStringLiteral("hops/s"), 8)
-            .arg(QStringLiteral("x clean"), 8)
-            .arg(QStringLiteral("rounds"), 8)
-            .arg(QStringLiteral("claim mean ms"), 14)
-            .arg(QStringLiteral("buffers/round"), 14));
+    const ReportTable table({{QStringLiteral("run"), 6},
+                             {QStringLiteral("seconds"), 8},
+                             {QStringLiteral("hops/s"), 8},
+                             {QStringLiteral("x clean"), 8},
+                             {QStringLiteral("rounds"), 8},
+                             {QStringLiteral("claim mean ms"), 14},
+                             {QStringLiteral("buffers/round"), 14}});
+    out(table.heading());
     for (const HeldPhase &p : r.phases) {
         const bool known = p.claim.calls >= 0;
-        out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7")
-                .arg(p.held ? QStringLiteral("held") : QStringLiteral("clean"), 6)
-                .arg(num(p.pipeline.wallSeconds, 1), 8)
-                .arg(num(hops(p)), 8)
-                .arg(num(hops(p) / base, 2), 8)
-                .arg(known ? QString::number(p.claim.calls) : QStringLiteral("-"), 8)
-                .arg(known ? num(p.claim.meanMs, 3) : QStringLiteral("-"), 14)
-                .arg(known ? num(p.claim.buffers, 1) : QStringLiteral("-"), 14));
+        const QString dash = QStringLiteral("-");
+        out(table.row({p.held ? QStringLiteral("held") : QStringLiteral("clean"), num(p.pipeline.wallSeconds, 1),
+                       num(hops(p)), num(hops(p) / base, 2), known ? QString::number(p.claim.calls) : dash,
+                       known ? num(p.claim.meanMs, 3) : dash, known ? num(p.claim.buffers, 1) : dash}));
     }
     for (const HeldPhase &p : r.phases) {
         const QString name = p.held ? QStringLiteral("held ") : QStringLiteral("clean");
@@ -229,7 +226,7 @@ bool printHeldReport(const BenchOptions &o, const HeldResult &r)
                 .arg(num(p.pipeline.wallSeconds, 2), num(hops(p)), num(hops(p) / base, 3),
                      series(p.quarterHopsPerSecond, base).replace(u' ', u','),
                      num(p.lastTenSecondsHopsPerSecond / base, 3), QString::number(p.claim.calls),
-                     num(p.claim.meanMs, 3), num(p.claim.buffers, 1), p.pipeline.fsync));
+                     num(p.claim.meanMs, 3), num(p.claim.buffers, 1), p.pipeline.server.fsync));
     }
     return held.pipeline.done == o.messages && clean.pipeline.done == o.messages;
 }

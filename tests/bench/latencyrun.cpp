@@ -118,8 +118,7 @@ Result<LatencyResult, QString> runLatency(const BenchOptions &o)
 
     LatencyResult result;
     result.logFile = o.workDir + QStringLiteral("/daemon.log");
-    result.fsync = db.scalar(QStringLiteral("SHOW fsync")).toString();
-    result.synchronousCommit = db.scalar(QStringLiteral("SHOW synchronous_commit")).toString();
+    result.server = readDurability(db);
     QProcess daemon;
     progress(QStringLiteral("latency: starting the daemon on an empty queue"));
     if (auto error = startDaemon(o, *config, result.logFile, &daemon))
@@ -188,7 +187,7 @@ bool printLatencyReport(const BenchOptions &o, const LatencyResult &r)
 {
     out(QStringLiteral("pickup latency (server: fsync %1, synchronous_commit %2): insert commit -> the first "
                        "stage's handler began the row")
-            .arg(r.fsync, r.synchronousCommit));
+            .arg(r.server.fsync, r.server.synchronousCommit));
     const QList<double> warm = column(r.warm, &PickupSample::fromCommitMs);
     out(QStringLiteral("  warm, %1 rows, one INSERT every %2 ms").arg(r.warm.size()).arg(o.latencyIntervalMs));
     out(QStringLiteral("    from COMMIT returned     %1").arg(spread(warm)));
@@ -218,7 +217,7 @@ bool printLatencyReport(const BenchOptions &o, const LatencyResult &r)
             .arg(ms(p50), ms(percentile(warm, 0.9)), ms(p99), ms(percentile(warm, 1.0)))
             .arg(r.cold.size())
             .arg(ms(percentile(cold, 0.5)), ms(percentile(cold, 1.0)),
-                 complete ? QStringLiteral("yes") : QStringLiteral("no"), r.fsync));
+                 complete ? QStringLiteral("yes") : QStringLiteral("no"), r.server.fsync));
     return complete;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "benchoptions.h"
+#include "serverdurability.h"
 
 #include <QList>
 #include <QString>
@@ -26,8 +27,7 @@ struct LatencyResult
     qint64 lost = 0;          // rows without a stamp (should be none)
     int daemonExitCode = -1;
     QString logFile;
-    QString fsync;
-    QString synchronousCommit;
+    ServerDurability server;
 };
 
 // Starts the daemon on an empty queue, inserts the cold rows then the warm

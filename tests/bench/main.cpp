@@ -26,6 +26,18 @@ int failed(const QString &error)
     return 1;
 }
 
+// A mode that measures then prints: 1 when it could not measure, else whether
+// its report found the run complete.
+template<typename Value>
+int measureAndReport(const BenchOptions &options, pepsi::Result<Value, QString> (*measure)(const BenchOptions &),
+                     bool (*report)(const BenchOptions &, const Value &))
+{
+    const auto result = measure(options);
+    if (!result)
+        return failed(result.error());
+    return report(options, result.value()) ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -42,36 +54,16 @@ int main(int argc, char **argv)
     printHeader(options);
     if (options.mode == BenchOptions::Mode::Scale)
         return runScale(options);
-    if (options.mode == BenchOptions::Mode::Latency) {
-        const auto latency = runLatency(options);
-        if (!latency)
-            return failed(latency.error());
-        return printLatencyReport(options, latency.value()) ? 0 : 1;
-    }
-    if (options.mode == BenchOptions::Mode::Backlog) {
-        const auto backlog = runBacklog(options);
-        if (!backlog)
-            return failed(backlog.error());
-        return printBacklogReport(options, backlog.value()) ? 0 : 1;
-    }
-    if (options.mode == BenchOptions::Mode::HeldSnapshot) {
-        const auto held = runHeldSnapshot(options);
-        if (!held)
-            return failed(held.error());
-        return printHeldReport(options, held.value()) ? 0 : 1;
-    }
-    if (options.mode == BenchOptions::Mode::Control && options.poolSize > 0) {
-        const auto pool = runPool(options);
-        if (!pool)
-            return failed(pool.error());
-        return printPoolReport(options, pool.value()) ? 0 : 1;
-    }
-    if (options.mode == BenchOptions::Mode::Control) {
-        const auto control = runControl(options);
-        if (!control)
-            return failed(control.error());
-        return printControlReport(options, control.value()) ? 0 : 1;
-    }
+    if (options.mode == BenchOptions::Mode::Latency)
+        return measureAndReport(options, runLatency, printLatencyReport);
+    if (options.mode == BenchOptions::Mode::Backlog)
+        return measureAndReport(options, runBacklog, printBacklogReport);
+    if (options.mode == BenchOptions::Mode::HeldSnapshot)
+        return measureAndReport(options, runHeldSnapshot, printHeldReport);
+    if (options.mode == BenchOptions::Mode::Control && options.poolSize > 0)
+        return measureAndReport(options, runPool, printPoolReport);
+    if (options.mode == BenchOptions::Mode::Control)
+        return measureAndReport(options, runControl, printControlReport);
     const auto pipeline = runPipeline(options);
     if (!pipeline)
         return failed(pipeline.error());

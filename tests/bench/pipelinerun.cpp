@@ -147,8 +147,7 @@ Result<PipelineResult, QString> runPipeline(const BenchOptions &o, const Pipelin
 
     PipelineResult result;
     result.logFile = o.workDir + QStringLiteral("/daemon.log");
-    result.fsync = db.scalar(QStringLiteral("SHOW fsync")).toString();
-    result.synchronousCommit = db.scalar(QStringLiteral("SHOW synchronous_commit")).toString();
+    result.server = readDurability(db);
     QProcess daemon;
     progress(QStringLiteral("%1 messages queued at stage %2; starting %3")
                  .arg(o.messages)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "benchoptions.h"
+#include "serverdurability.h"
 
 #include <QString>
 #include <QStringList>
@@ -36,8 +37,7 @@ struct PipelineResult
     int daemonExitCode = -1;
     QStringList warnings; // WARNING/ERROR lines of the daemon's log (the first few)
     QString logFile;
-    QString fsync;             // the server's fsync and synchronous_commit: "on"/"off"
-    QString synchronousCommit; // (run-bench's default is on/on; --fast-unsafe turns fsync off)
+    ServerDurability server;
 };
 
 // What a mode does around the run: before the daemon starts (the queue

@@ -91,8 +91,8 @@ Figures derive(const BenchOptions &o, const PipelineResult &p, const std::option
 void printPipeline(const PipelineResult &p, const Figures &f)
 {
     out(QStringLiteral("pipeline (server: fsync %1, synchronous_commit %2%3)")
-            .arg(p.fsync, p.synchronousCommit,
-                 p.fsync == u"on" ? QString() : QStringLiteral("; NOT what users run, --fast-unsafe")));
+            .arg(p.server.fsync, p.server.synchronousCommit,
+                 p.server.fsync == u"on" ? QString() : QStringLiteral("; NOT what users run, --fast-unsafe")));
     row("wall time",
         num(p.wallSeconds, 3) + QStringLiteral(" s (daemon start to the last message done; polled ")
             + num(p.polledSeconds, 2) + QStringLiteral(" s)"));
@@ -273,12 +273,12 @@ bool printReport(const BenchOptions &o, const PipelineResult &p, const std::opti
                  num(f.rssMiB, 1), QString::number(p.rounds), num(f.idsPerRound, 1))
             .arg(b ? num(f.tps) : QStringLiteral("-"))
             .arg(b ? num(f.ratio, 2) : QStringLiteral("-"), completed ? QStringLiteral("yes") : QStringLiteral("no"),
-                 p.fsync)
+                 p.server.fsync)
         + QStringLiteral(" synchronous_commit=%1 fused=%2 workers=%3 steady_hops_per_s=%4 daemon_us_per_hop=%5 "
                          "workers_us_per_hop=%6 pg_us_per_hop=%7 all_us_per_hop=%8 pgbench_clients=%9 "
                          "pgbench_us_per_tx=%10 dispatcher_sessions_us_per_hop=%11 commits_per_hop=%12 "
                          "daemon_wakeups_per_hop=%13 workers_idle_share=%14")
-              .arg(p.synchronousCommit, o.fused ? QStringLiteral("yes") : QStringLiteral("no"))
+              .arg(p.server.synchronousCommit, o.fused ? QStringLiteral("yes") : QStringLiteral("no"))
               .arg(o.workers())
               .arg(num(f.steadyHopsPerSecond), num(f.daemonPerHop, 1), num(double(p.workersCpuUsec) / f.hops, 1),
                    p.postgresCpuUsec >= 0 ? num(double(pgUsec) / f.hops, 1) : QStringLiteral("-"), num(f.allPerHop, 1))

@@ -3,6 +3,7 @@
 
 #include "benchsetup.h"
 #include "procstats.h"
+#include "reporttable.h"
 #include "scaletopology.h"
 
 #include <QElapsedTimer>
@@ -119,25 +120,19 @@ void printSoakReport(const BenchOptions &o, const SoakResult &r)
             .arg(o.soakLoadPercent)
             .arg(num(r.capacityHopsPerSecond))
             .arg(o.soakMinutes));
-    out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
-            .arg(QStringLiteral("minute"), 7)
-            .arg(QStringLiteral("msgs/min"), 9)
-            .arg(QStringLiteral("open"), 8)
-            .arg(QStringLiteral("heap MiB"), 9)
-            .arg(QStringLiteral("index MiB"), 10)
-            .arg(QStringLiteral("live"), 9)
-            .arg(QStringLiteral("dead"), 9)
-            .arg(QStringLiteral("autovacuums"), 12));
+    const ReportTable table({{QStringLiteral("minute"), 7},
+                             {QStringLiteral("msgs/min"), 9},
+                             {QStringLiteral("open"), 8},
+                             {QStringLiteral("heap MiB"), 9},
+                             {QStringLiteral("index MiB"), 10},
+                             {QStringLiteral("live"), 9},
+                             {QStringLiteral("dead"), 9},
+                             {QStringLiteral("autovacuums"), 12}});
+    out(table.heading());
     for (const SoakSample &s : r.samples) {
-        out(QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
-                .arg(num(s.minute, 1), 7)
-                .arg(num(s.messagesPerMin), 9)
-                .arg(s.open, 8)
-                .arg(num(double(s.heapBytes) / 1048576.0, 1), 9)
-                .arg(num(double(s.indexBytes) / 1048576.0, 1), 10)
-                .arg(s.liveTuples, 9)
-                .arg(s.deadTuples, 9)
-                .arg(s.autovacuums, 12));
+        out(table.row({num(s.minute, 1), num(s.messagesPerMin), QString::number(s.open),
+                       num(double(s.heapBytes) / 1048576.0, 1), num(double(s.indexBytes) / 1048576.0, 1),
+                       QString::number(s.liveTuples), QString::number(s.deadTuples), QString::number(s.autovacuums)}));
         out(QStringLiteral("RESULT mode=scale part=soak minute=%1 messages_per_min=%2 open=%3 heap_bytes=%4 "
                            "index_bytes=%5 live_tuples=%6 dead_tuples=%7 autovacuums=%8")
                 .arg(num(s.minute, 2), num(s.messagesPerMin, 1), QString::number(s.open), QString::number(s.heapBytes),

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // pepsi-bench --scale without a database: the graphs it drives, the hops it
 // counts for them, the configuration it writes (read back by the daemon's own
-// parser) and its options.
+// parser), its options and the layout of its reports' tables.
 #include "benchoptions.h"
 #include "config/configuration.h"
 #include "config/stagegraph.h"
+#include "reporttable.h"
 #include "scaletopology.h"
 
 #include <QTemporaryDir>
@@ -83,6 +84,11 @@ private Q_SLOTS:
         QCOMPARE(o.idleMinutes, 2);
         QCOMPARE(o.soakMinutes, 5);
         QCOMPARE(options({QStringLiteral("--scale")}).scaleParts.size(), 5);
+        // A stray comma in a list of names is let pass; sizes count each item.
+        QCOMPARE(options({QStringLiteral("--scale"), QStringLiteral("--scale-parts=idle,, soak")}).scaleParts,
+                 (QStringList{QStringLiteral("idle"), QStringLiteral("soak")}));
+        QCOMPARE(options({QStringLiteral("--backlog"), QStringLiteral("--backlog-sizes=10, 200")}).backlogSizes,
+                 (QList<int>{10, 200}));
         QVERIFY(options({QStringLiteral("--scale")}).plotDir.endsWith(QLatin1String("/bench-work/plots")));
     }
 
@@ -93,6 +99,9 @@ private Q_SLOTS:
         QTest::newRow("unknown part") << QStringList{QStringLiteral("--scale"),
                                                      QStringLiteral("--scale-parts=chains,x")}
                                       << QStringLiteral("--scale-parts: \"x\"");
+        QTest::newRow("empty size") << QStringList{QStringLiteral("--backlog"),
+                                                   QStringLiteral("--backlog-sizes=10,,20")}
+                                    << QStringLiteral("--backlog-sizes: \"\" is not a whole number in 1..100000000");
         QTest::newRow("two modes") << QStringList{QStringLiteral("--scale"), QStringLiteral("--backlog")}
                                    << QStringLiteral("separate runs");
         QTest::newRow("no idle") << QStringList{QStringLiteral("--scale"), QStringLiteral("--idle-minutes=0")}
@@ -107,6 +116,21 @@ private Q_SLOTS:
             QStringList{QStringLiteral("pepsi-bench"), QStringLiteral("--database=postgresql:///bench")} + arguments);
         QVERIFY(!parsed.ok());
         QVERIFY2(parsed.error().contains(error), qPrintable(parsed.error()));
+    }
+
+    // A report's heading and rows are padded by the same columns: right,
+    // left or not at all, a long cell pushing the rest along.
+    void reportTable()
+    {
+        const ReportTable table({{QStringLiteral("run"), 4},
+                                 {QStringLiteral("client"), -8},
+                                 {QStringLiteral("hops/s"), 7},
+                                 {QStringLiteral("note"), 0}});
+        QCOMPARE(table.heading(), QStringLiteral("   run client    hops/s note"));
+        QCOMPARE(table.row({QStringLiteral("1"), QStringLiteral("none"), QStringLiteral("812"), QStringLiteral("-")}),
+                 QStringLiteral("     1 none         812 -"));
+        QCOMPARE(table.row({QStringLiteral("12"), QStringLiteral("status-100ms"), QStringLiteral("7"), {}}),
+                 QStringLiteral("    12 status-100ms       7 "));
     }
 };
 

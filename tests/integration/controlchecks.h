@@ -73,3 +73,13 @@ inline std::unique_ptr<ControlTestClient> subscribedClient(const DaemonProcess &
     }
     return client;
 }
+
+// The daemon started until it serves, then a client subscribed to `events`:
+// the opening of every test of events. Null, with the daemon's log or a
+// warning saying which step failed, when either did not work.
+inline std::unique_ptr<ControlTestClient> startSubscribed(DaemonProcess &daemon, const QStringList &events)
+{
+    if (!startReady(daemon))
+        return nullptr;
+    return subscribedClient(daemon, events);
+}

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "daemonprocess.h"
+
 #include <QByteArray>
+#include <QFile>
 #include <QJsonDocument>
 #include <QLocalServer>
 #include <QProcess>
@@ -25,6 +28,14 @@ struct CtlRun
 };
 
 QString ctlBinary();
+
+// What every test of pepsi-ctl checks first: the daemon's binaries and pepsi-ctl are built.
+#define PEPSI_REQUIRE_CTL_BINARIES()                                                                                   \
+    do {                                                                                                               \
+        PEPSI_REQUIRE_BINARIES();                                                                                      \
+        QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));                                                 \
+    } while (false)
+
 // pepsi-ctl --json's output as a document; a warning with the text when it is not JSON.
 QJsonDocument parsed(const QString &text);
 // Runs pepsi-ctl ARGUMENTS with `input` on stdin, as `account` when given

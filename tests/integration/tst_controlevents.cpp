@@ -32,8 +32,7 @@ void tst_ControlEvents::killedWorkerIsReported()
 {
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"1"_s}});
-    QVERIFY(startReady(daemon));
-    const auto client = subscribedClient(daemon, {u"worker_started"_s, u"worker_crashed"_s, u"cooldown_entered"_s});
+    const auto client = startSubscribed(daemon, {u"worker_started"_s, u"worker_crashed"_s, u"cooldown_entered"_s});
     QVERIFY(client);
     QueueProbe probe(m_db->db());
     const QList<qint64> ids = probe.insertModes(u"s"_s, {u"hang"_s});
@@ -70,8 +69,7 @@ void tst_ControlEvents::drainedStageClaimsNothing()
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
     daemon.addStage(u"t"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(daemon));
-    const auto client = subscribedClient(daemon, {u"stage_drained"_s, u"stage_resumed"_s});
+    const auto client = startSubscribed(daemon, {u"stage_drained"_s, u"stage_resumed"_s});
     QVERIFY(client);
 
     QCOMPARE(client->request(R"({"cmd":"drain","stage":"s"})"_ba).value(u"result"_s)[u"drained"_s].toBool(), true);
@@ -116,8 +114,7 @@ void tst_ControlEvents::requeuedRowsFinish()
 {
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"s"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(daemon));
-    const auto client = subscribedClient(daemon, {u"requeued"_s});
+    const auto client = startSubscribed(daemon, {u"requeued"_s});
     QVERIFY(client);
     QueueProbe probe(m_db->db());
     const QList<qint64> ids = probe.insert(u"s"_s, 30, {{u"s"_s, u"fail:3"_s}});

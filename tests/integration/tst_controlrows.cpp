@@ -124,8 +124,7 @@ void tst_ControlRows::setReloadsTheGraph()
 {
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(daemon));
-    const auto client = subscribedClient(daemon, {u"reload"_s});
+    const auto client = startSubscribed(daemon, {u"reload"_s});
     QVERIFY(client);
 
     const QJsonObject set = client->request(R"({"cmd":"set","stage":"a","option":"PARALLELISM","value":3})"_ba);

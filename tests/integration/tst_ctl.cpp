@@ -47,12 +47,13 @@ private Q_SLOTS:
 
 private:
     int countAdminLog(const QString &command);
+    // pepsi-ctl requeue STAGE --status failed --ids -, `ids` on its stdin.
+    CtlRun requeueFailedIds(const QString &stage, const QByteArray &ids);
 };
 
 void tst_Ctl::initTestCase()
 {
-    PEPSI_REQUIRE_BINARIES();
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
+    PEPSI_REQUIRE_CTL_BINARIES();
     PEPSI_REQUIRE_DATABASE_IN(m_db, "ctl");
     m_daemon = std::make_unique<DaemonProcess>(m_db->uri());
     m_daemon->addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"b"_s}});
@@ -68,6 +69,11 @@ void tst_Ctl::initTestCase()
 int tst_Ctl::countAdminLog(const QString &command)
 {
     return m_daemon->countLog(QRegularExpression(u"admin command .*\"cmd\":\"%1\""_s.arg(command)));
+}
+
+CtlRun tst_Ctl::requeueFailedIds(const QString &stage, const QByteArray &ids)
+{
+    return runCtl(at() + QStringList{u"requeue"_s, stage, u"--status"_s, u"failed"_s, u"--ids"_s, u"-"_s}, ids);
 }
 
 void tst_Ctl::tables_data()
@@ -225,8 +231,7 @@ void tst_Ctl::requeueIdsFromStdin()
     for (const QueueRow &row : probe.rows(u"stage = 'q'"_s))
         ids += QByteArray::number(row.id) + '\n';
     const int before = countAdminLog(u"requeue"_s);
-    const CtlRun run =
-        runCtl(at() + QStringList{u"requeue"_s, u"q"_s, u"--status"_s, u"failed"_s, u"--ids"_s, u"-"_s}, ids);
+    const CtlRun run = requeueFailedIds(u"q"_s, ids);
     QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.describe()));
     QCOMPARE(run.out, u"q: 4100 of 4100 ids requeued from failed back to pending\n"_s);
     QCOMPARE(probe.count(u"stage = 'q' AND status = 'pending'"_s), 4100);
@@ -262,8 +267,7 @@ void tst_Ctl::badIdsSendNothing()
     const QList<QueueRow> rows = probe.rows(u"stage = 'x'"_s);
     const QByteArray ids = QByteArray::number(rows[0].id) + "\n" + QByteArray::number(rows[1].id) + "\nseven\n";
     const int before = countAdminLog(u"requeue"_s);
-    const CtlRun run =
-        runCtl(at() + QStringList{u"requeue"_s, u"x"_s, u"--status"_s, u"failed"_s, u"--ids"_s, u"-"_s}, ids);
+    const CtlRun run = requeueFailedIds(u"x"_s, ids);
     QVERIFY2(run.finished && run.exitCode == 64, qPrintable(run.describe()));
     QCOMPARE(run.err, u"pepsi-ctl: requeue: stdin line 3: \"seven\" is not a message id; nothing was requeued\n"_s);
     QCOMPARE(probe.count(u"stage = 'x' AND status = 'failed'"_s), 3);

@@ -63,8 +63,7 @@ private:
 
 void tst_CtlBridge::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
+    PEPSI_REQUIRE_CTL_BINARIES();
     PEPSI_REQUIRE_DATABASE_IN(m_db, "ctlbridge");
     m_daemon = std::make_unique<DaemonProcess>(m_db->uri());
     m_daemon->addStage(u"a"_s, DaemonProcess::fakeWorker());

@@ -51,8 +51,7 @@ private:
 
 void tst_CtlFailed::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
+    PEPSI_REQUIRE_CTL_BINARIES();
     PEPSI_REQUIRE_DATABASE_IN(m_db, "ctlfailed");
     m_daemon = std::make_unique<DaemonProcess>(m_db->uri());
     m_daemon->addStage(u"a"_s, DaemonProcess::fakeWorker());

@@ -66,11 +66,7 @@ private:
     bool startDaemon();
 };
 
-void tst_CtlRefusals::initTestCase()
-{
-    PEPSI_REQUIRE_BINARIES();
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
-}
+void tst_CtlRefusals::initTestCase() { PEPSI_REQUIRE_CTL_BINARIES(); }
 
 bool tst_CtlRefusals::startDaemon()
 {

@@ -42,8 +42,7 @@ private:
 
 void tst_CtlSources::initTestCase()
 {
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
+    PEPSI_REQUIRE_CTL_BINARIES();
     PEPSI_REQUIRE_DATABASE_IN(m_db, "ctlsources");
     m_daemon = std::make_unique<DaemonProcess>(m_db->uri());
     m_daemon->addStage(u"ingest"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"deliver"_s}});

@@ -6,6 +6,7 @@
 #include "daemonprocess.h"
 #include "daemonstart.h"
 #include "daemontest.h"
+#include "sampler.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -64,25 +65,14 @@ class MaxSampler
 {
 public:
     explicit MaxSampler(std::function<qsizetype()> sample)
-        : m_sample(std::move(sample))
-    {
-        QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] { take(); });
-        m_timer.start(20);
-        take();
-    }
+        : m_sampler([this, sample = std::move(sample)] { m_max = std::max(m_max, sample()); })
+    { }
     qsizetype max() const { return m_max; }
-    int samples() const { return m_samples; }
+    int samples() const { return m_sampler.samples(); }
 
 private:
-    void take()
-    {
-        m_max = std::max(m_max, m_sample());
-        ++m_samples;
-    }
-    std::function<qsizetype()> m_sample;
-    QTimer m_timer;
-    qsizetype m_max = 0;
-    int m_samples = 0;
+    qsizetype m_max = 0; // before m_sampler: it takes its first sample as it is made
+    Sampler m_sampler;
 };
 
 } // namespace

@@ -46,8 +46,7 @@ void tst_FailureEvents::failuresShowWhereOperatorsLook()
 {
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"deliver"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"2"_s}});
-    QVERIFY(startReady(daemon));
-    const auto client = subscribedClient(daemon, {u"message_failed"_s, u"stage_failing"_s, u"stage_recovered"_s});
+    const auto client = startSubscribed(daemon, {u"message_failed"_s, u"stage_failing"_s, u"stage_recovered"_s});
     QVERIFY(client);
     QProcess ctl;
     ctl.start(ctlBinary(),

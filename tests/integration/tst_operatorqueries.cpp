@@ -44,11 +44,10 @@ void tst_OperatorQueries::requeueMovesTheRowsItNames()
     request.stage = u"a"_s;
     request.status = u"failed"_s;
     request.ids = {1, 3, 4};
-    std::optional<Result<RequeueOutcome, QString>> outcome;
-    operatorThread.requeue(request, this, [&outcome](Result<RequeueOutcome, QString> answer) { outcome = answer; });
-    QTRY_VERIFY(outcome.has_value());
-    QVERIFY2(outcome->ok(), qPrintable(outcome->ok() ? QString() : outcome->error()));
-    QCOMPARE(outcome->value().requeued, 1);
+    const auto outcome = await<RequeueOutcome>(
+        this, [&](QObject *context, auto done) { operatorThread.requeue(request, context, done); });
+    QVERIFY2(outcome.ok(), qPrintable(outcome.ok() ? QString() : outcome.error()));
+    QCOMPARE(outcome->requeued, 1);
     QCOMPARE(tdb.scalar(u"SELECT (string_agg(workqueue_id || ':' || status, ' ' ORDER BY workqueue_id)::text = "
                         "'1:pending 2:failed 3:timeout 4:failed')::int FROM workqueue"_s),
              1);

@@ -4,6 +4,7 @@
 // and the configuration built from an oversized overlay is refused with an
 // error that names the table or the row (doc/quality.rst, "Limits").
 #include "config/stagegraph.h"
+#include "grapherror.h"
 #include "storage/overlaystore.h"
 #include "storage/queueconnection.h"
 #include "testdatabase.h"
@@ -15,13 +16,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// The error of the graph the daemon would build, "" when it loads.
-QString graphError(const QList<OverlayRow> &rows)
-{
-    const auto file = Configuration::parse("[stage-a]\nPROGRAM = /bin/cat\n", u"test.conf"_s);
-    const auto graph = StageGraph::fromConfiguration(file->withOverlay(rows));
-    return graph ? QString() : graph.error().toString();
-}
+// The error of the graph the daemon would build from one stage and `rows`, "" when it loads.
+QString overlayError(const QList<OverlayRow> &rows) { return graphError("[stage-a]\nPROGRAM = /bin/cat\n", rows); }
 
 } // namespace
 
@@ -47,7 +43,7 @@ void TestOverlayLimits::rowsAreBounded()
     auto rows = store.read();
     QVERIFY2(rows, qPrintable(store.lastError()));
     QCOMPARE(rows->size(), Configuration::MaxOverlayRows);
-    QCOMPARE(graphError(*rows), QString());
+    QCOMPARE(overlayError(*rows), QString());
 
     // Ten thousand more: one row past the bound is read, and refused.
     QVERIFY(tdb.exec(u"DELETE FROM config_overlay"_s));
@@ -55,7 +51,7 @@ void TestOverlayLimits::rowsAreBounded()
     rows = store.read();
     QVERIFY2(rows, qPrintable(store.lastError()));
     QCOMPARE(rows->size(), Configuration::MaxOverlayRows + 1);
-    QCOMPARE(graphError(*rows), u"config_overlay has more than 4096 rows (4097 read); none applied"_s);
+    QCOMPARE(overlayError(*rows), u"config_overlay has more than 4096 rows (4097 read); none applied"_s);
 }
 
 void TestOverlayLimits::valuesAreBounded()
@@ -72,14 +68,14 @@ void TestOverlayLimits::valuesAreBounded()
     QCOMPARE(rows->size(), 2);
     QCOMPARE(rows->at(1).option, u"WORK_TIME"_s);
     QCOMPARE(rows->at(1).value.size(), Configuration::MaxValueChars);
-    QCOMPARE(graphError(*rows), QString());
+    QCOMPARE(overlayError(*rows), QString());
 
     // A megabyte: the store reads one character past the bound, the graph refuses it.
     QVERIFY(tdb.exec(u"UPDATE config_overlay SET value = repeat('v', 1048576) WHERE option = 'WORK_TIME'"_s));
     rows = store.read();
     QVERIFY2(rows, qPrintable(store.lastError()));
     QCOMPARE(rows->at(1).value.size(), Configuration::MaxValueChars + 1);
-    QCOMPARE(graphError(*rows),
+    QCOMPARE(overlayError(*rows),
              u"config_overlay (stage-a, WORK_TIME): longer than 8192 characters; overlay not applied"_s);
 }
 

@@ -93,8 +93,7 @@ void tst_Readme::initTestCase()
     QFile file(readmePath());
     QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(readmePath()));
     m_readme = QString::fromUtf8(file.readAll());
-    PEPSI_REQUIRE_BINARIES();
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
+    PEPSI_REQUIRE_CTL_BINARIES();
     PEPSI_REQUIRE_DATABASE_IN(m_db, "readme");
     // The demo's pipeline (scripts/demo), with a backlog at its first stage.
     m_daemon = std::make_unique<DaemonProcess>(m_db->uri());

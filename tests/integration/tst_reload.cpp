@@ -45,11 +45,7 @@ private:
     std::unique_ptr<ControlTestClient> m_client;
 };
 
-void tst_Reload::initTestCase()
-{
-    QVERIFY2(DaemonProcess::missingBinaries().isEmpty(), qPrintable(DaemonProcess::missingBinaries()));
-    QVERIFY2(QFile::exists(ctlBinary()), qPrintable(ctlBinary()));
-}
+void tst_Reload::initTestCase() { PEPSI_REQUIRE_CTL_BINARIES(); }
 
 void tst_Reload::init()
 {

@@ -63,8 +63,7 @@ void tst_ReloadBurst::burstOfOverlayWritesIsAHandfulOfReloads()
 {
     DaemonProcess daemon(m_db->uri());
     daemon.addStage(u"a"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"4"_s}});
-    QVERIFY(startReady(daemon));
-    const auto client = subscribedClient(daemon, {u"reload"_s});
+    const auto client = startSubscribed(daemon, {u"reload"_s});
     QVERIFY(client);
     QueueProbe queue(m_db->db());
 

@@ -4,6 +4,7 @@
 // one past the bound, and the error names where the offending text is; at the
 // bound itself the configuration is accepted.
 #include "config/stagegraph.h"
+#include "grapherror.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -31,16 +32,6 @@ QList<OverlayRow> overlayRows(qsizetype count)
     for (qsizetype i = 0; i < count; ++i)
         rows.append({u"stage-a"_s, u"OPTION_%1"_s.arg(i), u"1"_s});
     return rows;
-}
-
-// "" when it loads, else the error as the daemon prints it.
-QString graphError(const QByteArray &text, const QList<OverlayRow> &overlay = {})
-{
-    const auto config = Configuration::parse(text, kFile);
-    if (!config)
-        return config.error().toString();
-    const auto graph = StageGraph::fromConfiguration(config->withOverlay(overlay));
-    return graph ? QString() : graph.error().toString();
 }
 
 } // namespace
@@ -109,7 +100,7 @@ void TestConfigLimits::bounds()
     QFETCH(QByteArray, text);
     QFETCH(QList<OverlayRow>, overlay);
     QFETCH(QString, error);
-    QCOMPARE(graphError(text, overlay), error);
+    QCOMPARE(graphError(text, overlay, kFile), error);
 }
 
 // load() reads one byte past the bound, not the file: a file of 64 MiB (or a
