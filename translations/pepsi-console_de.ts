@@ -1477,6 +1477,10 @@
         <translation>&amp;Verbinden…</translation>
     </message>
     <message>
+        <source>C&amp;lose system</source>
+        <translation>System &amp;schließen</translation>
+    </message>
+    <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>

@@ -3,6 +3,7 @@
 
 #include "control/protocol.h"
 #include "transport/sshcommand.h"
+#include "transport/sshreaper.h"
 
 #include <QLocalSocket>
 #include <QProcess>
@@ -30,12 +31,11 @@ ControlChannel::~ControlChannel()
     if (m_ssh && m_ssh->state() != QProcess::NotRunning) {
         m_ssh->disconnect(this);
         // The end of its stdin ends the far bridge and so ssh, in a few
-        // milliseconds; one that hangs is not waited for long.
-        m_ssh->closeWriteChannel();
-        if (!m_ssh->waitForFinished(3000)) {
-            m_ssh->kill();
-            m_ssh->waitForFinished(3000);
-        }
+        // milliseconds; one that hangs is killed after a grace period.
+        if (m_teardown == Teardown::Background)
+            SshReaper::adopt(m_ssh);
+        else
+            SshReaper::waitFor(m_ssh, SshReaper::GraceMs);
     }
 }
 

@@ -25,8 +25,16 @@ class ControlChannel : public QObject
     Q_OBJECT
 
 public:
+    // What the destructor does with an ssh still running: Wait (the default,
+    // for a program about to exit, such as pepsi-ctl) closes its stdin and
+    // waits for it to end, killing it after SshReaper::GraceMs; Background
+    // (for a GUI) leaves the same to SshReaper and returns at once.
+    enum class Teardown { Wait, Background };
+
     explicit ControlChannel(Target target, QObject *parent = nullptr);
     ~ControlChannel() override;
+
+    void setTeardown(Teardown teardown) { m_teardown = teardown; }
 
     const Target &target() const { return m_target; }
     void open();
@@ -56,6 +64,7 @@ private:
     QPointer<QLocalSocket> m_socket;
     QPointer<QProcess> m_ssh;
     QByteArray m_sshErrors; // the tail of ssh's stderr, for the message
+    Teardown m_teardown = Teardown::Wait;
     bool m_connected = false;
     bool m_ended = false;
 };

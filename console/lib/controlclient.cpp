@@ -52,6 +52,8 @@ void ControlClient::start()
         return;
     }
     m_channel = new transport::ControlChannel(m_target, this);
+    // A closed system's ssh ends in the background: the GUI does not wait for it.
+    m_channel->setTeardown(transport::ControlChannel::Teardown::Background);
     connect(m_channel, &transport::ControlChannel::connected, this, &ControlClient::onConnected);
     connect(m_channel, &transport::ControlChannel::readyRead, this, &ControlClient::onReadyRead);
     connect(m_channel, &transport::ControlChannel::closed, this, &ControlClient::onClosed);

@@ -3,6 +3,9 @@
 
 #include "controlclient.h"
 #include "keyedtablemodel.h"
+#include "systemnames.h"
+
+#include "control/protocol.h"
 
 #include <QBrush>
 #include <QColor>
@@ -20,11 +23,50 @@ void SystemListModel::addSystem(ControlClient *client)
 {
     const int row = int(m_rows.size());
     beginInsertRows({}, row, row);
-    m_rows.append(Row{client, {}, {}});
+    m_rows.append(Row{client, {}, {}, {}, {}});
     endInsertRows();
     connect(client, &ControlClient::stateChanged, this, [this, client] { onState(client); });
     connect(client, &ControlClient::statusReceived, this,
             [this, client](const StatusSnapshot &status) { onStatus(client, status); });
+    connect(client, &ControlClient::versionReceived, this,
+            [this, client](const QJsonObject &version) { onVersion(client, version); });
+    updateNames();
+}
+
+void SystemListModel::removeSystem(ControlClient *client)
+{
+    const int row = rowOf(client);
+    if (row < 0)
+        return;
+    client->disconnect(this);
+    beginRemoveRows({}, row, row);
+    m_rows.removeAt(row);
+    endRemoveRows();
+    updateNames();
+}
+
+void SystemListModel::onVersion(ControlClient *client, const QJsonObject &version)
+{
+    Row &row = m_rows[rowOf(client)];
+    const QString database = version.value(protocol::field::Database).toString();
+    if (database == row.database)
+        return;
+    row.database = database;
+    updateNames();
+}
+
+void SystemListModel::updateNames()
+{
+    QList<SystemNames::System> systems;
+    for (const Row &row : std::as_const(m_rows))
+        systems.append({row.client->target(), row.database});
+    const QStringList names = SystemNames::unique(systems);
+    for (int row = 0; row < m_rows.size(); ++row) {
+        if (m_rows[row].name == names[row])
+            continue;
+        m_rows[row].name = names[row];
+        Q_EMIT dataChanged(index(row, SystemColumn), index(row, SystemColumn));
+    }
 }
 
 int SystemListModel::rowOf(const ControlClient *client) const
@@ -140,7 +182,7 @@ QVariant SystemListModel::data(const QModelIndex &index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     if (index.column() == SystemColumn)
-        return row.client->socketPath();
+        return row.name;
     if (index.column() == ConnectionColumn)
         return connectionText(row);
     if (!row.status)

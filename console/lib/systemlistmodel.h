@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <optional>
 
@@ -13,7 +14,8 @@ namespace pepsi::console {
 class ControlClient;
 
 // The overview of every system the console watches, a row each in the order
-// they were added: its target, whether it is connected (or since when not),
+// they were added: its short name (SystemNames; the full target in the
+// tooltip), whether it is connected (or since when not),
 // and from its latest `status` snapshot the daemon's own figures: runs per
 // second, the stages it calls failing, the oldest pending message, busy
 // workers of all and messages in flight of the capacity. Nothing the daemon
@@ -31,8 +33,12 @@ public:
     explicit SystemListModel(QObject *parent = nullptr);
 
     void addSystem(ControlClient *client);
+    // Its row goes; the client is no longer heard.
+    void removeSystem(ControlClient *client);
     ControlClient *client(int row) const { return m_rows.value(row).client; }
     int rowOf(const ControlClient *client) const;
+    // The row's short name, unique among the rows (SystemNames).
+    QString name(int row) const { return m_rows.value(row).name; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -45,8 +51,13 @@ private:
         ControlClient *client = nullptr;
         std::optional<StatusSnapshot> status;
         QDateTime lostAt; // invalid: connected, or never was
+        QString database; // as its daemon's `version` names it
+        QString name;
     };
     void onState(ControlClient *client);
+    void onVersion(ControlClient *client, const QJsonObject &version);
+    // Every row's name again: one row's may have made another's ambiguous.
+    void updateNames();
     void onStatus(ControlClient *client, const StatusSnapshot &status);
     void changed(int row);
     QString connectionText(const Row &row) const;

@@ -49,6 +49,9 @@ SystemsWindow::SystemsWindow(QWidget *parent)
     m_systemBar->addWidget(new QLabel(tr("System:"), this));
     m_systemBox->setObjectName(u"systemBox"_s);
     m_systemBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // The overview's names and tooltips; rows added and closed there follow here.
+    m_systemBox->setModel(m_overview);
+    m_systemBox->setModelColumn(SystemListModel::SystemColumn);
     m_systemBar->addWidget(m_systemBox);
     addToolBar(m_systemBar);
 
@@ -56,6 +59,10 @@ SystemsWindow::SystemsWindow(QWidget *parent)
     m_connect = m_file->addAction(tr("&Connect…"), this, &SystemsWindow::openConnectDialog);
     m_connect->setObjectName(u"connect"_s);
     m_connect->setShortcut(QKeySequence::Open);
+    m_closeSystem = m_file->addAction(tr("C&lose system"), this, [this] { closeSystem(currentSystem()); });
+    m_closeSystem->setObjectName(u"closeSystem"_s);
+    m_closeSystem->setShortcut(QKeySequence::Close);
+    m_closeSystem->setEnabled(false);
     m_file->addSeparator();
     m_file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -101,15 +108,41 @@ MainWindow *SystemsWindow::addSystem(const transport::Target &target)
     m_windows.append(window);
     m_stack->addWidget(window);
     m_overview->addSystem(client);
-    m_systemBox->addItem(target.text);
     RecentTargets::remember(target.text);
+    updateSeveral();
+    selectSystem(int(m_windows.size()) - 1);
+    client->start();
+    return window;
+}
+
+void SystemsWindow::closeSystem(int index)
+{
+    if (index < 0 || index >= m_windows.size() || m_windows.size() < 2)
+        return;
+    // Out of the lists first: the stack and the overview, losing their
+    // entries, select another system, which must be found at its index.
+    MainWindow *window = m_windows.takeAt(index);
+    std::unique_ptr<ControlClient> client = std::move(m_clients[size_t(index)]);
+    m_clients.erase(m_clients.begin() + index);
+    m_overview->removeSystem(client.get());
+    m_stack->removeWidget(window);
+    // The window uses its client to the end. The client's channel, going
+    // with it, leaves an ssh to end in the background (ControlChannel).
+    delete window;
+    client.reset();
+    updateSeveral();
+    selectSystem(std::min(index, int(m_windows.size()) - 1));
+    updateMenus();
+    updateTitle();
+}
+
+void SystemsWindow::updateSeveral()
+{
     // One system is the console as it always was: no overview, no selector.
     const bool several = m_windows.size() > 1;
     m_overviewView->setVisible(several);
     m_systemBar->setVisible(several);
-    selectSystem(int(m_windows.size()) - 1);
-    client->start();
-    return window;
+    m_closeSystem->setEnabled(several);
 }
 
 int SystemsWindow::currentSystem() const { return m_stack->currentIndex(); }

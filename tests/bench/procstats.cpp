@@ -108,6 +108,28 @@ qint64 liveChildrenCpuUsec(qint64 pid)
     return ticksToUsec(ticks);
 }
 
+QList<qint64> childPids(qint64 pid)
+{
+    QList<qint64> pids;
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QByteArray children = readProcFile(tasks.filePath(task) + QStringLiteral("/children"));
+        for (const QByteArray &child : children.simplified().split(' ')) {
+            if (!child.isEmpty())
+                pids.append(child.toLongLong());
+        }
+    }
+    return pids;
+}
+
+qint64 subtreeCpuUsec(qint64 pid)
+{
+    qint64 usec = ticksToUsec(cpuTicks(statFields(pid), true));
+    for (const qint64 child : childPids(pid))
+        usec += subtreeCpuUsec(child);
+    return usec;
+}
+
 int openDescriptors(qint64 pid)
 {
     const QDir fds(QStringLiteral("/proc/%1/fd").arg(pid));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include <QList>
 #include <QString>
 #include <QtGlobal>
 
@@ -37,6 +38,13 @@ int liveChildrenCount(qint64 pid);
 // utime + stime of pid, of its children it has reaped and of its live
 // children (with what they reaped): a postmaster and its backends.
 qint64 processTreeCpuUsec(qint64 pid);
+
+// The live children of pid, as every thread of it lists them.
+QList<qint64> childPids(qint64 pid);
+
+// utime + stime of pid and of everything under it, live or reaped: an sshd
+// with its sessions and what they run.
+qint64 subtreeCpuUsec(qint64 pid);
 
 // The parent of pid (PPid in /proc/PID/status), 0 when unknown.
 qint64 parentPid(qint64 pid);

@@ -22,6 +22,8 @@
 #include <QSettings>
 #include <QTableView>
 #include <QTest>
+#include <memory>
+#include <vector>
 
 using namespace pepsi::console;
 using namespace Qt::StringLiterals;
@@ -37,6 +39,8 @@ private Q_SLOTS:
     void init();
     void connectAddsASystem();
     void overviewShowsTheDaemonsFigures();
+    void closeSystemDropsItsConnection();
+    void rowsAndSelectorShowShortNames();
 
 private:
     QTranslator m_english;
@@ -99,7 +103,9 @@ void TestConsoleConnect::connectAddsASystem()
     QCOMPARE(console.currentSystem(), 1);
     QVERIFY(console.overviewView()->isVisible());
     QCOMPARE(console.systemBox()->count(), 2);
-    QCOMPARE(cell(console, 1, Column::SystemColumn), second->path());
+    // the short name (the fake daemon's database), the full target in the tooltip and the title
+    QTRY_COMPARE(cell(console, 1, Column::SystemColumn), u"pepsi (2)"_s);
+    QCOMPARE(console.overview()->index(1, 0).data(Qt::ToolTipRole).toString(), second->path());
     QVERIFY(console.windowTitle().contains(second->path()));
 
     // and the next dialog offers both targets, the latest first
@@ -162,6 +168,101 @@ void TestConsoleConnect::overviewShowsTheDaemonsFigures()
     QTRY_VERIFY(cell(console, 0, Column::ConnectionColumn).startsWith(u"not connected since"_s));
     QVERIFY(console.overview()->index(0, 0).data(SystemListModel::TroubleRole).toBool());
     QCOMPARE(cell(console, 1, Column::ConnectionColumn), u"connected"_s);
+}
+
+void TestConsoleConnect::closeSystemDropsItsConnection()
+{
+    // GIVEN a console watching three systems, the middle one selected
+    std::vector<std::unique_ptr<ControlFixture>> daemons;
+    SystemsWindow console;
+    console.setErrorPopups(false);
+    for (const QString &database : {u"a"_s, u"b"_s, u"c"_s}) {
+        daemons.push_back(freshConsoleDaemon());
+        daemons.back()->dispatch().m_info.database = database;
+        QVERIFY(daemons.back()->listen());
+        console.addSystem(pepsi::transport::Target::localSocket(daemons.back()->path()));
+    }
+    console.show();
+    for (int i = 0; i < 3; ++i) {
+        QTRY_COMPARE(console.client(i)->state(), State::Connected);
+        QTRY_COMPARE(daemons[size_t(i)]->server().clientCount(), 1);
+    }
+    console.selectSystem(1);
+    QVERIFY(console.closeSystemAction()->isEnabled());
+    QCOMPARE(console.closeSystemAction()->shortcut(), QKeySequence(QKeySequence::Close));
+
+    // WHEN the operator closes it (File → Close system)
+    console.closeSystemAction()->trigger();
+
+    // THEN its daemon sees its client go, and its row and selector entry go with it
+    QTRY_COMPARE(daemons[1]->server().clientCount(), 0);
+    QCOMPARE(console.systemCount(), 2);
+    QCOMPARE(console.overview()->rowCount(), 2);
+    QCOMPARE(console.systemBox()->count(), 2);
+    QTRY_COMPARE(cell(console, 0, Column::SystemColumn), u"a"_s);
+    QTRY_COMPARE(cell(console, 1, Column::SystemColumn), u"c"_s);
+    QCOMPARE(console.systemBox()->itemText(1), u"c"_s);
+    // the one after it is shown
+    QCOMPARE(console.currentSystem(), 1);
+    QCOMPARE(console.systemBox()->currentIndex(), 1);
+    QVERIFY(console.system(1)->isVisible());
+    QVERIFY(console.windowTitle().contains(daemons[2]->path()));
+    // and the others stay connected, each with its one client
+    QCOMPARE(console.client(0)->state(), State::Connected);
+    QCOMPARE(console.client(1)->state(), State::Connected);
+    QCOMPARE(daemons[0]->server().clientCount(), 1);
+    QCOMPARE(daemons[2]->server().clientCount(), 1);
+
+    // WHEN one more goes, THEN the last one stays, as the console of one system
+    console.closeSystem(1);
+    QTRY_COMPARE(daemons[2]->server().clientCount(), 0);
+    QCOMPARE(console.systemCount(), 1);
+    QVERIFY(!console.closeSystemAction()->isEnabled());
+    QVERIFY(!console.overviewView()->isVisible());
+    console.closeSystem(0);
+    QCOMPARE(console.systemCount(), 1);
+    QCOMPARE(console.client(0)->state(), State::Connected);
+    QCOMPARE(daemons[0]->server().clientCount(), 1);
+}
+
+void TestConsoleConnect::rowsAndSelectorShowShortNames()
+{
+    // GIVEN three daemons not listening yet, two of them on databases of the same name
+    std::vector<std::unique_ptr<ControlFixture>> daemons;
+    SystemsWindow console;
+    console.setErrorPopups(false);
+    for (const QString &database : {u"orders"_s, u"orders"_s, u"billing"_s}) {
+        daemons.push_back(freshConsoleDaemon());
+        daemons.back()->dispatch().m_info.database = database;
+        console.addSystem(pepsi::transport::Target::localSocket(daemons.back()->path()));
+        console.client(console.systemCount() - 1)->setReconnectInterval(100);
+    }
+    console.show();
+    // THEN until a daemon answers, its row is named after its socket's file, numbered apart
+    const QStringList before{u"dispatch.sock"_s, u"dispatch.sock (2)"_s, u"dispatch.sock (3)"_s};
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(cell(console, i, Column::SystemColumn), before[i]);
+        QCOMPARE(console.systemBox()->itemText(i), before[i]);
+        // and the full target is in the tooltips
+        QCOMPARE(console.overview()->index(i, 0).data(Qt::ToolTipRole).toString().section(u'\n', 0, 0),
+                 daemons[size_t(i)]->path());
+    }
+
+    // WHEN the daemons answer
+    for (const auto &daemon : daemons)
+        QVERIFY(daemon->listen());
+
+    // THEN each is named after its database, the same names told apart
+    const QStringList after{u"orders"_s, u"orders (2)"_s, u"billing"_s};
+    for (int i = 0; i < 3; ++i) {
+        QTRY_COMPARE(cell(console, i, Column::SystemColumn), after[i]);
+        QCOMPARE(console.systemBox()->itemText(i), after[i]);
+        QCOMPARE(console.overview()->index(i, 0).data(Qt::ToolTipRole).toString(), daemons[size_t(i)]->path());
+    }
+    // WHEN the first "orders" goes, THEN the other needs no number any more
+    console.closeSystem(0);
+    QTRY_COMPARE(cell(console, 0, Column::SystemColumn), u"orders"_s);
+    QCOMPARE(console.systemBox()->itemText(0), u"orders"_s);
 }
 
 QTEST_MAIN(TestConsoleConnect)

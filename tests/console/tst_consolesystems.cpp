@@ -3,8 +3,9 @@
 // one reached through a real OpenSSH server and `pepsi-ctl bridge` on the
 // "far" side, watched at once in one window, each with its own client. The
 // ssh one's daemon is killed and started again while the local one stays
-// live, in its own view and in the overview; and what ssh says when it cannot
-// bring the console there reaches the banner.
+// live, in its own view and in the overview; what ssh says when it cannot
+// bring the console there reaches the banner; and closing the ssh system
+// does not wait for an ssh that does not end.
 #include "connectionstatus.h"
 #include "consolefeed.h"
 #include "controlclient.h"
@@ -16,13 +17,19 @@
 #include "systemlistmodel.h"
 #include "systemswindow.h"
 #include "testdatabase.h"
+#include "transport/sshreaper.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <memory>
 
 using namespace pepsi::console;
@@ -41,6 +48,7 @@ private Q_SLOTS:
     void watchesALocalAndAnSshSystem();
     void sshFailureReachesTheBanner_data();
     void sshFailureReachesTheBanner();
+    void closingAnSshSystemDoesNotWait();
 
 private:
     // The ssh wrapper of `bin` first on PATH, this build's pepsi-ctl on the far side.
@@ -78,6 +86,53 @@ struct Console : SystemsWindow
     }
     QString overviewText(int row, int column) const { return overview()->index(row, column).data().toString(); }
 };
+
+// Our child process named `name` (the console's ssh), 0 when there is none.
+qint64 childNamed(const QByteArray &name)
+{
+    const QDir tasks(u"/proc/self/task"_s);
+    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile children(tasks.filePath(task) + u"/children"_s);
+        if (!children.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray &pid : children.readAll().simplified().split(' ')) {
+            QFile comm(u"/proc/%1/comm"_s.arg(QString::fromLatin1(pid)));
+            if (!pid.isEmpty() && comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == name)
+                return pid.toLongLong();
+        }
+    }
+    return 0;
+}
+
+// The control clients the daemon `pid` holds: its connected Unix sockets
+// that carry an address, which only those it accepted do (its database
+// sessions and its own socket pairs have none).
+int controlPeers(qint64 pid)
+{
+    QSet<QByteArray> inodes;
+    for (const auto &[fd, link] : DaemonProcess::openFiles(pid)) {
+        if (link.startsWith(u"socket:["_s))
+            inodes.insert(link.mid(8).chopped(1).toLatin1());
+    }
+    QFile table(u"/proc/net/unix"_s);
+    if (!table.open(QIODevice::ReadOnly))
+        return -1;
+    int peers = 0;
+    // Num RefCount Protocol Flags Type St Inode Path; St 03: connected.
+    for (const QByteArray &line : table.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() >= 8 && fields[5] == "03" && inodes.contains(fields[6]))
+            ++peers;
+    }
+    return peers;
+}
+
+bool writeScript(const QString &path, const QString &text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text.toUtf8()) == text.toUtf8().size()
+        && file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+}
 
 void addStages(DaemonProcess &daemon)
 {
@@ -152,7 +207,8 @@ void TestConsoleSystems::watchesALocalAndAnSshSystem()
     QTRY_COMPARE_WITH_TIMEOUT(here->feed()->pools()->keys().size(), 2, 5000);
     QVERIFY(console.client(1)->isAdmin()); // the bridge runs as the ssh login, root
     QCOMPARE(console.overview()->rowCount(), 2);
-    QCOMPARE(console.overviewText(1, SystemListModel::SystemColumn), farTarget.text);
+    QCOMPARE(console.overviewText(1, SystemListModel::SystemColumn), u"127.0.0.1"_s); // its host
+    QVERIFY(console.overview()->index(1, 0).data(Qt::ToolTipRole).toString().startsWith(farTarget.text));
     QTRY_VERIFY_WITH_TIMEOUT(console.overviewText(1, SystemListModel::BusyColumn).contains(u" of "_s), 5000);
     QVERIFY(console.overviewView()->isVisible());
     QCOMPARE(console.currentSystem(), 1); // the one added last
@@ -224,6 +280,55 @@ void TestConsoleSystems::sshFailureReachesTheBanner()
     QVERIFY(console.client(0)->state() != State::Connected);
     QVERIFY2(there->connectionStatus()->connectionText().contains(u"ssh"_s),
              qPrintable(there->connectionStatus()->connectionText()));
+}
+
+void TestConsoleSystems::closingAnSshSystemDoesNotWait()
+{
+    // GIVEN a local system and one behind an ssh that outlives the end of its
+    // stdin: the far command lingers after its bridge has ended
+    DaemonProcess local(m_localDb->uri());
+    addStages(local);
+    QVERIFY(startReady(local));
+    DaemonProcess far(m_farDb->uri());
+    far.addStage(u"far"_s, DaemonProcess::fakeWorker());
+    QVERIFY(startReady(far));
+    QTemporaryDir dir;
+    const QString lingering = dir.filePath(u"pepsi-ctl"_s);
+    QVERIFY(writeScript(lingering, u"#!/bin/sh\n\"%1\" \"$@\"\nexec sleep 8\n"_s.arg(ctlBinary())));
+    useSsh(m_ssh->acceptingBin(), lingering);
+    Console console;
+    console.watch(Target::localSocket(local.controlSocket()));
+    console.watch(sshTarget(far.controlSocket()));
+    QTRY_VERIFY_WITH_TIMEOUT(console.live(0), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(console.live(1), 10000);
+    const qint64 ssh = childNamed("ssh");
+    QVERIFY(ssh > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(controlPeers(far.pid()), 1, 5000);
+
+    // WHEN the operator closes the ssh system, while a timer ticks
+    int ticks = 0;
+    QTimer ticker;
+    connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+    ticker.start(20);
+    QElapsedTimer clock;
+    clock.start();
+    console.closeSystem(1);
+
+    // THEN the console does not wait for ssh
+    QVERIFY2(clock.elapsed() < 1000, qPrintable(u"closeSystem took %1 ms"_s.arg(clock.elapsed())));
+    QCOMPARE(console.systemCount(), 1);
+    // the far daemon sees its client go at once (the bridge ended with ssh's stdin)
+    QTRY_COMPARE_WITH_TIMEOUT(controlPeers(far.pid()), 0, 5000);
+    // the lingering ssh is killed after the grace period and reaped, no zombie left
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(u"/proc/%1"_s.arg(ssh)), pepsi::transport::SshReaper::GraceMs + 3000);
+    QVERIFY2(clock.elapsed() >= pepsi::transport::SshReaper::GraceMs - 500,
+             qPrintable(u"ssh gone after %1 ms, before its grace period"_s.arg(clock.elapsed())));
+    // the event loop ran all along
+    QVERIFY2(ticks * 20 >= clock.elapsed() / 2, qPrintable(u"%1 ticks in %2 ms"_s.arg(ticks).arg(clock.elapsed())));
+    // and the local system stays live
+    QVERIFY(console.live(0));
+    QCOMPARE(local.terminate(), 0);
+    QCOMPARE(far.terminate(), 0);
 }
 
 QTEST_MAIN(TestConsoleSystems)
