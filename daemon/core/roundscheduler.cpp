@@ -15,10 +15,13 @@ RoundScheduler::RoundScheduler(QObject *parent)
     m_retry.setSingleShot(true);
     m_errorRetry.setSingleShot(true);
     m_errorRetry.setInterval(StatementRetry);
+    m_skippedLook.setSingleShot(true);
+    m_skippedLook.setInterval(SkippedLook);
     connect(&m_round, &QTimer::timeout, this, &RoundScheduler::roundDue);
     connect(&m_retry, &QTimer::timeout, this, &RoundScheduler::request);
     connect(&m_errorRetry, &QTimer::timeout, this, &RoundScheduler::errorRetryDue);
     connect(&m_heartbeat, &QTimer::timeout, this, &RoundScheduler::heartbeat);
+    connect(&m_skippedLook, &QTimer::timeout, this, &RoundScheduler::request);
 }
 
 void RoundScheduler::setPollInterval(milliseconds interval)
@@ -32,12 +35,26 @@ void RoundScheduler::stop()
     m_heartbeat.stop();
     m_retry.stop();
     m_errorRetry.stop();
+    m_skippedLook.stop();
 }
 
 void RoundScheduler::request()
 {
+    m_statementDue = true;
+    requestForRoom();
+}
+
+void RoundScheduler::requestForRoom()
+{
     if (!m_round.isActive())
         m_round.start();
+}
+
+void RoundScheduler::statementSkipped()
+{
+    // Not restarted: rooms freed every few ms must not put the look off for ever.
+    if (!m_skippedLook.isActive())
+        m_skippedLook.start();
 }
 
 void RoundScheduler::retryAfterError()
@@ -61,6 +78,7 @@ std::optional<milliseconds> RoundScheduler::retryDelay(std::optional<qint64> nex
 
 void RoundScheduler::roundRan(std::optional<qint64> nextPausedInMs, bool skippedLocked)
 {
+    m_skippedLook.stop(); // this statement looked
     const auto delay = retryDelay(nextPausedInMs, skippedLocked, m_pollInterval);
     if (!delay)
         m_retry.stop();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// RoundScheduler: every wake of one loop pass is one round; after a round,
+// RoundScheduler: every wake of one loop pass is one round, whose statement
+// runs for freed room only if a stage can claim; after a round,
 // the retry is armed for the next paused row (at most POLL_INTERVAL away) or
 // soon for a locked one; a failed statement is retried once, a second later.
 #include "core/roundscheduler.h"
@@ -20,6 +21,8 @@ private Q_SLOTS:
     void retryDelay();
     void wakesOfOnePassAreOneRound();
     void aPausedRowBringsARound();
+    void roomAloneNeedsNoStatement();
+    void aSkippedStatementComesSoon();
     void noPausedRowDisarmsTheRetry();
     void stopEndsHeartbeatAndRetries();
 };
@@ -71,6 +74,42 @@ void TestRoundScheduler::aPausedRowBringsARound()
     QSignalSpy rounds(&schedule, &RoundScheduler::roundDue);
     schedule.roundRan(50, false);
     QTRY_COMPARE(rounds.size(), 1);
+    // Its statement resumes the row: it runs even with no stage to claim for.
+    QVERIFY(schedule.takeStatementDue());
+}
+
+void TestRoundScheduler::roomAloneNeedsNoStatement()
+{
+    RoundScheduler schedule;
+    QSignalSpy rounds(&schedule, &RoundScheduler::roundDue);
+    schedule.requestForRoom();
+    schedule.requestForRoom();
+    QTRY_COMPARE(rounds.size(), 1);
+    QVERIFY(!schedule.takeStatementDue());
+    // Room and an announced row in one pass: one round, with its statement.
+    schedule.requestForRoom();
+    schedule.request();
+    schedule.requestForRoom();
+    QTRY_COMPARE(rounds.size(), 2);
+    QVERIFY(schedule.takeStatementDue());
+    QVERIFY(!schedule.takeStatementDue()); // taken by the round that ran it
+}
+
+// A stage may pause its own row and answer 0: only a statement learns when
+// that pause ends, so a round that ran none has one run soon, unless one
+// runs before.
+void TestRoundScheduler::aSkippedStatementComesSoon()
+{
+    RoundScheduler schedule;
+    schedule.setPollInterval(5s);
+    QSignalSpy rounds(&schedule, &RoundScheduler::roundDue);
+    schedule.statementSkipped();
+    QVERIFY(schedule.isSkippedLookArmed());
+    QTRY_COMPARE_WITH_TIMEOUT(rounds.size(), 1, 1000);
+    QVERIFY(schedule.takeStatementDue());
+    schedule.statementSkipped();
+    schedule.roundRan(std::nullopt, false);
+    QVERIFY(!schedule.isSkippedLookArmed());
 }
 
 void TestRoundScheduler::noPausedRowDisarmsTheRetry()
@@ -98,8 +137,11 @@ void TestRoundScheduler::stopEndsHeartbeatAndRetries()
     QTRY_COMPARE_WITH_TIMEOUT(errors.size(), 1, 3000);
     schedule.retryAfterError();
     schedule.roundRan(3000, false);
-    QVERIFY(schedule.isHeartbeatRunning() && schedule.isRetryArmed() && schedule.isErrorRetryArmed());
+    schedule.statementSkipped();
+    QVERIFY(schedule.isHeartbeatRunning() && schedule.isRetryArmed() && schedule.isErrorRetryArmed()
+            && schedule.isSkippedLookArmed());
     schedule.stop();
+    QVERIFY(!schedule.isSkippedLookArmed());
     QVERIFY(!schedule.isHeartbeatRunning());
     QVERIFY(!schedule.isRetryArmed());
     QVERIFY(!schedule.isErrorRetryArmed());
