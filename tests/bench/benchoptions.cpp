@@ -8,21 +8,6 @@ namespace pepsi::bench {
 
 namespace {
 
-std::optional<QString> readCount(const QCommandLineParser &parser, const QString &name, int min, int max, int *out)
-{
-    if (!parser.isSet(name))
-        return std::nullopt;
-    bool ok = false;
-    const int value = parser.value(name).toInt(&ok);
-    if (!ok || value < min || value > max)
-        return QStringLiteral("--%1: \"%2\" is not a whole number in %3..%4")
-            .arg(name, parser.value(name))
-            .arg(min)
-            .arg(max);
-    *out = value;
-    return std::nullopt;
-}
-
 // The items of a comma-separated option, trimmed, each through parse (which
 // says what it wanted when it refuses one). Empty items are skipped where a
 // list of names tolerates a stray comma, and refused where each must count.
@@ -50,6 +35,44 @@ QString defaultPgbench()
 }
 
 } // namespace
+
+std::optional<QString> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments)
+{
+    if (!parser.parse(arguments))
+        return parser.errorText();
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(0); // exits
+    if (!parser.positionalArguments().isEmpty())
+        return QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst());
+    return std::nullopt;
+}
+
+std::optional<QString> readCount(const QCommandLineParser &parser, const QString &name, int min, int max, int *out)
+{
+    if (!parser.isSet(name))
+        return std::nullopt;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < min || value > max)
+        return QStringLiteral("--%1: \"%2\" is not a whole number in %3..%4")
+            .arg(name, parser.value(name))
+            .arg(min)
+            .arg(max);
+    *out = value;
+    return std::nullopt;
+}
+
+void readBenchDirs(const QCommandLineParser &parser, const QString &workSubdir, BenchOptions *o)
+{
+    o->buildDir = QFileInfo(parser.isSet(QStringLiteral("build")) ? parser.value(QStringLiteral("build"))
+                                                                  : QStringLiteral(PEPSI_BENCH_BUILD_DIR))
+                      .absoluteFilePath();
+    o->workDir = QFileInfo(parser.isSet(QStringLiteral("work-dir")) ? parser.value(QStringLiteral("work-dir"))
+                                                                    : o->buildDir + workSubdir)
+                     .absoluteFilePath();
+    if (parser.isSet(QStringLiteral("user")))
+        o->user = parser.value(QStringLiteral("user"));
+}
 
 Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
 {
@@ -157,13 +180,8 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
         {QStringLiteral("fused"),
          QStringLiteral("mark every stage after the first FUSE = YES: one worker pass runs all three")},
     });
-    if (!parser.parse(arguments))
-        return parser.errorText();
-    if (parser.isSet(QStringLiteral("help"))) {
-        parser.showHelp(0); // exits
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst());
+    if (auto error = parseCommandLine(parser, arguments))
+        return *error;
 
     BenchOptions o;
     o.fused = parser.isSet(QStringLiteral("fused"));

@@ -6,6 +6,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
+class QCommandLineParser;
+
 namespace pepsi::bench {
 
 struct BenchOptions
@@ -74,5 +78,14 @@ struct BenchOptions
 
 // The error is one line for stderr (exit 64).
 Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments);
+
+// The start every bench program's command line shares: --help prints and
+// exits here; a parse error or a positional argument is the error line.
+std::optional<QString> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments);
+// --NAME, when given, as a whole number in min..max into *out, else the error line.
+std::optional<QString> readCount(const QCommandLineParser &parser, const QString &name, int min, int max, int *out);
+// --build (default: this build), --work-dir (default BUILD + workSubdir), both
+// made absolute, and --user, for the programs without pepsi-bench's variables.
+void readBenchDirs(const QCommandLineParser &parser, const QString &workSubdir, BenchOptions *o);
 
 } // namespace pepsi::bench

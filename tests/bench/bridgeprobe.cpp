@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "bridgeprobe.h"
 
+#include "benchcommon.h"
+
 #include "control/protocol.h"
 #include "control/snapshotcodec.h"
 
@@ -83,11 +85,8 @@ void BridgeProbe::send()
 
 void BridgeProbe::onReadyRead()
 {
-    while (m_channel.device() && m_channel.device()->bytesAvailable() > 0) {
-        const QByteArray bytes = m_channel.device()->read(MaxLine);
-        if (m_framer.feed(bytes, [this](QByteArrayView line) { return onLine(line); }) == LineFramer::Outcome::TooLong)
-            return stop(QStringLiteral("a line over %1 bytes").arg(MaxLine));
-    }
+    if (!readLines(m_channel, m_framer, [this](QByteArrayView line) { return onLine(line); }))
+        stop(QStringLiteral("a line over %1 bytes").arg(MaxLine));
 }
 
 bool BridgeProbe::onLine(QByteArrayView line)

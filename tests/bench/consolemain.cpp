@@ -4,18 +4,14 @@
 // systems"). Not a QTest: it prints figures and exits 0 when every part ran,
 // 1 when one could not, 64 on a bad command line. Run it with
 // `tests/bench/run-bench --console-systems`, which prepares the databases.
+#include "benchcommon.h"
+#include "benchoptions.h"
 #include "benchsetup.h"
 #include "consolerun.h"
-#include "procstats.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QDateTime>
-#include <QFileInfo>
-#include <QSysInfo>
-#include <QThread>
 
-#include <cstdio>
 #include <tuple>
 
 using namespace pepsi::bench;
@@ -49,27 +45,15 @@ pepsi::Result<ConsoleOptions, QString> parse(const QStringList &arguments)
         {QStringLiteral("warm-up"), QStringLiteral("seconds before each window (default 10)"), QStringLiteral("S")},
         {QStringLiteral("feed"), QStringLiteral("rows a second into each system (default 4)"), QStringLiteral("N")},
     });
-    if (!parser.parse(arguments))
-        return parser.errorText();
-    if (parser.isSet(QStringLiteral("help")))
-        parser.showHelp(0); // exits
-    if (!parser.positionalArguments().isEmpty())
-        return QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst());
+    if (auto error = parseCommandLine(parser, arguments))
+        return *error;
 
     ConsoleOptions o;
     o.databases = parser.values(QStringLiteral("database"));
     if (o.databases.size() < 2)
         return QStringLiteral("--database: at least two systems, one --database each");
     o.sshSystems = int(o.databases.size() / 2);
-    o.bench.buildDir = QFileInfo(parser.isSet(QStringLiteral("build")) ? parser.value(QStringLiteral("build"))
-                                                                       : QStringLiteral(PEPSI_BENCH_BUILD_DIR))
-                           .absoluteFilePath();
-    o.bench.workDir =
-        QFileInfo(parser.isSet(QStringLiteral("work-dir")) ? parser.value(QStringLiteral("work-dir"))
-                                                           : o.bench.buildDir + QStringLiteral("/bench-work/console"))
-            .absoluteFilePath();
-    if (parser.isSet(QStringLiteral("user")))
-        o.bench.user = parser.value(QStringLiteral("user"));
+    readBenchDirs(parser, QStringLiteral("/bench-work/console"), &o.bench);
     // A small pipeline a system: one worker a stage is plenty for a few rows a second.
     o.bench.parallelism = 1;
     for (const auto &[name, min, max, into] :
@@ -77,15 +61,8 @@ pepsi::Result<ConsoleOptions, QString> parse(const QStringList &arguments)
           std::tuple{QStringLiteral("seconds"), 5, 3600, &o.seconds},
           std::tuple{QStringLiteral("warm-up"), 1, 600, &o.warmUpSeconds},
           std::tuple{QStringLiteral("feed"), 1, 100, &o.feedPerSecond}}) {
-        if (!parser.isSet(name))
-            continue;
-        bool ok = false;
-        *into = parser.value(name).toInt(&ok);
-        if (!ok || *into < min || *into > max)
-            return QStringLiteral("--%1: \"%2\" is not a whole number in %3..%4")
-                .arg(name, parser.value(name))
-                .arg(min)
-                .arg(max);
+        if (auto error = readCount(parser, name, min, max, into))
+            return *error;
     }
     return o;
 }
@@ -97,14 +74,10 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("pepsi-bench-console"));
     const auto parsed = parse(app.arguments());
-    if (!parsed) {
-        std::fprintf(stderr, "pepsi-bench-console: %s\n", parsed.error().toUtf8().constData());
-        return 64;
-    }
+    if (!parsed)
+        return failed(parsed.error(), 64);
     const ConsoleOptions &options = parsed.value();
-    out(QStringLiteral("pepsi-bench-console %1 (%2 build), %3, nproc %4, load %5")
-            .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate), QStringLiteral(PEPSI_BENCH_BUILD_TYPE),
-                 QSysInfo::prettyProductName(), QString::number(QThread::idealThreadCount()), loadAverage()));
+    printHeadline();
     out(QStringLiteral("  %1 systems (a daemon each, 3 stages of 1 worker, %2 rows/s fed into each), %3 through "
                        "ssh and pepsi-ctl bridge on 127.0.0.1; %4 s warm-up and %5 s measured a configuration")
             .arg(options.databases.size())
@@ -113,9 +86,7 @@ int main(int argc, char **argv)
             .arg(options.warmUpSeconds)
             .arg(options.seconds));
     const auto result = runConsoleSystems(options);
-    if (!result) {
-        std::fprintf(stderr, "pepsi-bench-console: %s\n", result.error().toUtf8().constData());
-        return 1;
-    }
+    if (!result)
+        return failed(result.error(), 1);
     return printConsoleReport(options, result.value()) ? 0 : 1;
 }

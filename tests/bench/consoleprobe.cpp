@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "consoleprobe.h"
 
+#include "benchcommon.h"
+
 #include "control/protocol.h"
 #include "control/snapshotcodec.h"
 
@@ -64,14 +66,9 @@ void ConsoleProbe::send()
 
 void ConsoleProbe::onReadyRead()
 {
-    while (m_channel.device() && m_channel.device()->bytesAvailable() > 0) {
-        const QByteArray bytes = m_channel.device()->read(MaxLine);
-        if (m_framer.feed(bytes, [this](QByteArrayView line) { return onLine(line); })
-            == LineFramer::Outcome::TooLong) {
-            m_error = QStringLiteral("a line over %1 bytes").arg(MaxLine);
-            m_pace.stop();
-            return;
-        }
+    if (!readLines(m_channel, m_framer, [this](QByteArrayView line) { return onLine(line); })) {
+        m_error = QStringLiteral("a line over %1 bytes").arg(MaxLine);
+        m_pace.stop();
     }
 }
 
