@@ -140,6 +140,18 @@ void addStages(DaemonProcess &daemon)
     daemon.addStage(u"b"_s, DaemonProcess::fakeWorker());
 }
 
+// Every test's pair of systems: `local` with two stages, `far` with one of its
+// own, so that each view shows which daemon it reached. False (with the log
+// of the one that did not get ready already shown) when either did not start.
+bool startLocalAndFar(DaemonProcess &local, DaemonProcess &far)
+{
+    addStages(local);
+    if (!startReady(local))
+        return false;
+    far.addStage(u"far"_s, DaemonProcess::fakeWorker());
+    return startReady(far);
+}
+
 } // namespace
 
 void TestConsoleSystems::initTestCase()
@@ -186,11 +198,8 @@ void TestConsoleSystems::watchesALocalAndAnSshSystem()
 {
     // GIVEN a daemon here and one "far away", behind ssh
     DaemonProcess local(m_localDb->uri());
-    addStages(local);
-    QVERIFY(startReady(local));
     DaemonProcess far(m_farDb->uri());
-    far.addStage(u"far"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(far));
+    QVERIFY(startLocalAndFar(local, far));
     useSsh(m_ssh->acceptingBin(), ctlBinary());
     const Target farTarget = sshTarget(far.controlSocket());
     QVERIFY(farTarget.isSsh());
@@ -287,11 +296,8 @@ void TestConsoleSystems::closingAnSshSystemDoesNotWait()
     // GIVEN a local system and one behind an ssh that outlives the end of its
     // stdin: the far command lingers after its bridge has ended
     DaemonProcess local(m_localDb->uri());
-    addStages(local);
-    QVERIFY(startReady(local));
     DaemonProcess far(m_farDb->uri());
-    far.addStage(u"far"_s, DaemonProcess::fakeWorker());
-    QVERIFY(startReady(far));
+    QVERIFY(startLocalAndFar(local, far));
     QTemporaryDir dir;
     const QString lingering = dir.filePath(u"pepsi-ctl"_s);
     QVERIFY(writeScript(lingering, u"#!/bin/sh\n\"%1\" \"$@\"\nexec sleep 8\n"_s.arg(ctlBinary())));
