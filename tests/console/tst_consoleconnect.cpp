@@ -60,6 +60,18 @@ ConnectDialog *openConnect(SystemsWindow &console)
     return console.findChild<ConnectDialog *>();
 }
 
+// One fresh daemon a name, each with that database, so that the overview
+// names its system after it once it answers; none listening yet.
+std::vector<std::unique_ptr<ControlFixture>> daemonsOn(const QStringList &databases)
+{
+    std::vector<std::unique_ptr<ControlFixture>> daemons;
+    for (const QString &database : databases) {
+        daemons.push_back(freshConsoleDaemon());
+        daemons.back()->dispatch().m_info.database = database;
+    }
+    return daemons;
+}
+
 } // namespace
 
 void TestConsoleConnect::initTestCase() { QVERIFY(setUpConsoleTests(u"tst_consoleconnect"_s, m_english)); }
@@ -173,14 +185,12 @@ void TestConsoleConnect::overviewShowsTheDaemonsFigures()
 void TestConsoleConnect::closeSystemDropsItsConnection()
 {
     // GIVEN a console watching three systems, the middle one selected
-    std::vector<std::unique_ptr<ControlFixture>> daemons;
+    const auto daemons = daemonsOn({u"a"_s, u"b"_s, u"c"_s});
     SystemsWindow console;
     console.setErrorPopups(false);
-    for (const QString &database : {u"a"_s, u"b"_s, u"c"_s}) {
-        daemons.push_back(freshConsoleDaemon());
-        daemons.back()->dispatch().m_info.database = database;
-        QVERIFY(daemons.back()->listen());
-        console.addSystem(pepsi::transport::Target::localSocket(daemons.back()->path()));
+    for (const auto &daemon : daemons) {
+        QVERIFY(daemon->listen());
+        console.addSystem(pepsi::transport::Target::localSocket(daemon->path()));
     }
     console.show();
     for (int i = 0; i < 3; ++i) {
@@ -228,13 +238,11 @@ void TestConsoleConnect::closeSystemDropsItsConnection()
 void TestConsoleConnect::rowsAndSelectorShowShortNames()
 {
     // GIVEN three daemons not listening yet, two of them on databases of the same name
-    std::vector<std::unique_ptr<ControlFixture>> daemons;
+    const auto daemons = daemonsOn({u"orders"_s, u"orders"_s, u"billing"_s});
     SystemsWindow console;
     console.setErrorPopups(false);
-    for (const QString &database : {u"orders"_s, u"orders"_s, u"billing"_s}) {
-        daemons.push_back(freshConsoleDaemon());
-        daemons.back()->dispatch().m_info.database = database;
-        console.addSystem(pepsi::transport::Target::localSocket(daemons.back()->path()));
+    for (const auto &daemon : daemons) {
+        console.addSystem(pepsi::transport::Target::localSocket(daemon->path()));
         console.client(console.systemCount() - 1)->setReconnectInterval(100);
     }
     console.show();
