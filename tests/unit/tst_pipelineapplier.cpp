@@ -9,7 +9,8 @@
 #include "core/poolset.h"
 #include "workers/workerpool.h"
 
-#include <QFile>
+#include "testconfig.h"
+
 #include <QPointer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -58,9 +59,7 @@ void TestPipelineApplier::init()
 
 void TestPipelineApplier::write(const QByteArray &text)
 {
-    QFile file(m_path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    QVERIFY(file.write(text) == text.size());
+    QCOMPARE(writeTestConfig(m_dir, QString::fromUtf8(text)), m_path);
 }
 
 // The file's pipeline in force, not applied yet: no pool exists.

@@ -8,6 +8,8 @@
 #include "control/reloadcodec.h"
 #include "core/pipelinereloader.h"
 
+#include "testconfig.h"
+
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -49,9 +51,7 @@ void TestPipelineReloader::init()
 
 void TestPipelineReloader::write(const QByteArray &text)
 {
-    QFile file(m_path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    QVERIFY(file.write(text) == text.size());
+    QCOMPARE(writeTestConfig(m_dir, QString::fromUtf8(text)), m_path);
 }
 
 std::unique_ptr<PipelineReloader> TestPipelineReloader::started()
