@@ -296,8 +296,11 @@ void Dispatcher::runRound()
     flushSettlements();
     if (m_lifecycle != Lifecycle::Running)
         return;
-    if (m_reloadPending)
+    if (m_reloadPending) {
         reload(m_pendingSource);
+        if (m_lifecycle != Lifecycle::Running) // it did not parse: the stop drains, nothing more is claimed
+            return;
+    }
     if (!resetOrphansIfDue())
         return;
 

@@ -121,7 +121,8 @@ private:
     // Rounds claim, settle and write statistics through `session` from now
     // on (null: no more), and the heartbeat runs.
     void attach(DatabaseSession *session);
-    // The pools are built: rounds claim with `settings` from now on.
+    // The pipeline is served: rounds claim with `settings` from now on (its
+    // pools are built right after, before the loop runs a round).
     void serve(const DispatchSettings &settings);
     // Running rows nobody holds go back to pending before the next claim.
     void resetOrphansBeforeClaim() { m_resetDue = true; }

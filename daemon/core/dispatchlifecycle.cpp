@@ -101,6 +101,10 @@ void DispatchLifecycle::databaseUp(bool first)
             if (!pending)
                 qCInfo(lcMain) << "config_overlay changed while the database was unreachable; reloading";
             m_d.reload(pending ? *pending : QString(protocol::value::Reconnect));
+            // An overlay that no longer parses has begun the stop, which drains
+            // the workers: serving again would leave it waiting for ever.
+            if (isStopping())
+                return;
         }
     }
     m_d.setLifecycle(Lifecycle::Running);

@@ -35,7 +35,7 @@ public:
     explicit DispatchState(Dispatcher &dispatcher);
     ~DispatchState() override;
 
-    // Hooks for the Dispatcher, each called first thing in its own handler of
+    // Hooks for the Dispatcher and its DispatchLifecycle, each called first thing in its own handler of
     // the same cause, so that a reload or lifecycle change that follows knows
     // what caused it and the events keep the order of their causes: the
     // session is up (`first`: for the first time) or down; a config_changed

@@ -30,7 +30,7 @@ public:
     PipelineApplier(const Configuration &file, const DispatchSettings &settings, PoolSet &pools,
                     QObject *parent = nullptr);
     // The pools it built are its children: it empties the PoolSet first, so
-    // that nothing is deleted twice whichever of the two goes first.
+    // that nothing is deleted twice. The PoolSet must outlive it.
     ~PipelineApplier() override;
 
     PipelineReloader &reloader() { return m_reloader; }

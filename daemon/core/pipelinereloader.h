@@ -21,7 +21,7 @@ class OverlayStore;
 // (the `reload` command, SIGHUP, config_changed, the database back) goes
 // through prepare() and accept(): prepare() reads and checks and keeps
 // nothing, so a candidate that is refused leaves everything as it was. The
-// Dispatcher applies the graph; this class never touches a pool.
+// PipelineApplier applies the graph; this class never touches a pool.
 //
 // config_changed notifications are coalesced: one reload follows (due())
 // once CoalesceMs passed without another, or CoalesceMaxMs after the first

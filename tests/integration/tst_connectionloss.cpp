@@ -6,7 +6,8 @@
 // waits: the original notices at once, keeps its lock, LISTENs again and
 // picks up new rows without the heartbeat; the standby never starts a
 // worker. A config_changed sent while the dispatcher cannot connect is not
-// lost. Real daemons, real fake workers, real PostgreSQL.
+// lost, and one that does not parse stops it as it would have at once. Real daemons, real fake workers, real
+// PostgreSQL.
 #include "daemonprocess.h"
 #include "daemontest.h"
 #include "db/database.h"
@@ -32,6 +33,7 @@ private Q_SLOTS:
     void terminateBackends();
     void lockTakenWhileReconnecting();
     void overlayChangedWhileDisconnected();
+    void unparsableOverlayWhileDisconnected();
 
 private:
     std::unique_ptr<DaemonProcess> newDaemon(const QString &pollInterval = u"60 s"_s);
@@ -258,6 +260,31 @@ void tst_ConnectionLoss::overlayChangedWhileDisconnected()
           reconnectMs(*daemon), clock.elapsed());
     QVERIFY(daemon->isRunning());
     QCOMPARE(daemon->terminate(), 0);
+}
+
+// The overlay gains a cycle while connections are refused: back, the
+// dispatcher reads it, refuses it and stops with exit 1, as it does when the
+// notification arrives; it does not go on serving the old graph.
+void tst_ConnectionLoss::unparsableOverlayWhileDisconnected()
+{
+    auto daemon = newDaemon(u"1 s"_s);
+    daemon->addStage(u"u"_s, DaemonProcess::fakeWorker(), {{u"NEXT"_s, u"s"_s}});
+    QVERIFY(daemon->start());
+    QVERIFY2(daemon->waitForReady(), qPrintable(daemon->log()));
+    // Workers still busy when it is back: the stop drains them first.
+    QCOMPARE(m_queue->insert(u"s"_s, 2, {{u"s"_s, u"slow:3000"_s}}).size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"status = 'running'"_s), 2, 5000);
+
+    QVERIFY(m_db->allowConnections(false));
+    const QString victims = backendsOf(daemon->pid(), u"all"_s);
+    QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM ("_s + victims + u") v WHERE pg_terminate_backend(v.pid)"_s),
+             qint64(2));
+    QVERIFY2(daemon->waitForLog(QRegularExpression(u"database connection lost"_s), 5000), qPrintable(daemon->log()));
+    QVERIFY(m_db->exec(u"INSERT INTO config_overlay (section, option, value) VALUES ('stage-s', 'NEXT', 'u')"_s));
+    QVERIFY(m_db->allowConnections(true));
+
+    QCOMPARE(daemon->waitForExit(15000), 1);
+    QVERIFY2(daemon->log().contains(QRegularExpression(u"does not parse: .*cycle"_s)), qPrintable(daemon->log()));
 }
 
 QTEST_GUILESS_MAIN(tst_ConnectionLoss)
