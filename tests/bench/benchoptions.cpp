@@ -139,15 +139,21 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
          QStringLiteral("--backlog: ANALYZE the filled table, without the VACUUM that would set its visibility map")},
         {QStringLiteral("scale"),
          QStringLiteral("how the cost grows: stage chains and a fan-out, 500 workers, a deep backlog beside a large "
-                        "history, idle stages, a soak at 70 % of capacity; tables and gnuplot plots")},
+                        "history, the pipeline beside 3 M and 10 M finished rows, idle stages, a soak at 70 % of "
+                        "capacity; tables and gnuplot plots")},
         {QStringLiteral("scale-parts"),
-         QStringLiteral("--scale: the parts to run, comma-separated (default chains,workers,backlog,idle,soak)"),
+         QStringLiteral("--scale: the parts to run, comma-separated (default "
+                        "chains,workers,backlog,history,idle,soak)"),
          QStringLiteral("LIST")},
         {QStringLiteral("scale-hops"),
          QStringLiteral("--scale: stage hops of each chain run, the same through every chain (default 200000)"),
          QStringLiteral("N")},
         {QStringLiteral("scale-finished"),
          QStringLiteral("--scale backlog: done rows beside the pending ones (default 10000000)"), QStringLiteral("N")},
+        {QStringLiteral("history-sizes"),
+         QStringLiteral("--scale history: done rows beside the reference run, comma-separated, one run each "
+                        "(default 0,3000000,10000000)"),
+         QStringLiteral("N,N")},
         {QStringLiteral("idle-minutes"),
          QStringLiteral("--scale idle: minutes 100 stages stay without messages (default 10)"), QStringLiteral("M")},
         {QStringLiteral("soak-minutes"), QStringLiteral("--scale soak: minutes of the soak (default 60)"),
@@ -220,6 +226,15 @@ Result<BenchOptions, QString> parseBenchOptions(const QStringList &arguments)
         return value;
     };
     if (auto error = readList(parser, QStringLiteral("backlog-sizes"), Qt::KeepEmptyParts, size, &o.backlogSizes))
+        return *error;
+    const auto rows = [](const QString &item) -> Result<int, QString> {
+        bool ok = false;
+        const int value = item.toInt(&ok);
+        if (!ok || value < 0 || value > 100'000'000)
+            return QStringLiteral("a whole number in 0..100000000");
+        return value;
+    };
+    if (auto error = readList(parser, QStringLiteral("history-sizes"), Qt::KeepEmptyParts, rows, &o.historySizes))
         return *error;
     o.database = parser.isSet(QStringLiteral("database")) ? parser.value(QStringLiteral("database"))
                                                           : qEnvironmentVariable("PEPSI_BENCH_DATABASE");

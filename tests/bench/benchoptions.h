@@ -22,7 +22,7 @@ struct BenchOptions
     // size of the replies about one big pool).
     // HeldSnapshot: the pipeline clean, then with a session holding an XID.
     // Scale: how the cost grows (stage chains, 500 workers, a deep backlog,
-    // idle stages, a soak), each part in turn, with gnuplot plots.
+    // a large history, idle stages, a soak), each part in turn, with gnuplot plots.
     enum class Mode { Pipeline, Latency, Backlog, Control, HeldSnapshot, Scale };
     Mode mode = Mode::Pipeline;
 
@@ -60,15 +60,17 @@ struct BenchOptions
     int poolSize = 0;            // --control --pool-size P: one stage of P workers, every one full
 
     // --scale: the parts to run, in this order.
-    QStringList scaleParts = {QStringLiteral("chains"), QStringLiteral("workers"), QStringLiteral("backlog"),
-                              QStringLiteral("idle"), QStringLiteral("soak")};
+    QStringList scaleParts = {QStringLiteral("chains"),  QStringLiteral("workers"), QStringLiteral("backlog"),
+                              QStringLiteral("history"), QStringLiteral("idle"),    QStringLiteral("soak")};
     int scaleHops = 200'000;        // --scale chains: hops of each chain run, the same through every one
     int scaleFinished = 10'000'000; // --scale backlog: done rows beside the pending ones
-    int idleMinutes = 10;           // --scale idle: how long 100 stages stay without messages
-    int soakMinutes = 60;           // --scale soak: how long the soak feeds the pipeline
-    int soakSampleSeconds = 60;     // --scale soak: one sample of rate and table sizes this often
-    int soakLoadPercent = 70;       // --scale soak: the insert rate, share of the measured capacity
-    QString plotDir;                // --scale: where the plots go (default WORK_DIR/plots)
+    // --scale history: done rows in the table beside the reference run, one run each.
+    QList<int> historySizes = {0, 3'000'000, 10'000'000};
+    int idleMinutes = 10;       // --scale idle: how long 100 stages stay without messages
+    int soakMinutes = 60;       // --scale soak: how long the soak feeds the pipeline
+    int soakSampleSeconds = 60; // --scale soak: one sample of rate and table sizes this often
+    int soakLoadPercent = 70;   // --scale soak: the insert rate, share of the measured capacity
+    QString plotDir;            // --scale: where the plots go (default WORK_DIR/plots)
 
     int stages() const { return 3; }
     // Worker processes at full load: fused, only the first stage has any.

@@ -98,7 +98,7 @@ std::optional<QString> writeConfigFile(const BenchOptions &o, const QString &pat
 
 QString controlSocketPath(const BenchOptions &o) { return o.workDir + QStringLiteral("/run/dispatch.sock"); }
 
-std::optional<QString> fillHistory(BenchDatabase &db, qint64 done, qint64 failed)
+std::optional<QString> fillHistory(BenchDatabase &db, qint64 done, qint64 failed, const QStringList &stages)
 {
     if (!db.exec(QStringLiteral("TRUNCATE workqueue RESTART IDENTITY")))
         return db.lastError();
@@ -109,14 +109,15 @@ std::optional<QString> fillHistory(BenchDatabase &db, qint64 done, qint64 failed
     const qint64 step = failed > 0 ? std::max<qint64>(1, total / failed) : total + 1;
     const QString sql = QStringLiteral(
         "INSERT INTO workqueue (stage, status, state) "
-        "SELECT CASE WHEN f THEN (ARRAY['%1', '%2', '%3'])[1 + (i / %4) % 3] ELSE '%3' END, "
+        "SELECT CASE WHEN f THEN (ARRAY['%1'])[1 + (i / %3) % %6] ELSE '%2' END, "
         "       CASE WHEN f THEN 'failed' ELSE 'done' END::workqueue_status, "
         "       CASE WHEN f THEN '{\"dispatch_error\": \"status 4: bench failure\"}'::jsonb ELSE '{}'::jsonb END "
-        "  FROM (SELECT i, i % %4 = 0 AND i <= %5 AS f FROM generate_series(1, %6) AS i) AS rows");
-    if (!db.exec(sql.arg(stageNames().at(0), stageNames().at(1), stageNames().at(2))
+        "  FROM (SELECT i, i % %3 = 0 AND i <= %4 AS f FROM generate_series(1, %5) AS i) AS rows");
+    if (!db.exec(sql.arg(stages.join(QStringLiteral("', '")), stages.constLast())
                      .arg(step)
                      .arg(failed * step)
-                     .arg(total)))
+                     .arg(total)
+                     .arg(stages.size())))
         return db.lastError();
     return std::nullopt;
 }

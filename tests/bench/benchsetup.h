@@ -39,10 +39,11 @@ std::optional<QString> writeConfigFile(const BenchOptions &options, const QStrin
 QString controlSocketPath(const BenchOptions &options);
 
 // TRUNCATE workqueue, then a table that has been in use: `done` rows done at
-// the last stage and `failed` rows failed with a state.dispatch_error, spread
-// over the stages and among the done ones; ids 1 .. done + failed. One
+// the last of `stages` and `failed` rows failed with a state.dispatch_error,
+// spread over the stages and among the done ones; ids 1 .. done + failed. One
 // INSERT ... SELECT generate_series; no VACUUM (the caller adds its rows first).
-std::optional<QString> fillHistory(BenchDatabase &db, qint64 done, qint64 failed);
+std::optional<QString> fillHistory(BenchDatabase &db, qint64 done, qint64 failed,
+                                   const QStringList &stages = stageNames());
 
 // Starts BUILD/daemon/pepsi-dispatch -c config (under --wrap when given),
 // its stdout and stderr going to logFile.

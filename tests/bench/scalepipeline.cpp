@@ -50,7 +50,8 @@ void samplePool(qint64 pid, double seconds, TopologyRun *run)
 } // namespace
 
 Result<TopologyRun, QString> runTopology(const BenchOptions &o, BenchDatabase &db, const ScaleTopology &topology,
-                                         qint64 messages, bool spread, bool statStatements)
+                                         qint64 messages, bool spread, bool statStatements,
+                                         std::optional<qint64> finished)
 {
     TopologyRun run;
     run.name = topology.name;
@@ -61,7 +62,13 @@ Result<TopologyRun, QString> runTopology(const BenchOptions &o, BenchDatabase &d
     const auto config = writeTopologyConfig(o, topology);
     if (!config)
         return config.error();
-    const auto hops = fillTopology(db, topology, messages, spread);
+    if (finished) {
+        progress(QStringLiteral("scale: %1 done rows, VACUUM ANALYZE, CHECKPOINT").arg(*finished));
+        if (auto error = fillTopologyHistory(db, topology, *finished))
+            return *error;
+    }
+    const auto hops = finished ? insertTopologyMessages(db, topology, messages, spread)
+                               : fillTopology(db, topology, messages, spread);
     if (!hops)
         return hops.error();
     run.hops = hops.value();
@@ -75,6 +82,7 @@ Result<TopologyRun, QString> runTopology(const BenchOptions &o, BenchDatabase &d
                  .arg(messages)
                  .arg(spread ? QStringLiteral(" spread over the stages") : QString())
                  .arg(run.hops));
+    run.loadAtStart = loadAverage();
     QProcess daemon;
     QElapsedTimer clock;
     clock.start();

@@ -7,6 +7,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace pepsi::bench {
 
 // One run of a --scale topology until every message is done, with what
@@ -21,6 +23,7 @@ struct TopologyRun
     qint64 hops = 0;
     double seconds = 0;       // daemon start -> nothing open, as the driver saw it (100 ms polls)
     qint64 daemonCpuUsec = 0; // utime + stime at that instant
+    QString loadAtStart;      // /proc/loadavg as the daemon started, after the fill
     // The claim statement (pg_stat_statements, reset before the run): the
     // server's time per round; calls < 0: unknown. Its rows are not ids
     // (beside the claimed ones it returns a row per stage it asked for and a
@@ -47,9 +50,11 @@ struct TopologyRun
 };
 
 // Writes the topology's configuration, fills the queue (`spread`: over every
-// stage), resets pg_stat_statements when `statStatements`, runs the daemon
-// until nothing is open and stops it.
+// stage; with `finished`, beside that many done rows: fillTopologyHistory),
+// resets pg_stat_statements when `statStatements`, runs the daemon until
+// nothing is open and stops it.
 Result<TopologyRun, QString> runTopology(const BenchOptions &options, BenchDatabase &db, const ScaleTopology &topology,
-                                         qint64 messages, bool spread, bool statStatements);
+                                         qint64 messages, bool spread, bool statStatements,
+                                         std::optional<qint64> finished = std::nullopt);
 
 } // namespace pepsi::bench

@@ -88,6 +88,34 @@ std::optional<QString> backlogPlot(const QDir &dir, const BacklogResult &backlog
                                .arg(finished));
 }
 
+std::optional<QString> historyPlot(const QDir &dir, const HistoryResult &history)
+{
+    // The drift run repeats the first size: a point of its own beside it.
+    QString rows = QStringLiteral("# finished_millions hops_per_s steady_hops_per_s again\n");
+    for (const HistoryRun &h : history.runs)
+        rows += QStringLiteral("%1 %2 %3 %4\n")
+                    .arg(num(double(h.finished) / 1e6, 3), num(h.run.hopsPerSecond()), num(h.steadyHopsPerSecond),
+                         h.again ? QStringLiteral("1") : QStringLiteral("0"));
+    if (auto e = writeFile(dir.filePath(QStringLiteral("scale-history.dat")), rows))
+        return e;
+    const double target = 0.9 * history.runs.constFirst().run.hopsPerSecond();
+    return writeFile(
+        dir.filePath(QStringLiteral("scale-history.gp")),
+        QString::fromLatin1(Terminal)
+            + QStringLiteral("set output 'scale-history.png'\n"
+                             "set title 'The reference pipeline beside finished rows (vacuumed)'\n"
+                             "set xlabel 'finished rows in the table (millions)'\nset ylabel 'hops/s'\n"
+                             "set xrange [-0.5:*]\nset yrange [0:*]\nset key below\nset grid\n"
+                             "plot 'scale-history.dat' using 1:($4 == 0 ? $2 : 1/0) with linespoints lw 2 pt 7 "
+                             "title 'hops/s', \\\n"
+                             "     'scale-history.dat' using 1:($4 == 0 ? $3 : 1/0) with linespoints lw 2 pt 5 "
+                             "title 'steady hops/s (10-90 %)', \\\n"
+                             "     'scale-history.dat' using 1:($4 == 1 ? $2 : 1/0) with points pt 9 ps 2 "
+                             "title 'hops/s, first size again at the end', \\\n"
+                             "     %1 with lines dt 2 lw 2 title '0.9 x hops/s of the first run (target)'\n")
+                  .arg(num(target)));
+}
+
 std::optional<QString> soakPlot(const QDir &dir, const SoakResult &soak)
 {
     QString rows = QStringLiteral("# minute messages_per_min open dead_tuples heap_mib index_mib\n");
@@ -122,6 +150,7 @@ std::optional<QString> soakPlot(const QDir &dir, const SoakResult &soak)
 
 Result<QStringList, QString> writeScalePlots(const QString &path, const std::optional<ChainsResult> &chains,
                                              const std::optional<BacklogResult> &backlog,
+                                             const std::optional<HistoryResult> &history,
                                              const std::optional<SoakResult> &soak)
 {
     if (!QDir().mkpath(path))
@@ -137,6 +166,11 @@ Result<QStringList, QString> writeScalePlots(const QString &path, const std::opt
         if (auto e = backlogPlot(dir, *backlog))
             return *e;
         names << QStringLiteral("scale-backlog");
+    }
+    if (history && !history->runs.isEmpty()) {
+        if (auto e = historyPlot(dir, *history))
+            return *e;
+        names << QStringLiteral("scale-history");
     }
     if (soak && soak->samples.size() > 1) {
         if (auto e = soakPlot(dir, *soak))

@@ -5,6 +5,7 @@
 #include "benchdatabase.h"
 #include "benchsetup.h"
 #include "scalechains.h"
+#include "scalehistory.h"
 #include "scaleidle.h"
 #include "scaleplots.h"
 #include "scalesoak.h"
@@ -71,6 +72,7 @@ int runScale(const BenchOptions &o)
     }
     std::optional<ChainsResult> chains;
     std::optional<BacklogResult> backlog;
+    std::optional<HistoryResult> history;
     std::optional<SoakResult> soak;
     bool complete = true;
     for (const QString &part : parts) {
@@ -98,6 +100,12 @@ int runScale(const BenchOptions &o)
             backlog = run.value();
             complete = printBacklogReport(deep, *backlog) && complete;
             printBacklogRatios(*backlog);
+        } else if (part == QLatin1String("history")) {
+            auto run = runHistory(o, db, statStatements);
+            if (!run)
+                return failed(run.error());
+            history = run.value();
+            complete = printHistoryReport(o, *history) && complete;
         } else if (part == QLatin1String("idle")) {
             auto run = runIdle(o, db, statStatements);
             if (!run)
@@ -113,7 +121,7 @@ int runScale(const BenchOptions &o)
             complete = complete && soak->daemonExitCode == 0;
         }
     }
-    const auto plots = writeScalePlots(o.plotDir, chains, backlog, soak);
+    const auto plots = writeScalePlots(o.plotDir, chains, backlog, history, soak);
     if (!plots)
         return failed(plots.error());
     for (const QString &png : plots.value())

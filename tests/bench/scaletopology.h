@@ -50,4 +50,12 @@ Result<QString, QString> prepareEmptyTopology(const BenchOptions &options, Bench
 // will make.
 Result<qint64, QString> fillTopology(BenchDatabase &db, const ScaleTopology &topology, qint64 messages, bool spread);
 
+// TRUNCATE workqueue, then `finished` rows done at the topology's last stage
+// (fillHistory), VACUUM ANALYZE and CHECKPOINT: a table with a history.
+std::optional<QString> fillTopologyHistory(BenchDatabase &db, const ScaleTopology &topology, qint64 finished);
+
+// fillTopology without the TRUNCATE: the messages beside what the table holds.
+Result<qint64, QString> insertTopologyMessages(BenchDatabase &db, const ScaleTopology &topology, qint64 messages,
+                                               bool spread);
+
 } // namespace pepsi::bench

@@ -83,7 +83,12 @@ private Q_SLOTS:
         QCOMPARE(o.scaleParts, (QStringList{QStringLiteral("idle"), QStringLiteral("soak")}));
         QCOMPARE(o.idleMinutes, 2);
         QCOMPARE(o.soakMinutes, 5);
-        QCOMPARE(options({QStringLiteral("--scale")}).scaleParts.size(), 5);
+        QCOMPARE(options({QStringLiteral("--scale")}).scaleParts,
+                 (QStringList{QStringLiteral("chains"), QStringLiteral("workers"), QStringLiteral("backlog"),
+                              QStringLiteral("history"), QStringLiteral("idle"), QStringLiteral("soak")}));
+        QCOMPARE(options({QStringLiteral("--scale")}).historySizes, (QList<int>{0, 3'000'000, 10'000'000}));
+        QCOMPARE(options({QStringLiteral("--scale"), QStringLiteral("--history-sizes=0, 1000000")}).historySizes,
+                 (QList<int>{0, 1'000'000}));
         // A stray comma in a list of names is let pass; sizes count each item.
         QCOMPARE(options({QStringLiteral("--scale"), QStringLiteral("--scale-parts=idle,, soak")}).scaleParts,
                  (QStringList{QStringLiteral("idle"), QStringLiteral("soak")}));
@@ -102,6 +107,16 @@ private Q_SLOTS:
         QTest::newRow("empty size") << QStringList{QStringLiteral("--backlog"),
                                                    QStringLiteral("--backlog-sizes=10,,20")}
                                     << QStringLiteral("--backlog-sizes: \"\" is not a whole number in 1..100000000");
+        QTest::newRow("negative history")
+            << QStringList{QStringLiteral("--scale"), QStringLiteral("--history-sizes=0,-3")}
+            << QStringLiteral("--history-sizes: \"-3\" is not a whole number in "
+                              "0..100000000");
+        QTest::newRow("history with a unit")
+            << QStringList{QStringLiteral("--scale"), QStringLiteral("--history-sizes=0,3M")}
+            << QStringLiteral("--history-sizes: \"3M\" is not a whole number");
+        QTest::newRow("empty history size")
+            << QStringList{QStringLiteral("--scale"), QStringLiteral("--history-sizes=0,,3")}
+            << QStringLiteral("--history-sizes: \"\" is not");
         QTest::newRow("two modes") << QStringList{QStringLiteral("--scale"), QStringLiteral("--backlog")}
                                    << QStringLiteral("separate runs");
         QTest::newRow("no idle") << QStringList{QStringLiteral("--scale"), QStringLiteral("--idle-minutes=0")}
