@@ -28,10 +28,8 @@ SshReaper::~SshReaper()
 {
     QElapsedTimer clock;
     clock.start();
-    for (QProcess *ssh : findChildren<QProcess *>(Qt::FindDirectChildrenOnly)) {
-        ssh->disconnect(this);
+    for (QProcess *ssh : findChildren<QProcess *>(Qt::FindDirectChildrenOnly))
         waitFor(ssh, int(std::max<qint64>(0, QuitGraceMs - clock.elapsed())));
-    }
 }
 
 SshReaper *SshReaper::instance()
@@ -69,6 +67,11 @@ void SshReaper::adopt(QProcess *ssh)
         return;
     }
     connect(ssh, &QProcess::finished, ssh, &QObject::deleteLater);
+    // One still starting may never run (ssh missing): no finished() then.
+    connect(ssh, &QProcess::errorOccurred, ssh, [ssh](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            ssh->deleteLater();
+    });
     // The end of its stdin tells the far bridge to close, and ssh follows.
     ssh->closeWriteChannel();
     QTimer::singleShot(GraceMs, ssh, [ssh] {

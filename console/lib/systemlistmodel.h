@@ -37,8 +37,6 @@ public:
     void removeSystem(ControlClient *client);
     ControlClient *client(int row) const { return m_rows.value(row).client; }
     int rowOf(const ControlClient *client) const;
-    // The row's short name, unique among the rows (SystemNames).
-    QString name(int row) const { return m_rows.value(row).name; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -43,12 +43,11 @@ Dispatcher::Dispatcher(const Configuration &file, const DispatchSettings &settin
         m_floors.reset();
     });
     connect(&m_pipeline, &PipelineApplier::readFailed, this, [this](const QString &source, const QString &error) {
-        m_reloadPending = true;
-        m_pendingSource = source;
+        deferReload(source);
         statementFailed(error);
     });
     connect(&m_pipeline, &PipelineApplier::reloaded, this, [this](const ReloadSnapshot &reloaded) {
-        m_reloadPending = false;
+        m_pendingReload.reset();
         m_state->reloaded(reloaded);
         requestRound();
     });
@@ -113,9 +112,10 @@ void Dispatcher::serve(const DispatchSettings &settings)
     m_pipelineBuilt = true;
 }
 
-std::optional<QString> Dispatcher::pendingReload() const
+void Dispatcher::deferReload(const QString &source)
 {
-    return m_reloadPending ? std::optional<QString>(m_pendingSource) : std::nullopt;
+    if (!m_pendingReload)
+        m_pendingReload = source;
 }
 
 bool Dispatcher::stopRounds(bool abandon)
@@ -180,8 +180,7 @@ bool Dispatcher::resetOrphansIfDue()
 Result<ReloadSnapshot, QString> Dispatcher::reload(const QString &source, bool command)
 {
     if (!m_session->isUp()) {
-        m_reloadPending = true;
-        m_pendingSource = source;
+        deferReload(source);
         return QStringLiteral("the database is unreachable; the configuration is read again once it is back");
     }
     return m_pipeline.reload(source, command);
@@ -207,11 +206,6 @@ void Dispatcher::onPoolDrained(WorkerPool *pool)
     }
     if (m_pools.workerCount() == 0)
         m_life.finishStop();
-}
-
-bool Dispatcher::isServing() const
-{
-    return m_pipelineBuilt && m_lifecycle != Lifecycle::Stopping && m_lifecycle != Lifecycle::Stopped;
 }
 
 bool Dispatcher::setDrained(const QString &stage, bool drained)
@@ -296,8 +290,8 @@ void Dispatcher::runRound()
     flushSettlements();
     if (m_lifecycle != Lifecycle::Running)
         return;
-    if (m_reloadPending) {
-        reload(m_pendingSource);
+    if (m_pendingReload) {
+        reload(*m_pendingReload);
         if (m_lifecycle != Lifecycle::Running) // it did not parse: the stop drains, nothing more is claimed
             return;
     }

@@ -76,7 +76,8 @@ public:
     const DispatchSettings &settings() const { return m_pipeline.settings(); } // the overlay applied
     bool isStandby() const { return m_life.isStandby(); }
     // Pools built and not stopping; the database may be down (Reconnecting).
-    bool isServing() const;
+    bool isServing() const { return m_pipelineBuilt && !isStopping(); }
+    bool isStopping() const { return m_lifecycle == Lifecycle::Stopping || m_lifecycle == Lifecycle::Stopped; }
     bool isDatabaseUp() const { return m_life.isDatabaseUp(); }
     // current_database() of the queue connection, once it was up.
     QString databaseName() const { return m_life.databaseName(); }
@@ -126,8 +127,11 @@ private:
     void serve(const DispatchSettings &settings);
     // Running rows nobody holds go back to pending before the next claim.
     void resetOrphansBeforeClaim() { m_resetDue = true; }
-    // The source of a reload that waits for the database, if one does.
-    std::optional<QString> pendingReload() const;
+    // The source of a reload that waits for the database or for the overlay
+    // to be readable, if one does.
+    const std::optional<QString> &pendingReload() const { return m_pendingReload; }
+    // The next round reloads first (the one already waiting keeps its source).
+    void deferReload(const QString &source);
     // No more rounds. `abandon`: another dispatcher owns the rows now, or
     // nothing may be written at all: workers are stopped at once and nothing
     // is written. Otherwise workers finish what they hold. Returns whether
@@ -167,10 +171,9 @@ private:
     qint64 m_rounds = 0;
     qint64 m_claimedTotal = 0;
     Lifecycle m_lifecycle = Lifecycle::Starting;
-    bool m_pipelineBuilt = false; // pools exist (the session may be down)
-    bool m_resetDue = false;      // running rows nobody holds go back to pending before the next claim
-    bool m_reloadPending = false;
-    QString m_pendingSource; // of the reload that waits
+    bool m_pipelineBuilt = false;           // pools exist (the session may be down)
+    bool m_resetDue = false;                // running rows nobody holds go back to pending before the next claim
+    std::optional<QString> m_pendingReload; // the source of the reload that waits
 
     DispatchState *m_state = nullptr; // a child
 };

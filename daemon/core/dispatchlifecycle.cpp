@@ -32,10 +32,7 @@ QString DispatchLifecycle::lastDatabaseError() const
     return m_session && !m_session->isUp() ? m_session->lastError() : QString();
 }
 
-bool DispatchLifecycle::isStopping() const
-{
-    return m_d.lifecycle() == Lifecycle::Stopping || m_d.lifecycle() == Lifecycle::Stopped;
-}
+bool DispatchLifecycle::isStopping() const { return m_d.isStopping(); }
 
 void DispatchLifecycle::start()
 {
@@ -94,10 +91,15 @@ void DispatchLifecycle::databaseUp(bool first)
         // A config_changed sent while the connection was down is lost: look.
         PipelineReloader &reloader = m_pipeline.reloader();
         const auto overlay = reloader.readOverlay();
-        if (!overlay)
-            return m_d.statementFailed(reloader.overlayError());
         const std::optional<QString> pending = m_d.pendingReload();
-        if (pending || reloader.overlayDiffers(*overlay)) {
+        if (!overlay) {
+            // Not readable on a live connection (a lock, a timeout): serve
+            // the graph in force, and the rounds read it again first.
+            m_d.deferReload(QString(protocol::value::Reconnect));
+            m_d.statementFailed(reloader.overlayError());
+            if (!isDatabaseUp())
+                return; // gone again: the next databaseUp reads it
+        } else if (pending || reloader.overlayDiffers(*overlay)) {
             if (!pending)
                 qCInfo(lcMain) << "config_overlay changed while the database was unreachable; reloading";
             m_d.reload(pending ? *pending : QString(protocol::value::Reconnect));

@@ -203,10 +203,10 @@ std::optional<bool> ControlStore::unsetOverlay(const OverlaySetting &setting)
     // removes nothing would still reload the graph, retiring every worker,
     // for an `unset` that is refused.
     QSqlQuery count(QSqlDatabase::database(m_connectionName, false));
-    count.prepare(CountOverlaySql);
+    const bool prepared = count.prepare(CountOverlaySql);
     count.bindValue(QStringLiteral(":section"), setting.section);
     count.bindValue(QStringLiteral(":option"), setting.option);
-    if (!count.exec() || !count.next()) {
+    if (!prepared || !count.exec() || !count.next()) {
         m_lastError = QStringLiteral("reading config_overlay (%1, %2) failed: ").arg(setting.section, setting.option)
             + count.lastError().text().trimmed();
         return std::nullopt;

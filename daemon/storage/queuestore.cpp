@@ -342,7 +342,11 @@ QueueStore::SettleStep QueueStore::settleSplitting(const Settlements &settlement
 std::optional<qint64> QueueStore::resetOrphansExcept(const QList<qint64> &held)
 {
     QSqlQuery query(m_connection.database());
-    query.prepare(ResetOrphansExceptSql);
+    if (!query.prepare(ResetOrphansExceptSql)) {
+        m_lastError =
+            QStringLiteral("resetting running rows no worker holds failed: ") + query.lastError().text().trimmed();
+        return std::nullopt;
+    }
     query.bindValue(QStringLiteral(":held"), pgIntArray(held));
     if (!run(query, "resetting running rows no worker holds"))
         return std::nullopt;

@@ -50,7 +50,10 @@ bool StatsStore::add(const StatsDelta &delta)
         busy << it->busyUsec;
     }
     QSqlQuery query(m_connection.database());
-    query.prepare(AddStatsSql);
+    if (!query.prepare(AddStatsSql)) {
+        m_lastError = QStringLiteral("writing statistics failed: ") + query.lastError().text().trimmed();
+        return false;
+    }
     query.bindValue(QStringLiteral(":stages"), pgTextArray(stages));
     query.bindValue(QStringLiteral(":runs"), pgIntArray(runs));
     query.bindValue(QStringLiteral(":failures"), pgIntArray(failures));

@@ -6,8 +6,9 @@
 // waits: the original notices at once, keeps its lock, LISTENs again and
 // picks up new rows without the heartbeat; the standby never starts a
 // worker. A config_changed sent while the dispatcher cannot connect is not
-// lost, and one that does not parse stops it as it would have at once. Real daemons, real fake workers, real
-// PostgreSQL.
+// lost, and one that does not parse stops it as it would have at once; one
+// it cannot read when it is back (locked) is read again while it serves.
+// Real daemons, real fake workers, real PostgreSQL.
 #include "daemonprocess.h"
 #include "daemontest.h"
 #include "db/database.h"
@@ -34,6 +35,7 @@ private Q_SLOTS:
     void lockTakenWhileReconnecting();
     void overlayChangedWhileDisconnected();
     void unparsableOverlayWhileDisconnected();
+    void overlayLockedAtReconnect();
 
 private:
     std::unique_ptr<DaemonProcess> newDaemon(const QString &pollInterval = u"60 s"_s);
@@ -285,6 +287,50 @@ void tst_ConnectionLoss::unparsableOverlayWhileDisconnected()
 
     QCOMPARE(daemon->waitForExit(15000), 1);
     QVERIFY2(daemon->log().contains(QRegularExpression(u"does not parse: .*cycle"_s)), qPrintable(daemon->log()));
+}
+
+// Back after an outage, the dispatcher cannot read config_overlay: a session
+// holds the table locked, and the read ends at DB_LOCK_TIMEOUT on a live
+// connection. It serves the graph it had meanwhile (before, it stayed
+// reconnecting and claimed nothing for as long as it ran) and reads the
+// overlay again once the lock is gone.
+void tst_ConnectionLoss::overlayLockedAtReconnect()
+{
+    auto daemon = newDaemon(u"1 s"_s);
+    QVERIFY(daemon->start());
+    QVERIFY2(daemon->waitForReady(), qPrintable(daemon->log()));
+
+    // The lock holder also adds a stage, which the dispatcher sees once it commits.
+    QSqlDatabase other = m_db->newConnection(u"locker"_s);
+    QVERIFY(other.transaction());
+    QSqlQuery lock(other);
+    QVERIFY2(lock.exec(u"LOCK TABLE config_overlay IN ACCESS EXCLUSIVE MODE"_s), qPrintable(lock.lastError().text()));
+    QVERIFY2(lock.exec(u"INSERT INTO config_overlay (section, option, value) VALUES ('stage-t', 'PROGRAM', '%1')"_s.arg(
+                 DaemonProcess::fakeWorker())),
+             qPrintable(lock.lastError().text()));
+
+    QVERIFY(m_db->allowConnections(false));
+    const QString victims = backendsOf(daemon->pid(), u"all"_s);
+    QCOMPARE(m_queue->scalar(u"SELECT count(*) FROM ("_s + victims + u") v WHERE pg_terminate_backend(v.pid)"_s),
+             qint64(2));
+    QVERIFY2(daemon->waitForLog(QRegularExpression(u"database connection lost"_s), 5000), qPrintable(daemon->log()));
+    const QList<qint64> ids = m_queue->insert(u"s"_s, 3);
+    QCOMPARE(ids.size(), 3);
+    QVERIFY(m_db->allowConnections(true));
+
+    QVERIFY2(daemon->waitForLog(QRegularExpression(u"reading config_overlay.*lock timeout"_s), 15000),
+             qPrintable(daemon->log()));
+    // Claimed: the workers that run them read the overlay too, and wait for the lock.
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"stage = 's' AND status = 'running'"_s), 3, 10000);
+    QVERIFY(!daemon->log().contains(u"pipeline reloaded"_s));
+
+    QVERIFY(other.commit());
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"stage = 's' AND status = 'done'"_s), 3, 10000);
+    QVERIFY2(daemon->waitForLog(QRegularExpression(u"pipeline reloaded \\(\\w+\\): added t; stages: s t"_s), 15000),
+             qPrintable(daemon->log()));
+    QCOMPARE(m_queue->insert(u"t"_s, 2).size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->count(u"stage = 't' AND status = 'done'"_s), 2, 5000);
+    QCOMPARE(daemon->terminate(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_ConnectionLoss)
