@@ -13,6 +13,7 @@
 #include "control/controlthread.h"
 #include "core/dispatcher.h"
 #include "core/dispatchstate.h"
+#include "loop/epolldispatcher.h"
 #include "model/dispatchboard.h"
 #include "workers/workerchild.h"
 
@@ -36,16 +37,16 @@ void printErr(const QString &text)
 
 int main(int argc, char **argv)
 {
-    // Qt's own poll loop rather than GLib's: the daemon needs nothing from
-    // GLib, whose loop made 1.7-1.9 system calls per stage hop against Qt's
-    // 0.9-1.1 (doc/performance.rst). Only this process: the variable is gone
-    // again before any worker inherits the environment.
-    const bool glibChosen = qEnvironmentVariableIsSet("QT_NO_GLIB");
-    if (!glibChosen)
-        qputenv("QT_NO_GLIB", "1");
+    // The dispatch loop runs on epoll: Qt's own loops poll every descriptor
+    // on every pass, three per worker (loop/epolldispatcher.h).
+    auto *loop = new pepsi::EpollDispatcher;
+    if (!loop->isValid()) {
+        printErr(QStringLiteral("pepsi-dispatch: no event loop: ") + loop->error());
+        delete loop;
+        return 1;
+    }
+    QCoreApplication::setEventDispatcher(loop);
     QCoreApplication app(argc, argv);
-    if (!glibChosen)
-        qunsetenv("QT_NO_GLIB");
     QCoreApplication::setApplicationName(QStringLiteral("pepsi-dispatch"));
     QCoreApplication::setApplicationVersion(QStringLiteral(PEPSI_VERSION));
 
