@@ -61,15 +61,16 @@ DispatchState::DispatchState(Dispatcher &dispatcher)
 
 void DispatchState::watchFailures()
 {
-    connect(&m_failures, &FailureWatch::messagesFailed, this,
-            [this](const QString &stage, qint64 count, const QString &reason) {
-                emitEvent(QString(event::MessageFailed), protocol::toJson(MessageFailedEvent{stage, count, reason}));
-            });
+    connect(
+        &m_failures, &FailureWatch::messagesFailed, this,
+        [this](const QString &stage, qint64 count, const QString &reason) {
+            emitPoolEvent(QString(event::MessageFailed), protocol::toJson(MessageFailedEvent{stage, count, reason}));
+        });
     connect(&m_failures, &FailureWatch::stageFailing, this, [this](const QString &stage, double share) {
-        emitEvent(QString(event::StageFailing), protocol::toJson(StageFailureEvent{stage, share}));
+        emitPoolEvent(QString(event::StageFailing), protocol::toJson(StageFailureEvent{stage, share}));
     });
     connect(&m_failures, &FailureWatch::stageRecovered, this, [this](const QString &stage, double share) {
-        emitEvent(QString(event::StageRecovered), protocol::toJson(StageFailureEvent{stage, share}));
+        emitPoolEvent(QString(event::StageRecovered), protocol::toJson(StageFailureEvent{stage, share}));
     });
 }
 
@@ -87,8 +88,25 @@ void DispatchState::publishTo(DispatchBoard *board)
 void DispatchState::publishPicture()
 {
     m_publishSoon.stop();
+    m_boardStale = false;
     if (m_board)
         m_board->publish(picture());
+}
+
+void DispatchState::markChanged()
+{
+    if (!m_board || m_publishSoon.isActive())
+        return;
+    if (m_board->isWatched())
+        m_publishSoon.start();
+    else if (!m_boardStale)
+        markStale();
+}
+
+void DispatchState::markStale()
+{
+    m_board->invalidate();
+    m_boardStale = true;
 }
 
 DispatchState::~DispatchState()
@@ -126,35 +144,35 @@ void DispatchState::watchPool(WorkerPool *pool)
     connect(pool, &WorkerPool::runEnded, this, &DispatchState::markChanged);
     connect(pool, &WorkerPool::runEnded, &m_failures, &FailureWatch::record);
     connect(pool, &WorkerPool::workerStarted, this, [this, stage](qint64 pid) {
-        emitEvent(QString(event::WorkerStarted), {{field::Pid, double(pid)}, {field::Stage, stage}});
+        emitPoolEvent(QString(event::WorkerStarted), {{field::Pid, double(pid)}, {field::Stage, stage}});
     });
     connect(pool, &WorkerPool::workerExited, this, [this, stage](qint64 pid, const QString &reason, qint64 messages) {
-        emitEvent(QString(event::WorkerExited),
-                  {{field::Pid, double(pid)},
-                   {field::Stage, stage},
-                   {field::Reason, reason},
-                   {field::Messages, double(messages)}});
+        emitPoolEvent(QString(event::WorkerExited),
+                      {{field::Pid, double(pid)},
+                       {field::Stage, stage},
+                       {field::Reason, reason},
+                       {field::Messages, double(messages)}});
     });
     connect(pool, &WorkerPool::workerCrashed, this,
             [this, stage](qint64 pid, const QString &cause, qint64 messageId, int requeued) {
-                emitEvent(QString(event::WorkerCrashed),
-                          {{field::Pid, double(pid)},
-                           {field::Stage, stage},
-                           {field::Cause, cause},
-                           {field::MessageId, idOrNull(messageId)},
-                           {field::Requeued, requeued}});
+                emitPoolEvent(QString(event::WorkerCrashed),
+                              {{field::Pid, double(pid)},
+                               {field::Stage, stage},
+                               {field::Cause, cause},
+                               {field::MessageId, idOrNull(messageId)},
+                               {field::Requeued, requeued}});
             });
     connect(pool, &WorkerPool::workerKilled, this,
             [this, stage](qint64 pid, const QString &reason, qint64 messageId, const QString &detail) {
-                emitEvent(QString(event::WorkerKilled),
-                          {{field::Pid, double(pid)},
-                           {field::Stage, stage},
-                           {field::Reason, reason},
-                           {field::MessageId, idOrNull(messageId)},
-                           {field::Detail, detail}});
+                emitPoolEvent(QString(event::WorkerKilled),
+                              {{field::Pid, double(pid)},
+                               {field::Stage, stage},
+                               {field::Reason, reason},
+                               {field::MessageId, idOrNull(messageId)},
+                               {field::Detail, detail}});
             });
     connect(pool, &WorkerPool::startFailed, this, [this, stage](const QString &cause, const QString &lastStderrLine) {
-        emitEvent(
+        emitPoolEvent(
             QString(event::StartFailed),
             {{field::Stage, stage},
              {field::Cause, cause},
@@ -162,13 +180,13 @@ void DispatchState::watchPool(WorkerPool *pool)
     });
     connect(pool, &WorkerPool::cooldownEntered, this, [this, stage](const QDateTime &until, const QString &reason) {
         m_cooldownReason.insert(stage, reason);
-        emitEvent(QString(event::CooldownEntered),
-                  {{field::Stage, stage},
-                   {field::Until, until.toUTC().toString(Qt::ISODateWithMs)},
-                   {field::Reason, reason}});
+        emitPoolEvent(QString(event::CooldownEntered),
+                      {{field::Stage, stage},
+                       {field::Until, until.toUTC().toString(Qt::ISODateWithMs)},
+                       {field::Reason, reason}});
     });
     connect(pool, &WorkerPool::cooldownLeft, this, [this, stage] {
-        emitEvent(QString(event::CooldownLeft), {{field::Stage, stage}});
+        emitPoolEvent(QString(event::CooldownLeft), {{field::Stage, stage}});
     });
 }
 
@@ -191,6 +209,17 @@ Lifecycle DispatchState::lifecycle() const { return m_d.lifecycle(); }
 void DispatchState::emitEvent(const QString &name, QJsonObject fields)
 {
     publishPicture();
+    Q_EMIT happened(DispatchEvent{name, std::move(fields)});
+}
+
+void DispatchState::emitPoolEvent(const QString &name, QJsonObject fields)
+{
+    // A picture is a walk over every worker: drawn for each of a large
+    // pool's start-up events, the start would cost the square of its size.
+    if (m_board) {
+        markStale();
+        markChanged();
+    }
     Q_EMIT happened(DispatchEvent{name, std::move(fields)});
 }
 

@@ -49,17 +49,18 @@ public:
     void reloaded(const ReloadSnapshot &reload);
 
     // Keeps `board` (owned by the caller, outliving this) up to date for the
-    // control thread: at once before every event and lifecycle change and
-    // after every admin action, so that a client that hears of a change sees
-    // it; within PublishDelayMs of any other change (a claim, an answer),
-    // coalesced; and whenever the board asks (its picture aged while idle).
+    // control thread: at once at every lifecycle change, after every admin
+    // action and before the events the operator thread reads (the database
+    // lost, a reload); before the pools' events (workers, cooldowns,
+    // failures), which come by the hundred when a large pool starts, the
+    // board is only marked stale; either way a client that hears of a change
+    // and asks sees it. Other changes (a claim, an answer) are published
+    // within PublishDelayMs, coalesced, while the board is watched, and
+    // unwatched only mark it stale. And whenever the board asks (its picture
+    // stale or aged).
     static constexpr int PublishDelayMs = 50;
     void publishTo(DispatchBoard *board);
-    void markChanged()
-    {
-        if (m_board && !m_publishSoon.isActive())
-            m_publishSoon.start();
-    }
+    void markChanged();
     void publishPicture();
     DispatchPicture picture() const;
 
@@ -87,6 +88,8 @@ private:
     std::optional<QString> drainOrResume(const QString &stage, bool drained, uint uid);
     QString notRunning() const;
     void emitEvent(const QString &name, QJsonObject fields);
+    void emitPoolEvent(const QString &name, QJsonObject fields);
+    void markStale();
     void watchFailures();
 
     Dispatcher &m_d;
@@ -104,7 +107,8 @@ private:
     QHash<QString, QString> m_cooldownReason;
     FailureWatch m_failures;
     DispatchBoard *m_board = nullptr;
-    QTimer m_publishSoon; // single shot
+    QTimer m_publishSoon;      // single shot
+    bool m_boardStale = false; // marked so since the last picture
 
     // Its connection opens at the first job, with the settings in force then.
     std::unique_ptr<OperatorThread> m_operator;

@@ -14,14 +14,28 @@ void DispatchBoard::publish(DispatchPicture picture)
     const QMutexLocker lock(&m_mutex);
     m_picture = std::move(picture);
     m_pictureAge.start();
+    m_stale = false;
     ++m_generation;
     m_published.wakeAll();
+}
+
+void DispatchBoard::invalidate()
+{
+    const QMutexLocker lock(&m_mutex);
+    m_stale = true;
+}
+
+bool DispatchBoard::isWatched() const
+{
+    const QMutexLocker lock(&m_mutex);
+    return m_lastAsked.isValid() && m_lastAsked.elapsed() < WatchedForMs;
 }
 
 DispatchPicture DispatchBoard::picture() const
 {
     QMutexLocker lock(&m_mutex);
-    if (m_requestPublish && (!m_pictureAge.isValid() || m_pictureAge.elapsed() > m_maxAgeMs)) {
+    m_lastAsked.start();
+    if (m_requestPublish && (m_stale || !m_pictureAge.isValid() || m_pictureAge.elapsed() > m_maxAgeMs)) {
         const quint64 seen = m_generation;
         const std::function<void()> request = m_requestPublish;
         QDeadlineTimer deadline(MaxWaitMs);

@@ -42,7 +42,9 @@ void samplePool(qint64 pid, double seconds, TopologyRun *run)
     run->mostFds = std::max(run->mostFds, fds);
     if (run->fullPoolSeconds < 0 && workers >= run->workers) {
         run->fullPoolSeconds = seconds;
-        run->rssAtFullKiB = sampleProcess(pid).rssKiB;
+        const ProcessSample sample = sampleProcess(pid);
+        run->rssAtFullKiB = sample.rssKiB;
+        run->cpuAtFullUsec = sample.cpuUsec;
         run->fdsAtFull = fds;
     }
 }

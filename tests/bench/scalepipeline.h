@@ -40,7 +40,8 @@ struct TopologyRun
     double fullPoolSeconds = -1;
     int mostWorkers = 0;
     qint64 rssAtFullKiB = 0;
-    qint64 peakRssKiB = 0; // VmHWM at the end
+    qint64 cpuAtFullUsec = -1; // the daemon's utime + stime then
+    qint64 peakRssKiB = 0;     // VmHWM at the end
     int fdsAtFull = -1;
     int mostFds = 0;
     int daemonExitCode = -1;

@@ -59,6 +59,9 @@ void printWorkersReport(const TopologyRun &w, const TopologyRun &ref)
                  num(ref.hopsPerSecond())));
     out(QStringLiteral("  daemon CPU per hop                  %1 µs (%2 x the reference, %3 µs)")
             .arg(num(w.usecPerHop(), 1), ratio(w.usecPerHop(), ref.usecPerHop()), num(ref.usecPerHop(), 1)));
+    if (w.cpuAtFullUsec >= 0)
+        out(QStringLiteral("  daemon CPU to a full pool           %1 ms (%2 ms per worker started)")
+                .arg(num(double(w.cpuAtFullUsec) / 1000.0, 0), num(double(w.cpuAtFullUsec) / 1000.0 / w.workers, 2)));
     out(QStringLiteral("  claim round                         %1 ms, %2 ids (reference %3 ms, %4 ids)")
             .arg(num(w.claimMeanMs, 3), num(w.idsPerRound(), 1), num(ref.claimMeanMs, 3), num(ref.idsPerRound(), 1)));
     out(QStringLiteral("RESULT mode=scale part=workers stages=%1 parallelism=%2 workers=%3 hops=%4 seconds=%5 "

@@ -78,6 +78,8 @@ private Q_SLOTS:
     void eventsKeepTheirOrder();
     void countsComeFromTheBoardWhileYoung();
     void anAgedPictureIsRefreshedByAnIdleLoop();
+    void aStalePictureIsRefreshedHoweverYoung_data();
+    void aStalePictureIsRefreshedHoweverYoung();
     void aStuckLoopLeavesTheAgedPicture();
 
 private:
@@ -213,6 +215,32 @@ void tst_ControlThread::anAgedPictureIsRefreshedByAnIdleLoop()
     QTRY_VERIFY(replies.wait_for(0s) == std::future_status::ready);
     const QList<QJsonObject> got = replies.get();
     QCOMPARE(got.value(0)[u"result"_s][u"totals"_s][u"messages"_s].toInteger(), 777);
+    m_board->setPublishRequest({});
+}
+
+void tst_ControlThread::aStalePictureIsRefreshedHoweverYoung_data()
+{
+    QTest::addColumn<bool>("stale");
+    QTest::newRow("marked stale: the change") << true;
+    QTest::newRow("young, not marked: the picture as published") << false;
+}
+
+void tst_ControlThread::aStalePictureIsRefreshedHoweverYoung()
+{
+    // As DispatchState does for a worker's event: the board marked stale,
+    // no picture drawn; the reader asks the loop for one.
+    QFETCH(bool, stale);
+    const qint64 before = m_fake->m_stats.messages;
+    m_board->setPublishRequest([this] { QMetaObject::invokeMethod(this, [this] { publish(); }); });
+    QVERIFY(!m_board->isWatched()); // nobody has read a picture yet
+    m_fake->m_stats.messages = before + 1;
+    if (stale)
+        m_board->invalidate();
+    ClientThread client(path());
+    auto replies = client.run({R"({"id":1,"cmd":"stats"})"_ba});
+    QTRY_VERIFY(replies.wait_for(0s) == std::future_status::ready);
+    QCOMPARE(replies.get().value(0)[u"result"_s][u"totals"_s][u"messages"_s].toInteger(), stale ? before + 1 : before);
+    QVERIFY(m_board->isWatched()); // a picture was read just now
     m_board->setPublishRequest({});
 }
 

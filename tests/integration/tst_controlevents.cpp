@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // Events and admin commands that match what happens in a real pepsi-dispatch:
 // a killed worker's crash, a drained stage that claims nothing until resumed,
-// requeued rows that finish.
+// requeued rows that finish; a client that hears of a worker and asks at
+// once sees it.
 #include "controlchecks.h"
 #include "controltestclient.h"
 #include "daemonprocess.h"
@@ -23,6 +24,7 @@ class tst_ControlEvents : public DaemonTest
 
 private Q_SLOTS:
     void killedWorkerIsReported();
+    void heardOfWorkersAreSeen();
     void drainedStageClaimsNothing();
     void requeuedRowsFinish();
 };
@@ -59,6 +61,40 @@ void tst_ControlEvents::killedWorkerIsReported()
     const auto cooldown = client->takeEvent(u"cooldown_entered"_s);
     QVERIFY(cooldown);
     QCOMPARE(cooldown->value(u"reason"_s).toString(), u"crashed: signal 9"_s);
+    QCOMPARE(daemon.terminate(), 0);
+}
+
+// The pools' events do not wait for a picture (a large pool's start would
+// draw one per worker), yet a client that hears of a worker's start or end
+// and asks at once, without retrying, sees it.
+void tst_ControlEvents::heardOfWorkersAreSeen()
+{
+    DaemonProcess daemon(m_db->uri());
+    daemon.addStage(u"s"_s, DaemonProcess::fakeWorker(), {{u"PARALLELISM"_s, u"3"_s}, {u"QUEUE_LIMIT"_s, u"1"_s}});
+    const auto client = startSubscribed(daemon, {u"worker_started"_s, u"worker_crashed"_s});
+    QVERIFY(client);
+    const auto workerPids = [&client] {
+        QList<qint64> pids;
+        for (const QJsonValue worker : client->request(R"({"cmd":"workers"})"_ba).value(u"result"_s).toArray())
+            pids.append(qint64(worker[u"pid"_s].toDouble()));
+        return pids;
+    };
+    QueueProbe probe(m_db->db());
+    QVERIFY(!probe.insertModes(u"s"_s, {u"hang"_s, u"hang"_s, u"hang"_s}).isEmpty());
+    QList<qint64> started;
+    for (int i = 0; i < 3; ++i) {
+        const auto event = client->takeEvent(u"worker_started"_s);
+        QVERIFY(event);
+        started.append(qint64(event->value(u"pid"_s).toDouble()));
+        const QList<qint64> listed = workerPids();
+        QVERIFY2(listed.contains(started.last()),
+                 qPrintable(u"worker %1 started, workers lists %2 worker(s)"_s.arg(started.last()).arg(listed.size())));
+    }
+    QCOMPARE(::kill(pid_t(started.first()), SIGKILL), 0);
+    const auto crashed = client->takeEvent(u"worker_crashed"_s);
+    QVERIFY(crashed);
+    QCOMPARE(qint64(crashed->value(u"pid"_s).toDouble()), started.first());
+    QVERIFY(!workerPids().contains(started.first()));
     QCOMPARE(daemon.terminate(), 0);
 }
 
