@@ -53,7 +53,7 @@ EpollDispatcher::EpollDispatcher(QObject *parent)
 {
     if (!isValid()) {
         m_error = QStringLiteral("%1: %2").arg(m_epoll < 0 ? QLatin1String("epoll_create1") : QLatin1String("eventfd"),
-                                              QString::fromLocal8Bit(std::strerror(errno)));
+                                               QString::fromLocal8Bit(std::strerror(errno)));
         return;
     }
     epoll_event event{};
@@ -204,8 +204,7 @@ void EpollDispatcher::registerSocketNotifier(QSocketNotifier *notifier)
         ++m_alwaysReady;
         return;
     }
-    qWarning("QSocketNotifier: socket %d with type %s cannot be watched: %s", fd, typeName(type),
-             std::strerror(errno));
+    qWarning("QSocketNotifier: socket %d with type %s cannot be watched: %s", fd, typeName(type), std::strerror(errno));
 }
 
 void EpollDispatcher::unregisterSocketNotifier(QSocketNotifier *notifier)

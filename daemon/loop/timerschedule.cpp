@@ -5,16 +5,44 @@
 #include <QTimerEvent>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <vector>
 
 namespace pepsi {
 
+namespace {
+
+using std::chrono::milliseconds;
+using namespace std::chrono_literals;
+
+// Below this a coarse timer is a precise one, as in Qt.
+constexpr milliseconds ShortestCoarse{20};
+// The boundaries a coarse deadline may move to, the roundest first.
+constexpr std::array<milliseconds, 7> Boundaries{1000ms, 500ms, 250ms, 200ms, 100ms, 50ms, 25ms};
+
+} // namespace
+
+TimerSchedule::Clock::time_point TimerSchedule::aligned(Clock::time_point deadline, const Timer &timer)
+{
+    if (timer.type == Qt::PreciseTimer || timer.interval < ShortestCoarse)
+        return deadline;
+    const Clock::duration at = deadline.time_since_epoch();
+    const Clock::duration slack = timer.type == Qt::VeryCoarseTimer ? Clock::duration(500ms) : timer.interval / 20;
+    for (const milliseconds boundary : Boundaries) {
+        const Clock::duration nearest = (at + boundary / 2) / boundary * boundary;
+        if (nearest - at <= slack && at - nearest <= slack)
+            return Clock::time_point(nearest);
+    }
+    return deadline;
+}
+
 void TimerSchedule::add(int id, std::chrono::milliseconds interval, Qt::TimerType type, QObject *object,
                         Clock::time_point now)
 {
     remove(id); // an id Qt reuses must not leave its old deadline behind
-    Timer timer{interval, type, object, m_deadlines.emplace(now + interval, id)};
+    Timer timer{interval, type, object, {}};
+    timer.deadline = m_deadlines.emplace(aligned(now + interval, timer), id);
     m_timers.emplace(id, timer);
 }
 
@@ -77,8 +105,12 @@ void TimerSchedule::reschedule(Timer &timer, int id, Clock::time_point now)
     Clock::time_point next = timer.deadline->first + timer.interval;
     if (next < now)
         next = now + timer.interval;
+    // Moved onto a boundary that is already past, it would fire again at once.
+    Clock::time_point at = aligned(next, timer);
+    if (at <= now)
+        at = aligned(next + timer.interval, timer);
     m_deadlines.erase(timer.deadline);
-    timer.deadline = m_deadlines.emplace(next, id);
+    timer.deadline = m_deadlines.emplace(at, id);
 }
 
 int TimerSchedule::fireDue(Clock::time_point now)

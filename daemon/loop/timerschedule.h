@@ -19,8 +19,11 @@ namespace pepsi {
 // start, stop and remainingTime() costs a walk over every timer, and a pool
 // of 500 workers has over a thousand; here each costs a logarithm.
 //
-// Every timer keeps full precision: a coarse one fires when it is due too,
-// which Qt's contract allows (coarse only permits lateness).
+// A precise timer fires when it is due, never before. A coarse one (Qt's
+// default) moves its deadline onto the roundest boundary of the clock within
+// 5 % of its interval (a very coarse one onto the nearest whole second), as
+// Qt's own loop does: timers of one period wake the loop together, not each
+// on its own (an idle daemon's rate sampler and heartbeat, say).
 class TimerSchedule
 {
 public:
@@ -58,6 +61,7 @@ private:
     };
 
     void reschedule(Timer &timer, int id, Clock::time_point now);
+    static Clock::time_point aligned(Clock::time_point deadline, const Timer &timer);
 
     std::unordered_map<int, Timer> m_timers;
     Deadlines m_deadlines;

@@ -7,6 +7,7 @@
 // wake from another thread and interrupt() end a wait; QProcess and
 // QLocalSocket, which the daemon runs on it, work whole.
 #include "loop/epolldispatcher.h"
+#include "loop/timerschedule.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -41,6 +42,8 @@ private Q_SLOTS:
     void timersFireInOrderAndNeverEarly_data();
     void timersFireInOrderAndNeverEarly();
     void repeatingTimerKeepsFiring();
+    void coarseTimersShareAWake_data();
+    void coarseTimersShareAWake();
     void stoppedTimerNeverFires();
     void timersOfAnObject();
     void zeroTimerLeavesRoomForTheRest();
@@ -169,6 +172,43 @@ void tst_EpollDispatcher::repeatingTimerKeepsFiring()
     QCOMPARE(QAbstractEventDispatcher::instance()->remainingTime(987654), -1);
 }
 
+void tst_EpollDispatcher::coarseTimersShareAWake_data()
+{
+    // Timers registered at the given milliseconds after a whole second of
+    // the clock; the milliseconds each has left, seen from the last one's.
+    QTest::addColumn<Qt::TimerType>("type");
+    QTest::addColumn<int>("interval");
+    QTest::addColumn<QList<int>>("registeredAt");
+    QTest::addColumn<QList<int>>("remaining");
+    QTest::newRow("coarse 1 s: on the second")
+        << Qt::CoarseTimer << 1000 << QList<int>{0, 13, 27} << QList<int>{973, 973, 973};
+    QTest::newRow("precise 1 s: its own")
+        << Qt::PreciseTimer << 1000 << QList<int>{0, 13, 27} << QList<int>{973, 986, 1000};
+    QTest::newRow("coarse 300 ms: the 100 ms mark") << Qt::CoarseTimer << 300 << QList<int>{7} << QList<int>{293};
+    QTest::newRow("very coarse: the nearest second")
+        << Qt::VeryCoarseTimer << 1500 << QList<int>{27} << QList<int>{1973};
+    QTest::newRow("coarse under 20 ms: precise") << Qt::CoarseTimer << 15 << QList<int>{3} << QList<int>{15};
+}
+
+void tst_EpollDispatcher::coarseTimersShareAWake()
+{
+    QFETCH(Qt::TimerType, type);
+    QFETCH(int, interval);
+    QFETCH(QList<int>, registeredAt);
+    QFETCH(QList<int>, remaining);
+    const TimerSchedule::Clock::time_point second{std::chrono::seconds(10'000)};
+    TimerSchedule schedule;
+    QObject owner;
+    for (int i = 0; i < registeredAt.size(); ++i)
+        schedule.add(i + 1, std::chrono::milliseconds(interval), type, &owner,
+                     second + std::chrono::milliseconds(registeredAt[i]));
+    const auto last = second + std::chrono::milliseconds(registeredAt.last());
+    QList<int> left;
+    for (int i = 0; i < registeredAt.size(); ++i)
+        left.append(schedule.remainingMs(i + 1, last));
+    QCOMPARE(left, remaining);
+}
+
 void tst_EpollDispatcher::stoppedTimerNeverFires()
 {
     // Both due in the same pass; the first stops the second and starts a
@@ -229,7 +269,8 @@ void tst_EpollDispatcher::zeroTimerLeavesRoomForTheRest()
         read = true;
     });
     bool posted = false;
-    QMetaObject::invokeMethod(this, [&] { posted = true; }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [&] { posted = true; }, Qt::QueuedConnection);
     QCOMPARE(::write(pipe.write, "x", 1), 1);
     QTRY_VERIFY(read && posted);
     QVERIFY(passes > 0);
@@ -324,7 +365,8 @@ void tst_EpollDispatcher::aReusedDescriptorIsWatched()
         Pipe::closeEnd(second.read);
         second.read = number;
     }
-    const QString warning = QStringLiteral("QSocketNotifier: Multiple socket notifiers for same socket %1 and type Read");
+    const QString warning =
+        QStringLiteral("QSocketNotifier: Multiple socket notifiers for same socket %1 and type Read");
     QTest::ignoreMessage(QtWarningMsg, qPrintable(warning.arg(number)));
     QSocketNotifier notifier(number, QSocketNotifier::Read);
     QSignalSpy activated(&notifier, &QSocketNotifier::activated);
@@ -394,8 +436,9 @@ void tst_EpollDispatcher::wakeFromAnotherThreadEndsAWait()
     // Sent when the loop is about to sleep (or asleep already: a wake that
     // comes first must end the sleep that follows it).
     QSemaphore asleep;
-    const auto connection = QObject::connect(QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock,
-                                             this, [&asleep] { asleep.release(); });
+    const auto connection =
+        QObject::connect(QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, this,
+                         [&asleep] { asleep.release(); });
     std::unique_ptr<QThread> poster(QThread::create([&loop, &asleep] {
         asleep.acquire();
         QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
@@ -416,8 +459,8 @@ void tst_EpollDispatcher::interruptEndsAWait()
     QObject::connect(&guard, &QTimer::timeout, &guard, [&] { byTheGuard = true; });
     guard.start(30000);
     QSemaphore asleep;
-    const auto connection = QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this,
-                                             [&asleep] { asleep.release(); });
+    const auto connection =
+        QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [&asleep] { asleep.release(); });
     std::unique_ptr<QThread> interrupter(QThread::create([dispatcher, &asleep] {
         asleep.acquire();
         dispatcher->interrupt();
