@@ -217,7 +217,8 @@ void DispatchState::emitPoolEvent(const QString &name, QJsonObject fields)
     // A picture is a walk over every worker: drawn for each of a large
     // pool's start-up events, the start would cost the square of its size.
     if (m_board) {
-        markStale();
+        if (!m_boardStale)
+            markStale();
         markChanged();
     }
     Q_EMIT happened(DispatchEvent{name, std::move(fields)});

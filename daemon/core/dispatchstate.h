@@ -54,10 +54,11 @@ public:
     // lost, a reload); before the pools' events (workers, cooldowns,
     // failures), which come by the hundred when a large pool starts, the
     // board is only marked stale; either way a client that hears of a change
-    // and asks sees it. Other changes (a claim, an answer) are published
-    // within PublishDelayMs, coalesced, while the board is watched, and
-    // unwatched only mark it stale. And whenever the board asks (its picture
-    // stale or aged).
+    // and asks sees it (of a pool's, unless the loop is held in a statement
+    // longer than DispatchBoard::MaxWaitMs). Other changes (a claim, an
+    // answer) are published within PublishDelayMs, coalesced, while the
+    // board is watched, and unwatched only mark it stale. And whenever the
+    // board asks (its picture stale or aged).
     static constexpr int PublishDelayMs = 50;
     void publishTo(DispatchBoard *board);
     void markChanged();

@@ -95,7 +95,7 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
 int EpollDispatcher::waitForEvents(bool mayWait, bool withTimers, bool withNotifiers)
 {
     int timeout = 0;
-    if (mayWait && !m_interrupted.load(std::memory_order_relaxed) && (m_alwaysReady == 0 || !withNotifiers)) {
+    if (mayWait && !m_interrupted.load(std::memory_order_relaxed) && (!withNotifiers || !anyAlwaysReady())) {
         const std::optional<int> untilTimer = withTimers ? m_timers.waitMs(Clock::now()) : std::nullopt;
         timeout = untilTimer.value_or(-1);
     }
@@ -138,6 +138,17 @@ int EpollDispatcher::waitForEvents(bool mayWait, bool withTimers, bool withNotif
         }
     }
     return handled;
+}
+
+bool EpollDispatcher::anyAlwaysReady() const
+{
+    if (m_alwaysReady == 0)
+        return false;
+    // As poll(2) has a regular file: readable and writable, never exceptional.
+    return std::any_of(m_watches.begin(), m_watches.end(), [](const auto &entry) {
+        const Watch &watch = entry.second;
+        return watch.alwaysReady && (watch.notifiers[QSocketNotifier::Read] || watch.notifiers[QSocketNotifier::Write]);
+    });
 }
 
 void EpollDispatcher::markPending(const Watch &watch, unsigned ready, bool mayRepeat)
@@ -211,13 +222,15 @@ void EpollDispatcher::unregisterSocketNotifier(QSocketNotifier *notifier)
 {
     const int fd = int(notifier->socket());
     const int type = int(notifier->type());
+    // First, whatever the watch holds: a notifier whose descriptor's number
+    // went to another one's may still wait here, and may be deleted next.
+    if (!m_pending.isEmpty())
+        m_pending.removeOne(notifier);
     const auto found = m_watches.find(fd);
     if (found == m_watches.end() || found->second.notifiers[type] != notifier)
         return;
     Watch &watch = found->second;
     watch.notifiers[type] = nullptr;
-    if (!m_pending.isEmpty())
-        m_pending.removeOne(notifier);
     if (watch.alwaysReady) {
         if (watch.isEmpty()) {
             --m_alwaysReady;

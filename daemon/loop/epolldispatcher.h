@@ -67,6 +67,7 @@ private:
     };
 
     int waitForEvents(bool mayWait, bool withTimers, bool withNotifiers);
+    bool anyAlwaysReady() const;
     void markPending(const Watch &watch, unsigned ready, bool mayRepeat);
     int activatePending();
     bool drainWake();

@@ -42,7 +42,10 @@ void TimerSchedule::add(int id, std::chrono::milliseconds interval, Qt::TimerTyp
 {
     remove(id); // an id Qt reuses must not leave its old deadline behind
     Timer timer{interval, type, object, {}};
-    timer.deadline = m_deadlines.emplace(aligned(now + interval, timer), id);
+    Clock::time_point at = aligned(now + interval, timer);
+    if (at <= now) // a very coarse timer of less than half a second
+        at = now + interval;
+    timer.deadline = m_deadlines.emplace(at, id);
     m_timers.emplace(id, timer);
 }
 
@@ -92,10 +95,15 @@ int TimerSchedule::remainingMs(int id, Clock::time_point now) const
 
 std::optional<int> TimerSchedule::waitMs(Clock::time_point now) const
 {
-    if (m_deadlines.empty())
-        return std::nullopt;
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(m_deadlines.begin()->first - now);
-    return int(std::clamp<qint64>(left.count(), 0, INT_MAX));
+    // Not for a timer whose handler runs a loop of its own: that loop would
+    // wake for it (at once, for a zero timer) and never send it.
+    for (const auto &[deadline, id] : m_deadlines) {
+        if (m_timers.at(id).inHandler)
+            continue;
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
+        return int(std::clamp<qint64>(left.count(), 0, INT_MAX));
+    }
+    return std::nullopt;
 }
 
 void TimerSchedule::reschedule(Timer &timer, int id, Clock::time_point now)
@@ -109,6 +117,8 @@ void TimerSchedule::reschedule(Timer &timer, int id, Clock::time_point now)
     Clock::time_point at = aligned(next, timer);
     if (at <= now)
         at = aligned(next + timer.interval, timer);
+    if (at <= now)
+        at = next;
     m_deadlines.erase(timer.deadline);
     timer.deadline = m_deadlines.emplace(at, id);
 }

@@ -48,7 +48,9 @@ public:
     void publish(DispatchPicture picture);
     // Something changed that the picture does not show yet: the next
     // picture() asks for a new one, however young this one is. So a client
-    // that hears of a change (an event) and then asks sees it.
+    // that hears of a change (an event) and then asks sees it, unless the
+    // loop is held in a statement longer than MaxWaitMs: then, as every
+    // reader of a held loop, it gets the picture before.
     void invalidate();
     // Whether a picture was asked for within WatchedForMs.
     bool isWatched() const;

@@ -228,20 +228,27 @@ void tst_ControlThread::aStalePictureIsRefreshedHoweverYoung_data()
 void tst_ControlThread::aStalePictureIsRefreshedHoweverYoung()
 {
     // As DispatchState does for a worker's event: the board marked stale,
-    // no picture drawn; the reader asks the loop for one.
+    // no picture drawn; the reader asks the loop for one. A board of its own
+    // whose pictures stay young for a minute, however slow the machine.
     QFETCH(bool, stale);
+    DispatchBoard board(60'000);
+    board.publish(m_fake->picture());
+    board.setPublishRequest(
+        [this, &board] { QMetaObject::invokeMethod(this, [this, &board] { board.publish(m_fake->picture()); }); });
+    ControlThread control(board, *m_fake, *m_fake);
+    const QString socket = m_dir->filePath(u"young.sock"_s);
+    QVERIFY(!control.listen(socket));
+    QVERIFY(!board.isWatched()); // nobody has read a picture yet
     const qint64 before = m_fake->m_stats.messages;
-    m_board->setPublishRequest([this] { QMetaObject::invokeMethod(this, [this] { publish(); }); });
-    QVERIFY(!m_board->isWatched()); // nobody has read a picture yet
     m_fake->m_stats.messages = before + 1;
     if (stale)
-        m_board->invalidate();
-    ClientThread client(path());
+        board.invalidate();
+    ClientThread client(socket);
     auto replies = client.run({R"({"id":1,"cmd":"stats"})"_ba});
     QTRY_VERIFY(replies.wait_for(0s) == std::future_status::ready);
     QCOMPARE(replies.get().value(0)[u"result"_s][u"totals"_s][u"messages"_s].toInteger(), stale ? before + 1 : before);
-    QVERIFY(m_board->isWatched()); // a picture was read just now
-    m_board->setPublishRequest({});
+    QVERIFY(board.isWatched()); // a picture was read just now
+    board.setPublishRequest({});
 }
 
 void tst_ControlThread::aStuckLoopLeavesTheAgedPicture()

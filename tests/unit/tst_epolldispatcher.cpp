@@ -1,37 +1,30 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // EpollDispatcher, the dispatch thread's event loop, keeps Qt's contract for
-// one: timers fire in deadline order and never early, a stopped one never;
-// notifiers fire while their descriptor is ready (an end or an error wakes
-// them all) and never once unregistered, even by a handler of the same pass;
-// a descriptor epoll refuses still works; posted events, deleteLater(), a
-// wake from another thread and interrupt() end a wait; QProcess and
-// QLocalSocket, which the daemon runs on it, work whole.
-#include "loop/epolldispatcher.h"
-#include "loop/timerschedule.h"
+// notifiers and waits: a notifier fires while its descriptor is ready (an end
+// or an error wakes them all) and never once unregistered, even by a handler
+// of the same pass; a descriptor epoll refuses, or one whose number was
+// reused, still works; a wake from another thread and interrupt() end a
+// wait; QProcess and QLocalSocket, which the daemon runs on it, work whole.
+// Its timers: tst_epolltimers.
+#include "epolltest.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QPointer>
 #include <QProcess>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QSocketNotifier>
 #include <QTemporaryFile>
-#include <QTest>
 #include <QThread>
 #include <QTimer>
 
-#include <QSemaphore>
-
-#include <algorithm>
-#include <fcntl.h>
 #include <memory>
 #include <sys/socket.h>
-#include <unistd.h>
 
 using namespace pepsi;
+using epolltest::Pipe;
 
 class tst_EpollDispatcher : public QObject
 {
@@ -39,14 +32,6 @@ class tst_EpollDispatcher : public QObject
 
 private Q_SLOTS:
     void runsThisThread();
-    void timersFireInOrderAndNeverEarly_data();
-    void timersFireInOrderAndNeverEarly();
-    void repeatingTimerKeepsFiring();
-    void coarseTimersShareAWake_data();
-    void coarseTimersShareAWake();
-    void stoppedTimerNeverFires();
-    void timersOfAnObject();
-    void zeroTimerLeavesRoomForTheRest();
     void notifierFiresWhileReady_data();
     void notifierFiresWhileReady();
     void readAndWriteOnOneDescriptor();
@@ -56,224 +41,13 @@ private Q_SLOTS:
     void excludedNotifiersWait();
     void wakeFromAnotherThreadEndsAWait();
     void interruptEndsAWait();
-    void deleteLaterRuns();
     void processRunsWhole();
     void localSocketRoundTrip();
 };
 
-namespace {
-
-// Both ends of a pipe, closed with the test; -1 once closed.
-struct Pipe
-{
-    int read = -1;
-    int write = -1;
-    Pipe()
-    {
-        int fds[2];
-        if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) {
-            read = fds[0];
-            write = fds[1];
-        }
-    }
-    ~Pipe()
-    {
-        closeRead();
-        closeWrite();
-    }
-    void closeRead() { closeEnd(read); }
-    void closeWrite() { closeEnd(write); }
-    static void closeEnd(int &fd)
-    {
-        if (fd >= 0)
-            ::close(fd);
-        fd = -1;
-    }
-    void fill() const
-    {
-        const QByteArray block(4096, 'x');
-        while (::write(write, block.constData(), size_t(block.size())) > 0) { }
-    }
-    void drain() const
-    {
-        char buffer[4096];
-        while (::read(read, buffer, sizeof buffer) > 0) { }
-    }
-};
-
-} // namespace
-
 void tst_EpollDispatcher::runsThisThread()
 {
     QVERIFY(qobject_cast<EpollDispatcher *>(QAbstractEventDispatcher::instance()));
-}
-
-void tst_EpollDispatcher::timersFireInOrderAndNeverEarly_data()
-{
-    QTest::addColumn<QList<int>>("intervals");
-    QTest::newRow("one") << QList<int>{5};
-    QTest::newRow("reversed") << QList<int>{40, 30, 20, 10, 0};
-    QTest::newRow("equal keep their order") << QList<int>{7, 7, 7, 7};
-    QList<int> many;
-    for (int i = 0; i < 2000; ++i)
-        many.append((i * 37) % 97);
-    QTest::newRow("2000 at once") << many;
-}
-
-void tst_EpollDispatcher::timersFireInOrderAndNeverEarly()
-{
-    QFETCH(QList<int>, intervals);
-    QElapsedTimer clock;
-    clock.start();
-    // Each timer's deadline lies between these two: its interval after the
-    // clock read before its start() and after it.
-    QList<qint64> earliest(intervals.size());
-    QList<qint64> latest(intervals.size());
-    std::vector<std::unique_ptr<QTimer>> timers;
-    QList<int> fired;
-    QList<int> early;
-    for (int i = 0; i < intervals.size(); ++i) {
-        auto timer = std::make_unique<QTimer>();
-        timer->setSingleShot(true);
-        timer->setTimerType(Qt::PreciseTimer);
-        QObject::connect(timer.get(), &QTimer::timeout, timer.get(), [&, i] {
-            fired.append(i);
-            if (clock.nsecsElapsed() < earliest[i])
-                early.append(i);
-        });
-        const qint64 interval = qint64(intervals[i]) * 1000000;
-        earliest[i] = clock.nsecsElapsed() + interval;
-        timer->start(intervals[i]);
-        latest[i] = clock.nsecsElapsed() + interval;
-        timers.push_back(std::move(timer));
-    }
-    QTRY_COMPARE(fired.size(), intervals.size());
-    QCOMPARE(early, QList<int>{});
-    // None fired after one that was certainly due later than it.
-    qint64 certainlyDueByNow = 0;
-    for (const int i : fired) {
-        QVERIFY2(latest[i] >= certainlyDueByNow, qPrintable(QStringLiteral("timer %1 fired out of order").arg(i)));
-        certainlyDueByNow = std::max(certainlyDueByNow, earliest[i]);
-    }
-}
-
-void tst_EpollDispatcher::repeatingTimerKeepsFiring()
-{
-    QTimer timer;
-    timer.setTimerType(Qt::PreciseTimer);
-    QSignalSpy ticks(&timer, &QTimer::timeout);
-    timer.start(5);
-    const int remaining = timer.remainingTime();
-    QVERIFY2(remaining >= 0 && remaining <= 5, qPrintable(QString::number(remaining)));
-    QTRY_VERIFY(ticks.size() >= 5);
-    QVERIFY(timer.isActive());
-    timer.stop();
-    QCOMPARE(timer.remainingTime(), -1);
-    QCOMPARE(QAbstractEventDispatcher::instance()->remainingTime(987654), -1);
-}
-
-void tst_EpollDispatcher::coarseTimersShareAWake_data()
-{
-    // Timers registered at the given milliseconds after a whole second of
-    // the clock; the milliseconds each has left, seen from the last one's.
-    QTest::addColumn<Qt::TimerType>("type");
-    QTest::addColumn<int>("interval");
-    QTest::addColumn<QList<int>>("registeredAt");
-    QTest::addColumn<QList<int>>("remaining");
-    QTest::newRow("coarse 1 s: on the second")
-        << Qt::CoarseTimer << 1000 << QList<int>{0, 13, 27} << QList<int>{973, 973, 973};
-    QTest::newRow("precise 1 s: its own")
-        << Qt::PreciseTimer << 1000 << QList<int>{0, 13, 27} << QList<int>{973, 986, 1000};
-    QTest::newRow("coarse 300 ms: the 100 ms mark") << Qt::CoarseTimer << 300 << QList<int>{7} << QList<int>{293};
-    QTest::newRow("very coarse: the nearest second")
-        << Qt::VeryCoarseTimer << 1500 << QList<int>{27} << QList<int>{1973};
-    QTest::newRow("coarse under 20 ms: precise") << Qt::CoarseTimer << 15 << QList<int>{3} << QList<int>{15};
-}
-
-void tst_EpollDispatcher::coarseTimersShareAWake()
-{
-    QFETCH(Qt::TimerType, type);
-    QFETCH(int, interval);
-    QFETCH(QList<int>, registeredAt);
-    QFETCH(QList<int>, remaining);
-    const TimerSchedule::Clock::time_point second{std::chrono::seconds(10'000)};
-    TimerSchedule schedule;
-    QObject owner;
-    for (int i = 0; i < registeredAt.size(); ++i)
-        schedule.add(i + 1, std::chrono::milliseconds(interval), type, &owner,
-                     second + std::chrono::milliseconds(registeredAt[i]));
-    const auto last = second + std::chrono::milliseconds(registeredAt.last());
-    QList<int> left;
-    for (int i = 0; i < registeredAt.size(); ++i)
-        left.append(schedule.remainingMs(i + 1, last));
-    QCOMPARE(left, remaining);
-}
-
-void tst_EpollDispatcher::stoppedTimerNeverFires()
-{
-    // Both due in the same pass; the first stops the second and starts a
-    // third, which may get the stopped one's id and must wait its interval.
-    QTimer first;
-    QTimer second;
-    QTimer third;
-    for (QTimer *timer : {&first, &second})
-        timer->setSingleShot(true);
-    third.setSingleShot(true);
-    bool secondFired = false;
-    bool thirdFired = false;
-    QObject::connect(&first, &QTimer::timeout, &first, [&] {
-        second.stop();
-        third.start(200);
-    });
-    QObject::connect(&second, &QTimer::timeout, &second, [&] { secondFired = true; });
-    QObject::connect(&third, &QTimer::timeout, &third, [&] { thirdFired = true; });
-    first.start(0);
-    second.start(0);
-    QCoreApplication::processEvents();
-    QTRY_VERIFY(!first.isActive());
-    QVERIFY(!secondFired);
-    QVERIFY(third.isActive());
-    QVERIFY(!thirdFired);
-    QTRY_VERIFY(thirdFired);
-    QVERIFY(!secondFired);
-}
-
-void tst_EpollDispatcher::timersOfAnObject()
-{
-    auto *dispatcher = QAbstractEventDispatcher::instance();
-    auto owner = std::make_unique<QObject>();
-    const int a = owner->startTimer(1000);
-    const int b = owner->startTimer(2000, Qt::PreciseTimer);
-    const auto timers = dispatcher->registeredTimers(owner.get());
-    QCOMPARE(timers.size(), 2);
-    for (const auto &timer : timers)
-        QVERIFY(timer.timerId == a || timer.timerId == b);
-    owner->killTimer(a);
-    QCOMPARE(dispatcher->registeredTimers(owner.get()).size(), 1);
-    QVERIFY(dispatcher->remainingTime(b) > 1000);
-    owner.reset(); // its destructor unregisters the rest
-    QCOMPARE(dispatcher->remainingTime(b), -1);
-}
-
-void tst_EpollDispatcher::zeroTimerLeavesRoomForTheRest()
-{
-    QTimer busy; // fires on every pass
-    int passes = 0;
-    QObject::connect(&busy, &QTimer::timeout, &busy, [&] { ++passes; });
-    busy.start(0);
-    Pipe pipe;
-    QSocketNotifier readable(pipe.read, QSocketNotifier::Read);
-    bool read = false;
-    QObject::connect(&readable, &QSocketNotifier::activated, &readable, [&] {
-        pipe.drain();
-        read = true;
-    });
-    bool posted = false;
-    QMetaObject::invokeMethod(
-        this, [&] { posted = true; }, Qt::QueuedConnection);
-    QCOMPARE(::write(pipe.write, "x", 1), 1);
-    QTRY_VERIFY(read && posted);
-    QVERIFY(passes > 0);
 }
 
 void tst_EpollDispatcher::notifierFiresWhileReady_data()
@@ -472,13 +246,6 @@ void tst_EpollDispatcher::interruptEndsAWait()
     QVERIFY(!byTheGuard);
 }
 
-void tst_EpollDispatcher::deleteLaterRuns()
-{
-    QPointer<QObject> doomed = new QObject;
-    doomed->deleteLater();
-    QTRY_VERIFY(doomed.isNull());
-}
-
 void tst_EpollDispatcher::processRunsWhole()
 {
     QProcess process;
@@ -512,13 +279,5 @@ void tst_EpollDispatcher::localSocketRoundTrip()
     QCOMPARE(echoed, big.toUpper());
 }
 
-int main(int argc, char **argv)
-{
-    QCoreApplication::setEventDispatcher(new EpollDispatcher);
-    QCoreApplication app(argc, argv);
-    tst_EpollDispatcher test;
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
-}
-
+PEPSI_EPOLL_TEST_MAIN(tst_EpollDispatcher)
 #include "tst_epolldispatcher.moc"
