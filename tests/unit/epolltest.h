@@ -56,7 +56,7 @@ struct Pipe
 } // namespace epolltest
 
 // QTEST_GUILESS_MAIN with the dispatcher installed before the application.
-#define PEPSI_EPOLL_TEST_MAIN(TestObject)                                                                             \
+#define PEPSI_EPOLL_TEST_MAIN(TestObject)                                                                              \
     int main(int argc, char **argv)                                                                                    \
     {                                                                                                                  \
         QCoreApplication::setEventDispatcher(new pepsi::EpollDispatcher);                                              \
