@@ -99,12 +99,14 @@ void DispatchState::markChanged()
         return;
     if (m_board->isWatched())
         m_publishSoon.start();
-    else if (!m_boardStale)
+    else
         markStale();
 }
 
 void DispatchState::markStale()
 {
+    if (m_boardStale)
+        return;
     m_board->invalidate();
     m_boardStale = true;
 }
@@ -217,8 +219,7 @@ void DispatchState::emitPoolEvent(const QString &name, QJsonObject fields)
     // A picture is a walk over every worker: drawn for each of a large
     // pool's start-up events, the start would cost the square of its size.
     if (m_board) {
-        if (!m_boardStale)
-            markStale();
+        markStale();
         markChanged();
     }
     Q_EMIT happened(DispatchEvent{name, std::move(fields)});

@@ -28,6 +28,15 @@ constexpr unsigned WakesEveryType = EPOLLHUP | EPOLLERR;
 // level-triggered, nothing is lost).
 constexpr int MaxEventsPerPass = 1024;
 
+// Adds, changes or (with no events) removes fd's entry in the epoll set.
+int changeWatch(int epoll, int op, int fd, unsigned events)
+{
+    epoll_event event{};
+    event.events = events;
+    event.data.fd = fd;
+    return ::epoll_ctl(epoll, op, fd, op == EPOLL_CTL_DEL ? nullptr : &event);
+}
+
 const char *typeName(int type)
 {
     static const char *const names[] = {"Read", "Write", "Exception"};
@@ -56,10 +65,7 @@ EpollDispatcher::EpollDispatcher(QObject *parent)
                                                QString::fromLocal8Bit(std::strerror(errno)));
         return;
     }
-    epoll_event event{};
-    event.events = EPOLLIN;
-    event.data.fd = m_wake;
-    if (::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wake, &event) != 0) {
+    if (changeWatch(m_epoll, EPOLL_CTL_ADD, m_wake, EPOLLIN) != 0) {
         m_error = QStringLiteral("epoll_ctl: ") + QString::fromLocal8Bit(std::strerror(errno));
         ::close(m_wake);
         m_wake = -1;
@@ -106,7 +112,10 @@ int EpollDispatcher::waitForEvents(bool mayWait, bool withTimers, bool withNotif
         // The notifiers' descriptors are in the epoll set, and one that is
         // ready would end every wait at once: only the wake descriptor counts.
         pollfd wake{m_wake, POLLIN, 0};
-        return ::poll(&wake, 1, timeout) > 0 && drainWake() ? 1 : 0;
+        if (::poll(&wake, 1, timeout) <= 0)
+            return 0;
+        drainWake();
+        return 1;
     }
 
     m_ready.resize(std::clamp<size_t>(m_watches.size() + 1, 16, MaxEventsPerPass));
@@ -123,7 +132,8 @@ int EpollDispatcher::waitForEvents(bool mayWait, bool withTimers, bool withNotif
     for (int i = 0; i < count; ++i) {
         const epoll_event &event = m_ready[size_t(i)];
         if (event.data.fd == m_wake) {
-            handled += drainWake() ? 1 : 0;
+            drainWake();
+            ++handled;
             continue;
         }
         // Gone when an earlier notifier of this pass was unregistered before
@@ -178,14 +188,13 @@ int EpollDispatcher::activatePending()
     return activated;
 }
 
-bool EpollDispatcher::drainWake()
+void EpollDispatcher::drainWake()
 {
     eventfd_t count = 0;
     (void)::eventfd_read(m_wake, &count);
     // After the read: a wakeUp() between the two writes nothing, and what it
     // announced is sent by the next pass's sendPostedEvents().
     m_wakePending.store(false, std::memory_order_release);
-    return true;
 }
 
 void EpollDispatcher::registerSocketNotifier(QSocketNotifier *notifier)
@@ -199,16 +208,14 @@ void EpollDispatcher::registerSocketNotifier(QSocketNotifier *notifier)
     watch.notifiers[type] = notifier;
     if (watch.alwaysReady)
         return;
-    epoll_event event{};
-    event.events = watch.events();
-    event.data.fd = fd;
-    if (::epoll_ctl(m_epoll, added ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event) == 0)
+    const unsigned events = watch.events();
+    if (changeWatch(m_epoll, added ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, events) == 0)
         return;
     // A descriptor closed while its notifier was enabled left the set by
     // itself (or stayed, while a copy of it lived on in a child between fork
     // and exec), and its number may be a new file's now.
-    if ((errno == EEXIST && ::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &event) == 0)
-        || (errno == ENOENT && ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event) == 0))
+    if ((errno == EEXIST && changeWatch(m_epoll, EPOLL_CTL_MOD, fd, events) == 0)
+        || (errno == ENOENT && changeWatch(m_epoll, EPOLL_CTL_ADD, fd, events) == 0))
         return;
     if (errno == EPERM) { // a regular file, say
         watch.alwaysReady = true;
@@ -241,14 +248,11 @@ void EpollDispatcher::unregisterSocketNotifier(QSocketNotifier *notifier)
     // Errors are not ours to report: a descriptor closed before its notifier
     // was disabled has left the set by itself.
     if (watch.isEmpty()) {
-        (void)::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);
+        (void)changeWatch(m_epoll, EPOLL_CTL_DEL, fd, 0);
         m_watches.erase(found);
         return;
     }
-    epoll_event event{};
-    event.events = watch.events();
-    event.data.fd = fd;
-    (void)::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &event);
+    (void)changeWatch(m_epoll, EPOLL_CTL_MOD, fd, watch.events());
 }
 
 void EpollDispatcher::registerTimer(int timerId, qint64 interval, Qt::TimerType timerType, QObject *object)

@@ -70,7 +70,7 @@ private:
     bool anyAlwaysReady() const;
     void markPending(const Watch &watch, unsigned ready, bool mayRepeat);
     int activatePending();
-    bool drainWake();
+    void drainWake();
 
     int m_epoll = -1;
     int m_wake = -1; // an eventfd: wakeUp() from any thread

@@ -21,6 +21,14 @@ constexpr milliseconds ShortestCoarse{20};
 // The boundaries a coarse deadline may move to, the roundest first.
 constexpr std::array<milliseconds, 7> Boundaries{1000ms, 500ms, 250ms, 200ms, 100ms, 50ms, 25ms};
 
+// Whole milliseconds until `deadline`, rounded up as waitMs() promises; 0
+// once it is past.
+int msUntil(TimerSchedule::Clock::time_point deadline, TimerSchedule::Clock::time_point now)
+{
+    const auto left = std::chrono::ceil<milliseconds>(deadline - now);
+    return int(std::clamp<qint64>(left.count(), 0, INT_MAX));
+}
+
 } // namespace
 
 TimerSchedule::Clock::time_point TimerSchedule::aligned(Clock::time_point deadline, const Timer &timer)
@@ -89,8 +97,7 @@ int TimerSchedule::remainingMs(int id, Clock::time_point now) const
     const auto found = m_timers.find(id);
     if (found == m_timers.end())
         return -1;
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(found->second.deadline->first - now);
-    return int(std::clamp<qint64>(left.count(), 0, INT_MAX));
+    return msUntil(found->second.deadline->first, now);
 }
 
 std::optional<int> TimerSchedule::waitMs(Clock::time_point now) const
@@ -100,8 +107,7 @@ std::optional<int> TimerSchedule::waitMs(Clock::time_point now) const
     for (const auto &[deadline, id] : m_deadlines) {
         if (m_timers.at(id).inHandler)
             continue;
-        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
-        return int(std::clamp<qint64>(left.count(), 0, INT_MAX));
+        return msUntil(deadline, now);
     }
     return std::nullopt;
 }
